@@ -1,0 +1,176 @@
+"""The game contract every Arena game implements (DESIGN §3).
+
+Games are pure Python: no Django, no I/O. States are immutable and carry their
+`seed` and `ply`; all randomness comes from `Game.rng(state)`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow; the message tells a person what to do instead."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final result: one score per seat (1 win, 0.5 draw, 0 loss) and why the game ended."""
+
+    scores: tuple[float, ...]
+    reason: str
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with the unique best score, or None for a draw."""
+        best = max(self.scores)
+        leaders = [seat for seat, score in enumerate(self.scores) if score == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return cls(scores=tuple(float(s) for s in data["scores"]), reason=str(data["reason"]))
+
+    @classmethod
+    def win(cls, winner: int, reason: str, num_players: int = 2) -> Outcome:
+        return cls(tuple(1.0 if seat == winner else 0.0 for seat in range(num_players)), reason)
+
+    @classmethod
+    def draw(cls, reason: str, num_players: int = 2) -> Outcome:
+        return cls(tuple(0.5 for _ in range(num_players)), reason)
+
+
+def to_jsonable(value: Any) -> Any:
+    """Tuples become lists, recursively, so a value can be stored as JSON."""
+    if isinstance(value, (tuple, list)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+def from_jsonable(value: Any) -> Any:
+    """Lists become tuples, recursively: the inverse of `to_jsonable` for tuple-built values."""
+    if isinstance(value, list):
+        return tuple(from_jsonable(v) for v in value)
+    if isinstance(value, dict):
+        return {k: from_jsonable(v) for k, v in value.items()}
+    return value
+
+
+class Game[S, A]:
+    """Rules of one game. Subclasses are stateless; all state lives in `S`."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    num_players: ClassVar[int] = 2
+    version: ClassVar[str] = "1"
+    #: True when `player_view` hides something from some viewer.
+    hidden_information: ClassVar[bool] = False
+    #: True when the rules draw random numbers (deals, dice) from the state's RNG.
+    chance: ClassVar[bool] = False
+    #: Seat names shown to people and models, e.g. ("X", "O") or ("White", "Black").
+    seat_names: ClassVar[tuple[str, ...]] = ("first", "second")
+
+    # -- the core contract -------------------------------------------------------------
+
+    def initial_state(self, *, seed: int, **options: Any) -> S:
+        raise NotImplementedError
+
+    def current_player(self, state: S) -> int | None:
+        """The seat to act, or None when the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: S) -> list[A]:
+        """Legal actions in a deterministic order (empty when the game is over)."""
+        raise NotImplementedError
+
+    def apply(self, state: S, action: A) -> S:
+        """The state after `action`; raises IllegalAction when it is not legal."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The result when the game is over, else None."""
+        raise NotImplementedError
+
+    def to_json(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def from_json(self, data: dict[str, Any]) -> S:
+        raise NotImplementedError
+
+    def action_to_text(self, state: S, action: A) -> str:
+        """Canonical notation; `parse_action(state, action_to_text(state, a)) == a`."""
+        raise NotImplementedError
+
+    def parse_action(self, state: S, text: str) -> A:
+        """Read an action written by a person or a model; IllegalAction when it is not one."""
+        raise NotImplementedError
+
+    def rules_text(self) -> str:
+        """The rules, the board encoding and the answer format, for LLM prompts and help."""
+        raise NotImplementedError
+
+    def observation_text(self, state: S, player: int) -> str:
+        """What `player` sees, as text for an LLM user prompt."""
+        raise NotImplementedError
+
+    # -- defaults that games may override ------------------------------------------------
+
+    def is_terminal(self, state: S) -> bool:
+        return self.current_player(state) is None
+
+    def is_legal(self, state: S, action: A) -> bool:
+        return action in self.legal_actions(state)
+
+    def random_action(self, state: S, rng: random.Random) -> A:
+        return rng.choice(self.legal_actions(state))
+
+    def rng(self, state: S) -> random.Random:
+        """The state's own RNG: a function of its seed and ply only."""
+        return random.Random(state.seed * 1_000_003 + state.ply)  # type: ignore[attr-defined]
+
+    def player_view(self, state: S, player: int | None) -> dict[str, Any]:
+        """What `player` (None: a spectator) may see. Perfect-information games show all."""
+        return self.to_json(state)
+
+    def action_to_json(self, action: A) -> Any:
+        return to_jsonable(action)
+
+    def action_from_json(self, data: Any) -> A:
+        return from_jsonable(data)
+
+    def action_cells(self, state: S, action: A) -> tuple[str, ...]:
+        """The board cells a person clicks, in order, to make `action` in the browser.
+
+        Each renderer marks clickable cells with `data-cell="<name>"`; the play page
+        matches the clicked sequence against the legal actions' cells.
+        """
+        return (self.action_to_text(state, action),)
+
+    def require_legal(self, state: S, action: A) -> None:
+        """Raise IllegalAction unless `action` is legal in `state`."""
+        if self.current_player(state) is None:
+            raise IllegalAction("The game is over; no more moves can be made.")
+        if not self.is_legal(state, action):
+            raise IllegalAction(
+                f"{self.describe_action(state, action)} is not a legal move here. {self.legal_summary(state)}"
+            )
+
+    def legal_summary(self, state: S, limit: int = 24) -> str:
+        """A short 'Legal moves: …' sentence for error messages."""
+        texts = [self.action_to_text(state, a) for a in self.legal_actions(state)]
+        shown = ", ".join(texts[:limit])
+        more = f" and {len(texts) - limit} more" if len(texts) > limit else ""
+        return f"Legal moves: {shown}{more}."
+
+    def describe_action(self, state: S, action: A) -> str:
+        try:
+            return repr(self.action_to_text(state, action))
+        except Exception:  # an action so malformed it has no text
+            return repr(action)
