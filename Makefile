@@ -1,0 +1,44 @@
+# Arena: `make run` serves the app, `make test` checks it. Both install what they need first.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+MANAGE := $(PY) manage.py
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export HOST PORT
+
+.PHONY: install run test lint format bench calibrate clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt scripts/find-python
+	@python=$$(scripts/find-python) || exit 1; \
+	if [[ ! -x $(PY) ]] || ! $(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)'; then \
+		echo "Creating $(VENV) with $$python"; rm -rf $(VENV); "$$python" -m venv $(VENV) || exit 1; \
+	fi
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	@touch $@
+
+run: install
+	$(MANAGE) migrate --noinput
+	$(MANAGE) seed
+	$(MANAGE) collectstatic --noinput -v0
+	@scripts/serve
+
+test: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+calibrate: install
+	$(MANAGE) calibrate_ladder
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

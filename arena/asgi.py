@@ -1,0 +1,32 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+
+from arena.config import ConfigError, from_env  # noqa: E402
+
+try:
+    from_env()
+except ConfigError as error:
+    sys.exit(f"arena: configuration error: {error}")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from arena.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

@@ -1,0 +1,87 @@
+"""Settings read from the environment, validated once, with safe defaults (README: Configuration)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+TRUE = {"1", "true", "yes", "on"}
+FALSE = {"0", "false", "no", "off", ""}
+
+
+class ConfigError(Exception):
+    """A malformed environment variable; the message names it and says what is expected."""
+
+
+@dataclass(frozen=True)
+class Config:
+    var_dir: Path
+    secret_key: str
+    debug: bool
+    allowed_hosts: list[str]
+    database_url: str | None
+    redis_url: str | None
+
+
+def _flag(env: dict[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in TRUE:
+        return True
+    if value in FALSE:
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a boolean; use 1/0, true/false, yes/no or on/off.")
+
+
+def _url(env: dict[str, str], name: str, schemes: set[str]) -> str | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    if parts.scheme not in schemes or not (parts.hostname or parts.path.strip("/")):
+        raise ConfigError(
+            f"{name} is malformed: expected {' or '.join(sorted(schemes))}://user:password@host:port/name, "
+            f"got a value starting {raw[:12]!r}."
+        )
+    try:
+        parts.port  # noqa: B018 - raises ValueError on a non-numeric port
+    except ValueError:
+        raise ConfigError(f"{name} has a port that is not a number.") from None
+    return raw
+
+
+def _secret_key(env: dict[str, str], var_dir: Path) -> str:
+    """DJANGO_SECRET_KEY, else a key generated once into var/secret_key (never committed)."""
+    if env.get("DJANGO_SECRET_KEY"):
+        return env["DJANGO_SECRET_KEY"]
+    path = var_dir / "secret_key"
+    if not path.exists():
+        var_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+def from_env(env: dict[str, str] | None = None) -> Config:
+    """Read and validate the configuration; ConfigError names the first bad variable."""
+    env = dict(os.environ if env is None else env)
+    var_dir = Path(env.get("ARENA_VAR_DIR") or BASE_DIR / "var")
+    hosts = [h.strip() for h in env.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
+    if not hosts:
+        raise ConfigError("DJANGO_ALLOWED_HOSTS is empty; give a comma-separated list such as example.org,localhost.")
+    return Config(
+        var_dir=var_dir,
+        debug=_flag(env, "DJANGO_DEBUG", default=False),
+        allowed_hosts=hosts,
+        database_url=_url(env, "DATABASE_URL", {"postgres", "postgresql", "pgsql", "sqlite"}),
+        redis_url=_url(env, "REDIS_URL", {"redis", "rediss", "unix"}),
+        secret_key=_secret_key(env, var_dir),
+    )

@@ -1,0 +1,5 @@
+"""Websocket routes."""
+
+from __future__ import annotations
+
+websocket_urlpatterns: list = []

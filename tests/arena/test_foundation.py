@@ -1,0 +1,90 @@
+"""The skeleton: pages, health check, configuration errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.config import ConfigError, from_env
+from games import all_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_home_explains_and_links(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Every decision is recorded" in body
+    assert 'href="/games/"' in body
+    assert "Content-Security-Policy" in response.headers
+    assert "'unsafe-inline'" not in response.headers["Content-Security-Policy"].split("script-src")[1].split(";")[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_reports_database_and_channel_layer(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "channel_layer": "ok"}
+
+
+@pytest.mark.django_db
+def test_every_game_has_a_rules_page_with_its_board(client):
+    for game in all_games():
+        response = client.get(f"/games/{game.slug}/")
+        assert response.status_code == 200, game.slug
+        body = response.content.decode()
+        assert f"board-{game.slug}" in body
+        assert "data-cell=" in body
+    assert client.get("/games/no-such-game/").status_code == 404
+
+
+def test_static_assets_are_served_offline(client):
+    for path in ("/static/css/arena.css", "/static/django_htmx/htmx-2.min.js", "/static/vendor/plotly.min.js"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        assert len(body) > 100
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"DATABASE_URL": "mysql//nope"}, "DATABASE_URL"),
+        ({"DATABASE_URL": "postgres://u:p@host:notaport/db"}, "DATABASE_URL"),
+        ({"REDIS_URL": "http://localhost"}, "REDIS_URL"),
+        ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG"),
+        ({"DJANGO_ALLOWED_HOSTS": " , "}, "DJANGO_ALLOWED_HOSTS"),
+    ],
+)
+def test_bad_configuration_names_the_variable(tmp_path, env, variable):
+    with pytest.raises(ConfigError, match=variable):
+        from_env({"ARENA_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "x", **env})
+
+
+def test_secret_key_is_generated_once_into_var(tmp_path):
+    first = from_env({"ARENA_VAR_DIR": str(tmp_path)})
+    second = from_env({"ARENA_VAR_DIR": str(tmp_path)})
+    assert len(first.secret_key) > 40
+    assert first.secret_key == second.secret_key
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+    assert first.debug is False
+
+
+def test_manage_py_prints_one_clear_line_for_bad_configuration(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "ARENA_VAR_DIR": str(tmp_path), "DATABASE_URL": "postgres://u:p@h:xx/db"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines() == [
+        "arena: configuration error: DATABASE_URL has a port that is not a number."
+    ]

@@ -1,0 +1,3 @@
+"""Shared test settings."""
+
+from __future__ import annotations
