@@ -7,14 +7,14 @@ import sys
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
-from arena.config import ConfigError, from_env  # noqa: E402
+from arena.config import ConfigError, from_env
 
 try:
     from_env()
 except ConfigError as error:
     sys.exit(f"arena: configuration error: {error}")
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 

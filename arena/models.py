@@ -1,0 +1,211 @@
+"""The match record: agent → version → seat → match → decision → attempt (DESIGN §1).
+
+Everything the site shows (leaderboards, replays, analysis) is a read of these tables.
+Only `arena.services` writes them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Agent(models.Model):
+    """Anyone or anything that takes a seat: a person, a bot, or an LLM configuration."""
+
+    class Kind(models.TextChoices):
+        HUMAN = "human", "person"
+        BOT = "bot", "bot"
+        LLM = "llm", "model"
+
+    slug = models.SlugField(max_length=80, unique=True, help_text="Used in URLs, the CLI and exports.")
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    #: The one game this agent plays (bots), or "" when it can play any game.
+    game = models.CharField(max_length=40, blank=True, default="")
+    description = models.TextField(blank=True, default="")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="agent"
+    )
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["kind", "slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    def current_version(self) -> AgentVersion:
+        return self.versions.order_by("-number").first()
+
+
+class AgentVersion(models.Model):
+    """One exact configuration of an agent. Once it has played it never changes."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    config = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["agent", "number"]
+        constraints = [models.UniqueConstraint(fields=["agent", "number"], name="agent_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.agent.slug} v{self.number}"
+
+
+class Tournament(models.Model):
+    """A schedule of matches between agents, run locally or by workers."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "round robin"
+        LADDER = "ladder", "ladder evaluation"
+
+    class Status(models.TextChoices):
+        CREATED = "created"
+        RUNNING = "running"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=160)
+    format = models.CharField(max_length=20, choices=Format.choices)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.CREATED)
+    #: Games, seeds, games per seat, policies: everything needed to re-create the schedule.
+    config = models.JSONField(default=dict)
+    entrants = models.ManyToManyField(AgentVersion, related_name="tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Match(models.Model):
+    """One game between seated agents, with everything needed to reproduce it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    game = models.CharField(max_length=40, db_index=True)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    #: Per-seat scores (1 win, 0.5 draw, 0 loss) once finished.
+    scores = models.JSONField(null=True, blank=True)
+    termination = models.CharField(max_length=200, blank=True, default="")
+    #: Frozen reproducibility record: game and code versions, policies, budgets.
+    record = models.JSONField(default=dict, blank=True)
+    ply = models.PositiveIntegerField(default=0, help_text="Decisions recorded so far.")
+    state = models.JSONField(null=True, blank=True, help_text="Current (or final) game state.")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="matches")
+    #: The other half of a duplicate pair: same seed and deals, seats swapped.
+    duplicate_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    #: Which worker runs it now, and when it last proved it was alive.
+    claimed_by = models.CharField(max_length=80, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game})"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    agent_version = models.ForeignKey(AgentVersion, on_delete=models.PROTECT, related_name="seats")
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.index} {self.agent_version}"
+
+    @property
+    def is_first_mover(self) -> bool:
+        return self.index == 0
+
+
+class Decision(models.Model):
+    """One applied action. Unique per (match, ply): a decision is never recorded twice."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="decisions")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    round = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Plan games: the revision round.")
+    state_before = models.JSONField()
+    action_text = models.TextField()
+    action = models.JSONField()
+    revised = models.BooleanField(null=True, blank=True)
+    plan_similarity = models.FloatField(null=True, blank=True)
+    elapsed_ms = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    reasoning_tokens = models.PositiveIntegerField(default=0)
+    cost = models.FloatField(default=0.0)
+    #: "" when the agent chose; else the policy that chose for it ("random_legal", "forfeit").
+    fallback = models.CharField(max_length=20, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="decision_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}@{self.ply}: {self.action_text}"
+
+
+class Attempt(models.Model):
+    """One try at a decision: an LLM call, or a person's rejected move."""
+
+    class Verdict(models.TextChoices):
+        OK = "ok"
+        UNPARSEABLE = "unparseable"
+        ILLEGAL = "illegal"
+        TIMEOUT = "timeout"
+        API_ERROR = "api_error", "API error"
+        OVER_BUDGET = "over_budget", "over budget"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempts")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    decision = models.ForeignKey(Decision, null=True, blank=True, on_delete=models.CASCADE, related_name="attempts")
+    messages = models.JSONField(default=list, blank=True)
+    raw_text = models.TextField(blank=True, default="")
+    reasoning_text = models.TextField(blank=True, default="")
+    parsed_action = models.TextField(blank=True, default="")
+    verdict = models.CharField(max_length=12, choices=Verdict.choices)
+    message = models.TextField(blank=True, default="")
+    #: Provider trouble (429, 5xx, connection) rather than the agent's own mistake.
+    transient = models.BooleanField(default=False)
+    latency_ms = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    reasoning_tokens = models.PositiveIntegerField(default=0)
+    cost = models.FloatField(default=0.0)
+    model_reported = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "ply", "seat", "number"], name="attempt_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}@{self.ply} try {self.number}: {self.verdict}"

@@ -1,0 +1,1 @@
+"""Seat agents: one protocol for bots, LLMs and people (DESIGN §4)."""

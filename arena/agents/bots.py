@@ -1,0 +1,35 @@
+"""Bots in a seat: the ladder's pure choosers, run off the event loop with a reproducible RNG."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from arena.agents.base import DecisionResult
+from games import Game
+from games.bots import get_bot
+
+
+def decision_rng(match_seed: int, seat: int, ply: int) -> random.Random:
+    """The RNG a bot uses at one decision: the same on a resumed run as on the first."""
+    return random.Random(f"{match_seed}:{seat}:{ply}")
+
+
+class BotAgent:
+    """A ladder bot, e.g. `reversi-lv2`."""
+
+    def __init__(self, bot_slug: str) -> None:
+        self.bot = get_bot(bot_slug)
+
+    def choose(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
+        started = time.perf_counter()
+        action = self.bot.choose(game, state, decision_rng(match_seed, seat, state.ply))
+        # Bots cannot err, so they leave no attempts: only the decision and its time.
+        return DecisionResult(action=action, elapsed_ms=round((time.perf_counter() - started) * 1000))
+
+    async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
+        # Bot search is CPU-bound: run it in a worker thread so the event loop stays responsive.
+        return await sync_to_async(self.choose, thread_sensitive=False)(game, state, seat, match_seed)

@@ -1,0 +1,86 @@
+"""Manage agents from the shell: list, show, add."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from arena.models import Agent
+from arena.services import ServiceError, agent_create
+
+LLM_FIELDS = {
+    "base_url": str,
+    "model": str,
+    "api_key_env": str,
+    "temperature": float,
+    "top_p": float,
+    "max_tokens": int,
+    "reasoning_effort": str,
+    "timeout_s": float,
+    "scaffold": str,
+    "retries": int,
+    "price_in_per_mtok": float,
+    "price_out_per_mtok": float,
+}
+
+
+class Command(BaseCommand):
+    help = "List, show or add agents (bots are seeded by `manage.py seed`)."
+
+    def add_arguments(self, parser):
+        sub = parser.add_subparsers(dest="action", required=True)
+        listing = sub.add_parser("list", help="All agents, one per line.")
+        listing.add_argument("--kind", choices=Agent.Kind.values)
+        listing.add_argument("--game")
+        listing.add_argument("--json", action="store_true", dest="as_json")
+        show = sub.add_parser("show", help="One agent with its versions.")
+        show.add_argument("slug")
+        add = sub.add_parser("add", help="Create an agent.")
+        add.add_argument("--slug", required=True)
+        add.add_argument("--name")
+        add.add_argument("--kind", required=True, choices=[Agent.Kind.LLM, Agent.Kind.BOT])
+        add.add_argument("--game", default="", help="Restrict to one game (bots must).")
+        add.add_argument("--bot", help="For --kind bot: the ladder bot slug, e.g. reversi-lv2.")
+        for name, kind in LLM_FIELDS.items():
+            add.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind)
+
+    def handle(self, *args, action: str, **options):
+        getattr(self, f"_{action}")(**options)
+
+    def _list(self, kind=None, game=None, as_json=False, **_):
+        agents = Agent.objects.all()
+        if kind:
+            agents = agents.filter(kind=kind)
+        if game:
+            agents = agents.filter(game__in=[game, ""])
+        rows = [{"slug": a.slug, "name": a.name, "kind": a.kind, "game": a.game or "any"} for a in agents]
+        if as_json:
+            self.stdout.write(json.dumps(rows))
+            return
+        for row in rows:
+            self.stdout.write(f"{row['slug']:<28} {row['kind']:<6} {row['game']:<14} {row['name']}")
+
+    def _show(self, slug: str, **_):
+        agent = Agent.objects.filter(slug=slug).first()
+        if agent is None:
+            raise CommandError(f"No agent {slug!r}.")
+        self.stdout.write(f"{agent.slug}: {agent.name} ({agent.get_kind_display()}, game: {agent.game or 'any'})")
+        for version in agent.versions.all():
+            self.stdout.write(f"  v{version.number} {json.dumps(version.config, sort_keys=True)}")
+
+    def _add(self, slug: str, kind: str, name=None, game="", bot=None, **options):
+        if kind == Agent.Kind.BOT:
+            if not bot:
+                raise CommandError("--kind bot needs --bot <game>-lv<N>.")
+            config = {"bot": bot}
+        else:
+            config = {k: options[k] for k in LLM_FIELDS if options.get(k) is not None}
+            for required in ("base_url", "model"):
+                if required not in config:
+                    raise CommandError(f"--kind llm needs --{required.replace('_', '-')}.")
+        try:
+            agent = agent_create(slug=slug, name=name or slug, kind=kind, game=game, config=config)
+        except ServiceError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(f"created {agent.slug}")

@@ -1,0 +1,52 @@
+"""Seed the database idempotently: every game's bot ladder and a few finished demo matches."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from django.core.management.base import BaseCommand
+
+from arena.models import Agent, Match
+from arena.runner import run_match
+from arena.services import agent_ensure, match_create
+from games import get_game
+from games.bots import LADDER_MODULES, ladder
+
+DEMO_SEED = 20261122
+
+
+class Command(BaseCommand):
+    help = "Create the bot ladders and demo matches (safe to run again)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--no-demo", action="store_true", help="Skip the demo matches.")
+
+    def handle(self, *args, no_demo: bool = False, **options):
+        created = 0
+        for game_slug in LADDER_MODULES:
+            game = get_game(game_slug)
+            for bot in ladder(game_slug):
+                existed = Agent.objects.filter(slug=bot.slug).exists()
+                agent_ensure(
+                    slug=bot.slug,
+                    name=f"{game.name} Lv{bot.level}",
+                    kind=Agent.Kind.BOT,
+                    game=game_slug,
+                    description=bot.description,
+                    config={"bot": bot.slug, "level": bot.level, "description": bot.description},
+                )
+                created += not existed
+        self.stdout.write(f"bots: {created} created, {Agent.objects.filter(kind='bot').count()} in all")
+        if not no_demo:
+            self._demo_matches()
+
+    def _demo_matches(self) -> None:
+        """One finished Lv1-vs-Lv0 game per game, so no page is empty on first visit."""
+        played = 0
+        for game_slug in LADDER_MODULES:
+            if Match.objects.filter(game=game_slug, record__demo=True).exists():
+                continue
+            agents = [Agent.objects.get(slug=f"{game_slug}-lv1"), Agent.objects.get(slug=f"{game_slug}-lv0")]
+            match = match_create(game=game_slug, agents=agents, seed=DEMO_SEED, extra_record={"demo": True})
+            async_to_sync(run_match)(match.pk)
+            played += 1
+        self.stdout.write(f"demo matches: {played} played")

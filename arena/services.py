@@ -1,0 +1,272 @@
+"""Every write to the match record goes through these functions (DESIGN §2).
+
+They are keyword-only, typed, atomic, and named <noun>_<verb>.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
+from arena.versions import code_version
+from games import get_game
+
+
+class ServiceError(Exception):
+    """A request the record cannot accept; the message says why."""
+
+
+@dataclass
+class AttemptData:
+    """One try at a decision, as an agent reports it (see Attempt for the fields)."""
+
+    verdict: str
+    raw_text: str = ""
+    reasoning_text: str = ""
+    parsed_action: str = ""
+    message: str = ""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    transient: bool = False
+    latency_ms: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float = 0.0
+    model_reported: str = ""
+
+
+# -- agents ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def agent_create(
+    *, slug: str, name: str, kind: str, config: dict[str, Any], game: str = "", description: str = "", user=None
+) -> Agent:
+    """A new agent with its first version."""
+    if kind not in Agent.Kind.values:
+        raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
+    if Agent.objects.filter(slug=slug).exists():
+        raise ServiceError(f"An agent called {slug!r} already exists.")
+    agent = Agent.objects.create(slug=slug, name=name, kind=kind, game=game, description=description, user=user)
+    AgentVersion.objects.create(agent=agent, number=1, config=config)
+    return agent
+
+
+@transaction.atomic
+def agent_update(*, agent: Agent, config: dict[str, Any], name: str | None = None) -> AgentVersion:
+    """Change an agent's config. A version that has played is frozen, so this makes a new one."""
+    agent = Agent.objects.select_for_update().get(pk=agent.pk)
+    if name is not None and name != agent.name:
+        agent.name = name
+        agent.save(update_fields=["name"])
+    current = agent.current_version()
+    if current.config == config:
+        return current
+    if current.seats.exists():
+        return AgentVersion.objects.create(agent=agent, number=current.number + 1, config=config)
+    current.config = config
+    current.save(update_fields=["config"])
+    return current
+
+
+@transaction.atomic
+def agent_ensure(
+    *, slug: str, name: str, kind: str, config: dict[str, Any], game: str = "", description: str = ""
+) -> Agent:
+    """Create the agent, or bring an existing one up to `config` (idempotent; used by `seed`)."""
+    agent = Agent.objects.filter(slug=slug).first()
+    if agent is None:
+        return agent_create(slug=slug, name=name, kind=kind, config=config, game=game, description=description)
+    if agent.description != description:
+        agent.description = description
+        agent.save(update_fields=["description"])
+    agent_update(agent=agent, config=config, name=name)
+    return agent
+
+
+# -- matches -----------------------------------------------------------------------------
+
+
+def _new_seed() -> int:
+    return random.SystemRandom().randrange(2**31)
+
+
+@transaction.atomic
+def match_create(
+    *,
+    game: str,
+    agents: list[Agent],
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+    policies: dict[str, Any] | None = None,
+    tournament=None,
+    duplicate_of: Match | None = None,
+    extra_record: dict[str, Any] | None = None,
+) -> Match:
+    """A pending match with its seats (agents in seat order) and its frozen reproducibility record."""
+    game_obj = get_game(game)
+    if len(agents) != game_obj.num_players:
+        raise ServiceError(f"{game_obj.name} needs {game_obj.num_players} players, got {len(agents)}.")
+    for agent in agents:
+        if agent.game and agent.game != game:
+            raise ServiceError(f"{agent.slug} only plays {agent.game}, not {game}.")
+    seed = _new_seed() if seed is None else int(seed)
+    options = options or {}
+    try:
+        state = game_obj.initial_state(seed=seed, **options)
+    except (TypeError, ValueError) as error:
+        raise ServiceError(f"Invalid options for {game}: {error}") from None
+    versions = [agent.current_version() for agent in agents]
+    record = {
+        "game_version": game_obj.version,
+        "code_version": code_version(),
+        "policies": {"fallback": "random_legal", **(policies or {})},
+        "agents": [{"slug": v.agent.slug, "version": v.number, "config": v.config} for v in versions],
+        **(extra_record or {}),
+    }
+    match = Match.objects.create(
+        game=game,
+        options=options,
+        seed=seed,
+        record=record,
+        state=game_obj.to_json(state),
+        tournament=tournament,
+        duplicate_of=duplicate_of,
+    )
+    Seat.objects.bulk_create(Seat(match=match, index=i, agent_version=v) for i, v in enumerate(versions))
+    return match
+
+
+@transaction.atomic
+def match_claim(*, match_id: int, worker: str, stale_after_s: float = 600.0) -> Match | None:
+    """Take a match to run: pending ones, or running ones whose worker stopped beating.
+
+    Returns None when someone else holds it (or it is over): the caller must not run it.
+    """
+    match = Match.objects.select_for_update().get(pk=match_id)
+    now = timezone.now()
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        return None
+    if match.status == Match.Status.RUNNING and match.claimed_by != worker:
+        alive = match.heartbeat_at and (now - match.heartbeat_at).total_seconds() < stale_after_s
+        if alive:
+            return None
+    match.status = Match.Status.RUNNING
+    match.claimed_by = worker
+    match.heartbeat_at = now
+    match.started_at = match.started_at or now
+    match.save(update_fields=["status", "claimed_by", "heartbeat_at", "started_at"])
+    return match
+
+
+@transaction.atomic
+def decision_record(
+    *,
+    match: Match,
+    ply: int,
+    action: Any,
+    attempts: list[AttemptData] = (),
+    elapsed_ms: int = 0,
+    fallback: str = "",
+    round: int | None = None,
+    revised: bool | None = None,
+    plan_similarity: float | None = None,
+    worker: str | None = None,
+) -> Match:
+    """Apply `action` at `ply`, store the decision and its attempts, advance the match.
+
+    The ply must be the match's next one; a repeat (same ply twice, e.g. a resumed worker)
+    raises ServiceError and changes nothing, as does a `worker` that no longer holds the match.
+    """
+    locked = Match.objects.select_for_update().get(pk=match.pk)
+    if locked.status != Match.Status.RUNNING:
+        raise ServiceError(f"Match {locked.pk} is {locked.status}; no more moves can be recorded.")
+    if worker is not None and locked.claimed_by != worker:
+        raise ServiceError(f"Match {locked.pk} is now run by {locked.claimed_by or 'nobody'}, not {worker}.")
+    if ply != locked.ply:
+        raise ServiceError(f"Match {locked.pk} is at ply {locked.ply}, not {ply}; this decision is stale.")
+    game = get_game(locked.game)
+    state = game.from_json(locked.state)
+    seat = game.current_player(state)
+    new_state = game.apply(state, action)  # IllegalAction propagates and rolls back
+    try:
+        decision = Decision.objects.create(
+            match=locked,
+            ply=ply,
+            seat=seat,
+            round=round,
+            state_before=locked.state,
+            action_text=game.action_to_text(state, action),
+            action=game.action_to_json(action),
+            revised=revised,
+            plan_similarity=plan_similarity,
+            elapsed_ms=elapsed_ms,
+            prompt_tokens=sum(a.prompt_tokens for a in attempts),
+            completion_tokens=sum(a.completion_tokens for a in attempts),
+            reasoning_tokens=sum(a.reasoning_tokens for a in attempts),
+            cost=sum(a.cost for a in attempts),
+            fallback=fallback,
+        )
+    except IntegrityError:
+        raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
+    Attempt.objects.bulk_create(
+        Attempt(match=locked, ply=ply, seat=seat, number=n, decision=decision, **vars(a))
+        for n, a in enumerate(attempts, start=1)
+    )
+    locked.state = game.to_json(new_state)
+    locked.ply = F("ply") + 1
+    locked.heartbeat_at = timezone.now()
+    locked.save(update_fields=["state", "ply", "heartbeat_at"])
+    locked.refresh_from_db(fields=["ply"])
+    if game.current_player(new_state) is None:
+        outcome = game.outcome(new_state)
+        _close(locked, status=Match.Status.FINISHED, scores=list(outcome.scores), termination=outcome.reason)
+    return locked
+
+
+def _close(match: Match, *, status: str, scores: list[float] | None, termination: str) -> None:
+    """Mark a locked match as over and copy the scores onto its seats."""
+    match.status = status
+    match.scores = scores
+    match.termination = termination
+    match.finished_at = timezone.now()
+    match.claimed_by = ""
+    match.save(update_fields=["status", "scores", "termination", "finished_at", "claimed_by"])
+    if scores is not None:
+        for seat in match.seats.all():
+            seat.score = scores[seat.index]
+            seat.save(update_fields=["score"])
+
+
+@transaction.atomic
+def attempt_record_rejected(*, match: Match, ply: int, seat: int, attempt: AttemptData) -> Attempt:
+    """Store a try that was turned down (a person's illegal move) without changing the game."""
+    number = Attempt.objects.filter(match=match, ply=ply, seat=seat).count() + 1
+    return Attempt.objects.create(match=match, ply=ply, seat=seat, number=number, **vars(attempt))
+
+
+@transaction.atomic
+def match_resign(*, match: Match, seat: int, reason: str = "resignation") -> Match:
+    """End a running match with `seat` losing."""
+    locked = Match.objects.select_for_update().get(pk=match.pk)
+    if locked.status not in (Match.Status.RUNNING, Match.Status.PENDING):
+        raise ServiceError(f"Match {locked.pk} is already {locked.status}.")
+    scores = [0.0 if i == seat else 1.0 for i in range(get_game(locked.game).num_players)]
+    _close(locked, status=Match.Status.FINISHED, scores=scores, termination=f"{reason} by seat {seat}")
+    return locked
+
+
+@transaction.atomic
+def match_abort(*, match: Match, reason: str) -> Match:
+    """Stop a match that cannot go on (an agent failed under the `abort` policy, an operator cancelled)."""
+    locked = Match.objects.select_for_update().get(pk=match.pk)
+    if locked.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        return locked
+    _close(locked, status=Match.Status.ABORTED, scores=None, termination=reason)
+    return locked
