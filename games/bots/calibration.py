@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,6 +18,9 @@ class SeriesResult:
     wins: int
     draws: int
     losses: int
+    #: Thinking time of the challenger, to check the ladder's per-move budget.
+    challenger_seconds: float = 0.0
+    challenger_moves: int = 0
 
     @property
     def decisive(self) -> int:
@@ -27,14 +31,24 @@ class SeriesResult:
         """Share of decisive games the challenger won (draws excluded, as in BotzoneBench)."""
         return self.wins / self.decisive if self.decisive else None
 
+    @property
+    def challenger_ms_per_move(self) -> float:
+        return 1000 * self.challenger_seconds / self.challenger_moves if self.challenger_moves else 0.0
 
-def play_game(game: Game, bots: list[Bot], seed: int) -> tuple[float, ...]:
-    """One bot-vs-bot game from `seed`; returns the per-seat scores."""
+
+def play_game(game: Game, bots: list[Bot], seed: int) -> tuple[tuple[float, ...], list[float], list[int]]:
+    """One bot-vs-bot game from `seed`: per-seat scores, thinking seconds and move counts."""
     state = game.initial_state(seed=seed)
     rngs = [random.Random(seed * 7919 + seat) for seat in range(len(bots))]
+    seconds = [0.0] * len(bots)
+    moves = [0] * len(bots)
     while (seat := game.current_player(state)) is not None:
-        state = game.apply(state, bots[seat].choose(game, state, rngs[seat]))
-    return game.outcome(state).scores
+        started = time.perf_counter()
+        action = bots[seat].choose(game, state, rngs[seat])
+        seconds[seat] += time.perf_counter() - started
+        moves[seat] += 1
+        state = game.apply(state, action)
+    return game.outcome(state).scores, seconds, moves
 
 
 def play_series(
@@ -46,14 +60,17 @@ def play_series(
     on_game: Callable[[], None] | None = None,
 ) -> SeriesResult:
     """`games_per_seat` games with the challenger first, the same seeds with it second."""
-    wins = draws = losses = 0
+    wins = draws = losses = moves = 0
+    seconds = 0.0
     for seed in range(first_seed, first_seed + games_per_seat):
-        for challenger_seat in (0, 1):
-            bots = [challenger, defender] if challenger_seat == 0 else [defender, challenger]
-            score = play_game(game, bots, seed)[challenger_seat]
-            wins += score == 1.0
-            draws += score == 0.5
-            losses += score == 0.0
+        for seat in (0, 1):
+            bots = [challenger, defender] if seat == 0 else [defender, challenger]
+            scores, game_seconds, game_moves = play_game(game, bots, seed)
+            wins += scores[seat] == 1.0
+            draws += scores[seat] == 0.5
+            losses += scores[seat] == 0.0
+            seconds += game_seconds[seat]
+            moves += game_moves[seat]
             if on_game:
                 on_game()
-    return SeriesResult(wins=wins, draws=draws, losses=losses)
+    return SeriesResult(wins, draws, losses, challenger_seconds=seconds, challenger_moves=moves)
