@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
 from arena.agents.base import SeatAgent
 from arena.agents.bots import BotAgent
-from arena.models import Agent, AgentVersion, Match
+from arena.models import Agent, AgentVersion, Match, Tournament
 from arena.selectors import match_replayed_state
 from arena.services import ServiceError, decision_record, match_claim
+from arena.tournaments import tournament_advance
 from games import get_game
 
 
@@ -58,3 +61,36 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
         )
         state = game.from_json(match.state)
     return match
+
+
+def _next_runnable(tournament_id: int, stale_after_s: float) -> int | None:
+    """A pending match of the tournament, or a running one whose worker has gone quiet."""
+    matches = Match.objects.filter(tournament_id=tournament_id)
+    pending = matches.filter(status=Match.Status.PENDING).order_by("pk").values_list("pk", flat=True).first()
+    if pending is not None:
+        return pending
+    cutoff = timezone.now() - timezone.timedelta(seconds=stale_after_s)
+    return (
+        matches.filter(status=Match.Status.RUNNING, heartbeat_at__lt=cutoff)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+async def run_tournament(
+    tournament_id: int,
+    *,
+    worker: str | None = None,
+    stale_after_s: float = 600.0,
+    on_match: Callable[[Match | None], None] | None = None,
+) -> None:
+    """Run every match of a tournament in this process, scheduling follow-ups as results come in."""
+    worker = worker or default_worker_id()
+    tournament = await Tournament.objects.aget(pk=tournament_id)
+    await sync_to_async(tournament_advance)(tournament=tournament)
+    while (match_id := await sync_to_async(_next_runnable)(tournament_id, stale_after_s)) is not None:
+        match = await run_match(match_id, worker=worker)
+        await sync_to_async(tournament_advance)(tournament=tournament)
+        if on_match:
+            on_match(match)

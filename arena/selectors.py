@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.models import Match
+from django.db.models import Count
+
+from arena.models import Match, Seat, Tournament
 from games import get_game
+from games.bots import ladder
+from ratings.ladder import Record, ladder_rating
 
 
 class ReplayMismatch(Exception):
@@ -40,4 +44,71 @@ def match_summary(match: Match) -> dict[str, Any]:
         "scores": match.scores,
         "termination": match.termination,
         "decisions": match.decisions.count(),
+    }
+
+
+def ladder_records(tournament: Tournament, game: str, candidate: str) -> list[Record]:
+    """The candidate's (wins, draws, losses) per ladder level played so far, bottom-up."""
+    by_level: dict[int, list[int]] = {}
+    matches = tournament.matches.filter(game=game, record__ladder__candidate=candidate, status=Match.Status.FINISHED)
+    for match in matches.prefetch_related("seats__agent_version__agent"):
+        level = match.record["ladder"]["level"]
+        seat = next(s for s in match.seats.all() if s.agent_version.agent.slug == candidate)
+        counts = by_level.setdefault(level, [0, 0, 0])
+        counts[{1.0: 0, 0.5: 1, 0.0: 2}[seat.score]] += 1
+    return [Record(*by_level[level]) for level in sorted(by_level)]
+
+
+def draw_rate_levels(game: str) -> frozenset[int]:
+    """Tic-tac-toe's perfect top bot is rated by the draw-rate rule (BotzoneBench)."""
+    return frozenset({len(ladder(game)) - 1}) if game == "tic-tac-toe" else frozenset()
+
+
+def tournament_progress(tournament: Tournament) -> dict[str, Any]:
+    """Counts by status and the standings so far (ladder: level and progress; else points)."""
+    counts = dict(tournament.matches.values_list("status").annotate(n=Count("pk")).values_list("status", "n"))
+    total = sum(counts.values())
+    standings = []
+    if tournament.format == Tournament.Format.LADDER:
+        for game in tournament.config["games"]:
+            top = len(ladder(game)) - 1
+            for slug in tournament.config["agents"]:
+                records = ladder_records(tournament, game, slug)
+                rating = ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
+                summary = str(rating) if records else "not started"
+                standings.append(
+                    {
+                        "game": game,
+                        "agent": slug,
+                        "level": rating.level,
+                        "progress": rating.progress,
+                        "topped": rating.topped,
+                        "summary": summary,
+                    }
+                )
+    else:
+        points: dict[tuple[str, str], list[float]] = {}
+        seats = Seat.objects.filter(match__tournament=tournament, score__isnull=False)
+        for game, slug, score in seats.values_list("match__game", "agent_version__agent__slug", "score"):
+            points.setdefault((game, slug), []).append(score)
+        for (game, slug), scores in sorted(points.items(), key=lambda kv: (kv[0][0], -sum(kv[1]))):
+            standings.append(
+                {
+                    "game": game,
+                    "agent": slug,
+                    "points": sum(scores),
+                    "games": len(scores),
+                    "summary": f"{sum(scores):g} points from {len(scores)} games",
+                }
+            )
+    return {
+        "tournament": tournament.slug,
+        "format": tournament.format,
+        "status": tournament.status,
+        "total": total,
+        "done": counts.get(Match.Status.FINISHED, 0) + counts.get(Match.Status.ABORTED, 0),
+        "running": counts.get(Match.Status.RUNNING, 0),
+        "pending": counts.get(Match.Status.PENDING, 0),
+        "aborted": counts.get(Match.Status.ABORTED, 0),
+        "standings": standings,
     }

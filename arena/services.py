@@ -16,6 +16,7 @@ from django.utils import timezone
 from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
 from arena.versions import code_version
 from games import get_game
+from games.bots import ladder
 
 
 class ServiceError(Exception):
@@ -88,6 +89,22 @@ def agent_ensure(
         agent.save(update_fields=["description"])
     agent_update(agent=agent, config=config, name=name)
     return agent
+
+
+def bots_ensure(*, game: str) -> list[Agent]:
+    """The agents of `game`'s bot ladder, created or refreshed from the code (idempotent)."""
+    name = get_game(game).name
+    return [
+        agent_ensure(
+            slug=bot.slug,
+            name=f"{name} Lv{bot.level}",
+            kind=Agent.Kind.BOT,
+            game=game,
+            description=bot.description,
+            config={"bot": bot.slug, "level": bot.level, "description": bot.description},
+        )
+        for bot in ladder(game)
+    ]
 
 
 # -- matches -----------------------------------------------------------------------------
@@ -270,3 +287,13 @@ def match_abort(*, match: Match, reason: str) -> Match:
         return locked
     _close(locked, status=Match.Status.ABORTED, scores=None, termination=reason)
     return locked
+
+
+@transaction.atomic
+def match_release_stale(*, stale_after_s: float) -> list[int]:
+    """Hand matches whose worker went quiet for `stale_after_s` back to the queue (pending)."""
+    cutoff = timezone.now() - timezone.timedelta(seconds=stale_after_s)
+    stale = Match.objects.select_for_update().filter(status=Match.Status.RUNNING, heartbeat_at__lte=cutoff)
+    ids = list(stale.values_list("pk", flat=True))
+    Match.objects.filter(pk__in=ids).update(status=Match.Status.PENDING, claimed_by="")
+    return ids

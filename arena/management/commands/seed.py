@@ -7,9 +7,8 @@ from django.core.management.base import BaseCommand
 
 from arena.models import Agent, Match
 from arena.runner import run_match
-from arena.services import agent_ensure, match_create
-from games import get_game
-from games.bots import LADDER_MODULES, ladder
+from arena.services import bots_ensure, match_create
+from games.bots import LADDER_MODULES
 
 DEMO_SEED = 20261122
 
@@ -21,21 +20,11 @@ class Command(BaseCommand):
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo matches.")
 
     def handle(self, *args, no_demo: bool = False, **options):
-        created = 0
+        before = Agent.objects.filter(kind=Agent.Kind.BOT).count()
         for game_slug in LADDER_MODULES:
-            game = get_game(game_slug)
-            for bot in ladder(game_slug):
-                existed = Agent.objects.filter(slug=bot.slug).exists()
-                agent_ensure(
-                    slug=bot.slug,
-                    name=f"{game.name} Lv{bot.level}",
-                    kind=Agent.Kind.BOT,
-                    game=game_slug,
-                    description=bot.description,
-                    config={"bot": bot.slug, "level": bot.level, "description": bot.description},
-                )
-                created += not existed
-        self.stdout.write(f"bots: {created} created, {Agent.objects.filter(kind='bot').count()} in all")
+            bots_ensure(game=game_slug)
+        after = Agent.objects.filter(kind=Agent.Kind.BOT).count()
+        self.stdout.write(f"bots: {after - before} created, {after} in all")
         if not no_demo:
             self._demo_matches()
 

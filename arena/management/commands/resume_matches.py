@@ -1,0 +1,28 @@
+"""Re-queue matches a dead worker left behind, and pending ones nobody queued."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from arena.models import Match
+from arena.services import match_release_stale
+from arena.tasks import enqueue_matches
+
+
+class Command(BaseCommand):
+    help = "Release running matches without a recent heartbeat and enqueue every pending match."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--stale-after",
+            type=float,
+            default=600.0,
+            help="Seconds without a heartbeat after which a running match counts as orphaned (default 600; "
+            "0 when no worker is running, e.g. at start-up of the embedded mode).",
+        )
+
+    def handle(self, *args, stale_after: float, **options):
+        released = match_release_stale(stale_after_s=stale_after)
+        pending = list(Match.objects.filter(status=Match.Status.PENDING).values_list("pk", flat=True))
+        enqueue_matches(pending)
+        self.stdout.write(f"released {len(released)} orphaned matches; enqueued {len(pending)} matches")

@@ -1,0 +1,144 @@
+"""Tournament formats: who plays whom, with which seeds, and what happens after each match.
+
+Writes go through `arena.services`; this module decides the schedule.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from arena.models import Agent, Match, Tournament
+from arena.selectors import draw_rate_levels, ladder_records
+from arena.services import ServiceError, match_create
+from games import get_game
+from games.bots import ladder
+from ratings.ladder import ladder_rating
+
+#: BotzoneBench §4.1: 16 games per seat per level for perfect information, 32 where chance is involved.
+LADDER_GAMES_PER_SEAT = {False: 16, True: 32}
+#: Transient failures (provider down) re-run a match at most this many times.
+MAX_RERUNS = 2
+
+
+def _seeded_pair(tournament: Tournament, game: str, a: Agent, b: Agent, seed: int, extra: dict[str, Any]) -> None:
+    """Two matches on the same seed with the seats swapped, linked as a duplicate pair."""
+    policies = tournament.config.get("policies", {})
+    first = match_create(
+        game=game, agents=[a, b], seed=seed, tournament=tournament, policies=policies, extra_record=extra
+    )
+    match_create(
+        game=game,
+        agents=[b, a],
+        seed=seed,
+        tournament=tournament,
+        policies=policies,
+        duplicate_of=first,
+        extra_record=extra,
+    )
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    slug: str,
+    name: str,
+    format: str,
+    games: list[str],
+    agents: list[Agent],
+    games_per_seat: int | None = None,
+    first_seed: int = 0,
+    policies: dict[str, Any] | None = None,
+) -> Tournament:
+    """A tournament and its first matches.
+
+    round_robin: every pair of agents on every game, each seed played in both seat orders.
+    ladder: each agent climbs each game's bot ladder from Lv0 (BotzoneBench §4.5).
+    """
+    if Tournament.objects.filter(slug=slug).exists():
+        raise ServiceError(f"A tournament called {slug!r} already exists.")
+    if format not in Tournament.Format.values:
+        raise ServiceError(f"Unknown format {format!r}; use one of {', '.join(Tournament.Format.values)}.")
+    for game in games:
+        get_game(game)
+    if format == Tournament.Format.ROUND_ROBIN and len(agents) < 2:
+        raise ServiceError("A round robin needs at least two agents.")
+    if format == Tournament.Format.LADDER and not agents:
+        raise ServiceError("A ladder evaluation needs at least one candidate.")
+    config = {
+        "games": games,
+        "games_per_seat": games_per_seat,
+        "first_seed": first_seed,
+        "policies": policies or {},
+        "agents": [a.slug for a in agents],
+    }
+    tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
+    tournament.entrants.set([a.current_version() for a in agents])
+    if format == Tournament.Format.ROUND_ROBIN:
+        for game, (a, b) in itertools.product(games, itertools.combinations(agents, 2)):
+            for seed in range(first_seed, first_seed + (games_per_seat or 2)):
+                _seeded_pair(tournament, game, a, b, seed, {})
+    else:
+        for game, candidate in itertools.product(games, agents):
+            _schedule_ladder_level(tournament, game, candidate, level=0)
+    return tournament
+
+
+def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
+    return tournament.config.get("games_per_seat") or LADDER_GAMES_PER_SEAT[get_game(game).chance]
+
+
+def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
+    bot = Agent.objects.get(slug=ladder(game)[level].slug)
+    first_seed = tournament.config["first_seed"]
+    extra = {"ladder": {"candidate": candidate.slug, "level": level}}
+    for seed in range(first_seed, first_seed + _ladder_games_per_seat(tournament, game)):
+        _seeded_pair(tournament, game, candidate, bot, seed, extra)
+
+
+@transaction.atomic
+def tournament_advance(*, tournament: Tournament) -> list[int]:
+    """After matches finish: schedule what comes next, or close the tournament.
+
+    Returns the ids of newly created matches (for the caller to run or enqueue).
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return []
+    open_statuses = (Match.Status.PENDING, Match.Status.RUNNING)
+    before = set(tournament.matches.values_list("pk", flat=True))
+    if tournament.format == Tournament.Format.LADDER:
+        for game, slug in itertools.product(tournament.config["games"], tournament.config["agents"]):
+            mine = tournament.matches.filter(game=game, record__ladder__candidate=slug)
+            if mine.filter(status__in=open_statuses).exists():
+                continue
+            records = ladder_records(tournament, game, slug)
+            top = len(ladder(game)) - 1
+            rating = ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
+            if not rating.topped and rating.progress is None and rating.level == len(records) <= top:
+                _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), rating.level)
+    created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)
+    if not created and not tournament.matches.filter(status__in=open_statuses).exists():
+        tournament.status = Tournament.Status.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+    elif tournament.status == Tournament.Status.CREATED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return created
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament: Tournament) -> Tournament:
+    """Stop scheduling; pending matches are aborted, running ones finish."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament.matches.filter(status=Match.Status.PENDING).update(
+        status=Match.Status.ABORTED, termination="tournament cancelled", finished_at=timezone.now()
+    )
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    return tournament
