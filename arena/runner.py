@@ -93,4 +93,4 @@ async def run_tournament(
         match = await run_match(match_id, worker=worker)
         await sync_to_async(tournament_advance)(tournament=tournament)
         if on_match:
-            on_match(match)
+            await sync_to_async(on_match)(match)

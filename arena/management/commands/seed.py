@@ -18,20 +18,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo matches.")
+        parser.add_argument("--game", action="append", help="Only this game's ladder (repeatable). Default: all.")
 
-    def handle(self, *args, no_demo: bool = False, **options):
+    def handle(self, *args, no_demo: bool = False, game: list[str] | None = None, **options):
+        games = game or list(LADDER_MODULES)
         before = Agent.objects.filter(kind=Agent.Kind.BOT).count()
-        for game_slug in LADDER_MODULES:
+        for game_slug in games:
             bots_ensure(game=game_slug)
         after = Agent.objects.filter(kind=Agent.Kind.BOT).count()
         self.stdout.write(f"bots: {after - before} created, {after} in all")
         if not no_demo:
-            self._demo_matches()
+            self._demo_matches(games)
 
-    def _demo_matches(self) -> None:
+    def _demo_matches(self, games: list[str]) -> None:
         """One finished Lv1-vs-Lv0 game per game, so no page is empty on first visit."""
         played = 0
-        for game_slug in LADDER_MODULES:
+        for game_slug in games:
             if Match.objects.filter(game=game_slug, record__demo=True).exists():
                 continue
             agents = [Agent.objects.get(slug=f"{game_slug}-lv1"), Agent.objects.get(slug=f"{game_slug}-lv0")]

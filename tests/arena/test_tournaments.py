@@ -1,0 +1,145 @@
+"""Tournament schedules, ladder evaluation on bots of known strength, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from io import StringIO
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from arena.models import Match, Tournament
+from arena.runner import run_tournament
+from arena.selectors import tournament_progress
+from arena.tournaments import tournament_cancel, tournament_create
+
+pytestmark = pytest.mark.django_db
+
+
+def test_round_robin_plays_every_seed_in_both_seat_orders(ttt_bots):
+    agents = [ttt_bots[f"tic-tac-toe-lv{n}"] for n in (0, 1, 2)]
+    tournament = tournament_create(
+        slug="rr", name="RR", format="round_robin", games=["tic-tac-toe"], agents=agents, games_per_seat=3
+    )
+    matches = list(tournament.matches.prefetch_related("seats__agent_version__agent"))
+    assert len(matches) == 3 * 3 * 2  # pairs × seeds × seat orders
+    orders = Counter()
+    for match in matches:
+        slugs = tuple(s.agent_version.agent.slug for s in match.seats.all())
+        orders[slugs] += 1
+        if match.duplicate_of_id:
+            twin = match.duplicate_of
+            assert twin.seed == match.seed
+            assert [s.agent_version_id for s in twin.seats.all()] == [
+                s.agent_version_id for s in reversed(match.seats.all())
+            ]
+    assert len(orders) == 6
+    assert set(orders.values()) == {3}
+    assert sum(1 for m in matches if m.duplicate_of_id) == 9
+
+
+def _ladder(ttt_bots, candidate: str, slug: str) -> dict:
+    tournament = tournament_create(
+        slug=slug,
+        name=slug,
+        format="ladder",
+        games=["tic-tac-toe"],
+        agents=[ttt_bots[candidate]],
+        games_per_seat=8,
+    )
+    async_to_sync(run_tournament)(tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    return tournament_progress(tournament)
+
+
+def test_ladder_evaluation_tops_out_with_perfect_play(ttt_bots):
+    progress = _ladder(ttt_bots, "tic-tac-toe-lv4", "perfect")
+    (standing,) = progress["standings"]
+    assert standing["topped"] is True
+    assert standing["summary"] == "Lv5, topped"
+    # Every level was played, bottom-up, 16 games each.
+    assert progress["done"] == progress["total"] == 5 * 16
+
+
+def test_ladder_evaluation_stops_at_the_first_level_not_beaten(ttt_bots):
+    progress = _ladder(ttt_bots, "tic-tac-toe-lv0", "random")
+    (standing,) = progress["standings"]
+    assert not standing["topped"]
+    assert standing["level"] <= 1  # a random player cannot get past the win-only bot
+    assert progress["total"] == (standing["level"] + 1) * 16
+    if standing["progress"] is not None:
+        assert 0 <= standing["progress"] < 1
+
+
+def test_cancel_aborts_pending_matches(ttt_bots):
+    tournament = tournament_create(
+        slug="c",
+        name="c",
+        format="round_robin",
+        games=["tic-tac-toe"],
+        agents=[ttt_bots["tic-tac-toe-lv0"], ttt_bots["tic-tac-toe-lv1"]],
+        games_per_seat=2,
+    )
+    tournament_cancel(tournament=tournament)
+    assert set(tournament.matches.values_list("status", flat=True)) == {Match.Status.ABORTED}
+    assert tournament_progress(tournament)["aborted"] == 4
+
+
+def _call(*args) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_cli_play_match_json(ttt_bots):
+    data = json.loads(
+        _call(
+            "play_match",
+            "--game",
+            "tic-tac-toe",
+            "--agents",
+            "tic-tac-toe-lv4",
+            "tic-tac-toe-lv3",
+            "--seed",
+            "7",
+            "--json",
+        )
+    )
+    assert set(data) >= {"match_id", "game", "seed", "agents", "scores", "termination", "decisions"}
+    assert data["seed"] == 7
+    assert data["agents"] == ["tic-tac-toe-lv4", "tic-tac-toe-lv3"]
+    assert sum(data["scores"]) == 1.0
+    assert data["decisions"] == Match.objects.get(pk=data["match_id"]).decisions.count()
+    with pytest.raises(CommandError, match="Unknown agent"):
+        _call("play_match", "--game", "tic-tac-toe", "--agents", "nobody", "tic-tac-toe-lv0")
+
+
+def test_cli_tournament_lifecycle(ttt_bots):
+    _call(
+        "tournament", "create", "--slug", "cli", "--format", "round_robin", "--games", "tic-tac-toe",
+        "--agents", "tic-tac-toe-lv4", "tic-tac-toe-lv0", "--games-per-seat", "2",
+    )  # fmt: skip
+    status = json.loads(_call("tournament", "status", "cli", "--json"))
+    assert (status["total"], status["done"], status["pending"]) == (4, 0, 4)
+    result = json.loads(_call("tournament", "run", "cli", "--json"))
+    assert (result["done"], result["status"]) == (4, "finished")
+    points = {row["agent"]: row["points"] for row in result["standings"]}
+    assert points["tic-tac-toe-lv4"] >= 2 + points["tic-tac-toe-lv0"]
+
+
+def test_cli_agents_add_list_show(ttt_bots):
+    _call(
+        "agents", "add", "--slug", "local-llm", "--kind", "llm", "--base-url", "http://127.0.0.1:9/v1",
+        "--model", "m", "--api-key-env", "LOCAL_KEY", "--temperature", "0.2",
+    )  # fmt: skip
+    listing = json.loads(_call("agents", "list", "--kind", "llm", "--json"))
+    assert listing == [{"slug": "local-llm", "name": "local-llm", "kind": "llm", "game": "any"}]
+    shown = _call("agents", "show", "local-llm")
+    assert '"api_key_env": "LOCAL_KEY"' in shown
+    assert '"temperature": 0.2' in shown
+    with pytest.raises(CommandError, match="needs --base-url"):
+        _call("agents", "add", "--slug", "x", "--kind", "llm", "--model", "m")
