@@ -14,6 +14,7 @@ NAVIGATION = (
     ("Matches", "match-list"),
     ("Agents", "agent-list"),
     ("Analysis", "analysis"),
+    ("Tournaments", "tournament-list"),
     ("Games", "game-list"),
 )
 

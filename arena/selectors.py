@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch, Q, QuerySet
 
-from arena.models import Match, Seat, Tournament
+from arena.models import Agent, Match, Seat, Tournament
 from games import get_game
 from games.bots import ladder
 from ratings.ladder import Record, ladder_rating
@@ -112,3 +112,53 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
         "aborted": counts.get(Match.Status.ABORTED, 0),
         "standings": standings,
     }
+
+
+def match_list(*, game: str = "", agent: str = "", status: str = "", tournament: str = "") -> QuerySet[Match]:
+    """Matches, newest first, filtered as the match list page asks."""
+    matches = Match.objects.select_related("tournament").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("agent_version__agent").order_by("index"))
+    )
+    if game:
+        matches = matches.filter(game=game)
+    if agent:
+        matches = matches.filter(seats__agent_version__agent__slug=agent)
+    if status:
+        matches = matches.filter(status=status)
+    if tournament:
+        matches = matches.filter(tournament__slug=tournament)
+    return matches.distinct()
+
+
+def match_state_at(match: Match, ply: int) -> Any:
+    """The game state before decision `ply` (or the current state for ply == match.ply)."""
+    game = get_game(match.game)
+    if ply >= match.ply:
+        return game.from_json(match.state)
+    return game.from_json(match.decisions.get(ply=ply).state_before)
+
+
+def agent_game_records(agent: Agent) -> list[dict[str, Any]]:
+    """Per game: matches, wins, draws, losses and mean decision time of `agent`."""
+    seats = Seat.objects.filter(agent_version__agent=agent, score__isnull=False)
+    rows = (
+        seats.values("match__game")
+        .annotate(
+            matches=Count("pk"),
+            wins=Count("pk", filter=Q(score=1.0)),
+            draws=Count("pk", filter=Q(score=0.5)),
+            losses=Count("pk", filter=Q(score=0.0)),
+        )
+        .order_by("match__game")
+    )
+    return [
+        {
+            "game": row["match__game"],
+            "matches": row["matches"],
+            "wins": row["wins"],
+            "draws": row["draws"],
+            "losses": row["losses"],
+            "win_rate": row["wins"] / (row["wins"] + row["losses"]) if row["wins"] + row["losses"] else None,
+        }
+        for row in rows
+    ]

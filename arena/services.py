@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
 from arena.versions import code_version
 from games import get_game
@@ -45,6 +46,14 @@ class AttemptData:
 # -- agents ------------------------------------------------------------------------------
 
 
+def _refuse_secrets(config: dict[str, Any]) -> None:
+    if found := secret_keys_in(config):
+        raise ServiceError(
+            f"Config field(s) {', '.join(found)} look like secrets; store the key in an environment "
+            "variable and give its name as api_key_env."
+        )
+
+
 @transaction.atomic
 def agent_create(
     *, slug: str, name: str, kind: str, config: dict[str, Any], game: str = "", description: str = "", user=None
@@ -54,6 +63,7 @@ def agent_create(
         raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
     if Agent.objects.filter(slug=slug).exists():
         raise ServiceError(f"An agent called {slug!r} already exists.")
+    _refuse_secrets(config)
     agent = Agent.objects.create(slug=slug, name=name, kind=kind, game=game, description=description, user=user)
     AgentVersion.objects.create(agent=agent, number=1, config=config)
     return agent
@@ -62,6 +72,7 @@ def agent_create(
 @transaction.atomic
 def agent_update(*, agent: Agent, config: dict[str, Any], name: str | None = None) -> AgentVersion:
     """Change an agent's config. A version that has played is frozen, so this makes a new one."""
+    _refuse_secrets(config)
     agent = Agent.objects.select_for_update().get(pk=agent.pk)
     if name is not None and name != agent.name:
         agent.name = name

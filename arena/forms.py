@@ -1,0 +1,41 @@
+"""Forms for staff pages."""
+
+from __future__ import annotations
+
+from django import forms
+
+from arena.agents.llm_config import SCAFFOLDS
+
+
+class LLMAgentForm(forms.Form):
+    """An LLM agent's configuration. The API key itself is never entered here, only its variable's name."""
+
+    slug = forms.SlugField(max_length=80, help_text="Used in URLs, the CLI and exports; cannot change later.")
+    name = forms.CharField(max_length=120)
+    base_url = forms.URLField(
+        label="Base URL", help_text="Any OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1"
+    )
+    model = forms.CharField(max_length=200)
+    api_key_env = forms.RegexField(
+        regex=r"^[A-Z_][A-Z0-9_]*$",
+        required=False,
+        label="API key variable",
+        help_text="Name of the environment variable holding the key (e.g. OPENAI_API_KEY). Never the key.",
+    )
+    temperature = forms.FloatField(min_value=0, max_value=2, initial=0.2)
+    top_p = forms.FloatField(min_value=0, max_value=1, initial=1.0)
+    max_tokens = forms.IntegerField(min_value=1, initial=1024, label="Max output tokens")
+    reasoning_effort = forms.ChoiceField(
+        choices=[("", "not set"), ("low", "low"), ("medium", "medium"), ("high", "high")], required=False
+    )
+    timeout_s = forms.FloatField(min_value=1, initial=300, label="Per-decision timeout (s)")
+    scaffold = forms.ChoiceField(choices=[(s, s) for s in SCAFFOLDS], initial="direct")
+    retries = forms.IntegerField(min_value=0, max_value=10, initial=3, help_text="Re-prompts after an invalid answer.")
+    price_in_per_mtok = forms.FloatField(min_value=0, initial=0, label="Price in ($ / M tokens)")
+    price_out_per_mtok = forms.FloatField(min_value=0, initial=0, label="Price out ($ / M tokens)")
+
+    def config(self) -> dict:
+        data = dict(self.cleaned_data)
+        data.pop("slug")
+        data.pop("name")
+        return {k: v for k, v in data.items() if v not in ("", None)}
