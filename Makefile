@@ -23,6 +23,8 @@ run: install
 	$(MANAGE) migrate --noinput
 	$(MANAGE) seed
 	$(MANAGE) collectstatic --noinput -v0
+	@# One embedded worker: whatever was running when the last one stopped is orphaned.
+	$(MANAGE) resume_matches --stale-after 0
 	@scripts/serve
 
 test: install
