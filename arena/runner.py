@@ -5,17 +5,26 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from arena.agents.base import SeatAgent
-from arena.agents.bots import BotAgent
+from arena.agents.base import DecisionResult, SeatAgent
+from arena.agents.bots import BotAgent, decision_rng
 from arena.models import Agent, AgentVersion, Match, Tournament
 from arena.selectors import match_replayed_state
-from arena.services import ServiceError, decision_record, match_claim
+from arena.services import (
+    ServiceError,
+    attempt_record_rejected,
+    decision_record,
+    match_abort,
+    match_claim,
+    match_resign,
+)
 from arena.tournaments import tournament_advance
-from games import get_game
+from games import Game, get_game
 
 
 def default_worker_id() -> str:
@@ -50,6 +59,10 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
     game = get_game(match.game)
     while (seat := game.current_player(state)) is not None:
         result = await agents[seat].decide(game, state, seat, match.seed)
+        if result.action is None:
+            result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, result)
+            if ended is not None:
+                return ended
         match = await sync_to_async(decision_record)(
             match=match,
             ply=match.ply,
@@ -61,6 +74,27 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
         )
         state = game.from_json(match.state)
     return match
+
+
+def _apply_fallback(
+    match: Match, game: Game, state: Any, seat: int, result: DecisionResult
+) -> tuple[DecisionResult, Match | None]:
+    """An agent ran out of tries: apply the match's fallback policy (and record why).
+
+    Returns the decision to record instead, or the match if the policy ended it.
+    """
+    transient = bool(result.attempts) and all(a.transient for a in result.attempts)
+    policy = match.record.get("policies", {}).get("fallback", "random_legal")
+    if transient or policy in ("forfeit", "abort"):
+        for attempt in result.attempts:
+            attempt_record_rejected(match=match, ply=match.ply, seat=seat, attempt=attempt)
+        if transient:
+            return result, match_abort(match=match, reason="provider failure (transient)", transient=True)
+        if policy == "forfeit":
+            return result, match_resign(match=match, seat=seat, reason="forfeit after invalid answers")
+        return result, match_abort(match=match, reason=f"seat {seat} gave no valid answer (abort policy)")
+    action = game.random_action(state, decision_rng(match.seed, seat, match.ply))
+    return replace(result, action=action, fallback="random_legal"), None
 
 
 def _next_runnable(tournament_id: int, stale_after_s: float) -> int | None:

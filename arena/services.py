@@ -243,8 +243,12 @@ def decision_record(
         )
     except IntegrityError:
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
+    # Tries turned down earlier at this ply (a person's illegal moves) belong to this decision too.
+    earlier = Attempt.objects.filter(match=locked, ply=ply, seat=seat)
+    offset = earlier.count()
+    earlier.update(decision=decision)
     Attempt.objects.bulk_create(
-        Attempt(match=locked, ply=ply, seat=seat, number=n, decision=decision, **vars(a))
+        Attempt(match=locked, ply=ply, seat=seat, number=offset + n, decision=decision, **vars(a))
         for n, a in enumerate(attempts, start=1)
     )
     locked.state = game.to_json(new_state)
@@ -291,11 +295,17 @@ def match_resign(*, match: Match, seat: int, reason: str = "resignation") -> Mat
 
 
 @transaction.atomic
-def match_abort(*, match: Match, reason: str) -> Match:
-    """Stop a match that cannot go on (an agent failed under the `abort` policy, an operator cancelled)."""
+def match_abort(*, match: Match, reason: str, transient: bool = False) -> Match:
+    """Stop a match that cannot go on (an agent failed under the `abort` policy, an operator cancelled).
+
+    `transient` marks provider trouble rather than the agent's own failure: tournaments re-run such matches.
+    """
     locked = Match.objects.select_for_update().get(pk=match.pk)
     if locked.status in (Match.Status.FINISHED, Match.Status.ABORTED):
         return locked
+    if transient:
+        locked.record = {**locked.record, "transient_failure": True}
+        locked.save(update_fields=["record"])
     _close(locked, status=Match.Status.ABORTED, scores=None, termination=reason)
     return locked
 

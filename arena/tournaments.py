@@ -99,6 +99,26 @@ def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, 
         _seeded_pair(tournament, game, candidate, bot, seed, extra)
 
 
+def _rerun_transient_failures(tournament: Tournament) -> None:
+    """Matches aborted by provider trouble are played again, at most MAX_RERUNS times each."""
+    failed = tournament.matches.filter(status=Match.Status.ABORTED, record__transient_failure=True)
+    for match in failed.prefetch_related("seats__agent_version__agent"):
+        reruns = match.record.get("rerun", 0)
+        if reruns >= MAX_RERUNS or tournament.matches.filter(record__rerun_of=match.pk).exists():
+            continue
+        keep = {k: match.record[k] for k in ("ladder",) if k in match.record}
+        match_create(
+            game=match.game,
+            agents=[seat.agent_version.agent for seat in match.seats.order_by("index")],
+            seed=match.seed,
+            options=match.options,
+            tournament=tournament,
+            policies=match.record.get("policies"),
+            duplicate_of=match.duplicate_of,
+            extra_record={**keep, "rerun_of": match.pk, "rerun": reruns + 1},
+        )
+
+
 @transaction.atomic
 def tournament_advance(*, tournament: Tournament) -> list[int]:
     """After matches finish: schedule what comes next, or close the tournament.
@@ -110,6 +130,7 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
         return []
     open_statuses = (Match.Status.PENDING, Match.Status.RUNNING)
     before = set(tournament.matches.values_list("pk", flat=True))
+    _rerun_transient_failures(tournament)
     if tournament.format == Tournament.Format.LADDER:
         for game, slug in itertools.product(tournament.config["games"], tournament.config["agents"]):
             mine = tournament.matches.filter(game=game, record__ladder__candidate=slug)
