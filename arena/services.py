@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from arena.agents.llm_config import secret_keys_in
@@ -244,18 +243,15 @@ def decision_record(
     except IntegrityError:
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
     # Tries turned down earlier at this ply (a person's illegal moves) belong to this decision too.
-    earlier = Attempt.objects.filter(match=locked, ply=ply, seat=seat)
-    offset = earlier.count()
-    earlier.update(decision=decision)
+    offset = Attempt.objects.filter(match=locked, ply=ply, seat=seat).update(decision=decision)
     Attempt.objects.bulk_create(
         Attempt(match=locked, ply=ply, seat=seat, number=offset + n, decision=decision, **vars(a))
         for n, a in enumerate(attempts, start=1)
     )
     locked.state = game.to_json(new_state)
-    locked.ply = F("ply") + 1
+    locked.ply = ply + 1  # safe: the row is locked and `ply` was checked above
     locked.heartbeat_at = timezone.now()
     locked.save(update_fields=["state", "ply", "heartbeat_at"])
-    locked.refresh_from_db(fields=["ply"])
     if game.current_player(new_state) is None:
         outcome = game.outcome(new_state)
         _close(locked, status=Match.Status.FINISHED, scores=list(outcome.scores), termination=outcome.reason)
