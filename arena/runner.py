@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from arena.agents.base import DecisionResult, SeatAgent
@@ -16,11 +18,15 @@ from arena.agents.bots import BotAgent, decision_rng
 from arena.models import Agent, AgentVersion, Match, Tournament
 from arena.selectors import match_replayed_state
 from arena.services import (
+    HEARTBEAT_INTERVAL_S,
+    STALE_AFTER_S,
     ServiceError,
     attempt_record_rejected,
     decision_record,
     match_abort,
     match_claim,
+    match_heartbeat,
+    match_release,
     match_resign,
 )
 from arena.tournaments import tournament_advance
@@ -31,11 +37,17 @@ def default_worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def seat_agent(version: AgentVersion) -> SeatAgent:
+class HumanSeat:
+    """A person's seat: the runner stops and waits; their move arrives through the websocket."""
+
+
+def seat_agent(version: AgentVersion) -> SeatAgent | HumanSeat:
     """The seat agent that plays for `version`."""
     agent = version.agent
     if agent.kind == Agent.Kind.BOT:
         return BotAgent(version.config["bot"])
+    if agent.kind == Agent.Kind.HUMAN:
+        return HumanSeat()
     raise ServiceError(f"{agent.slug} is a {agent.get_kind_display()}; the runner cannot seat it yet.")
 
 
@@ -47,8 +59,26 @@ def _load(match_id: int, worker: str):
     return match, [seat_agent(v) for v in versions], match_replayed_state(match)
 
 
+async def broadcast_match_updated(match_id: int) -> None:
+    """Tell every page watching the match that its record changed (ids only, never state)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(match_group(match_id), {"type": "match.updated", "match_id": match_id})
+
+
+def match_group(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+async def _heartbeat(match_id: int, worker: str) -> None:
+    """Keep the claim fresh while an agent thinks, however long it takes."""
+    while True:
+        await asyncio.sleep(HEARTBEAT_INTERVAL_S)
+        await sync_to_async(match_heartbeat)(match_id=match_id, worker=worker)
+
+
 async def run_match(match_id: int, *, worker: str | None = None) -> Match | None:
-    """Play `match_id` to the end from wherever its record stands.
+    """Play `match_id` from wherever its record stands, until it ends or a person is to move.
 
     Returns None when another worker holds the match or it is already over.
     """
@@ -57,11 +87,20 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
     if match is None:
         return None
     game = get_game(match.game)
+    await broadcast_match_updated(match_id)  # watchers see "thinking…" from now on
     while (seat := game.current_player(state)) is not None:
-        result = await agents[seat].decide(game, state, seat, match.seed)
+        if isinstance(agents[seat], HumanSeat):
+            await sync_to_async(match_release)(match_id=match_id, worker=worker)
+            return match
+        beating = asyncio.create_task(_heartbeat(match_id, worker))
+        try:
+            result = await agents[seat].decide(game, state, seat, match.seed)
+        finally:
+            beating.cancel()
         if result.action is None:
             result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, result)
             if ended is not None:
+                await broadcast_match_updated(match_id)
                 return ended
         match = await sync_to_async(decision_record)(
             match=match,
@@ -72,6 +111,7 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
             fallback=result.fallback,
             worker=worker,
         )
+        await broadcast_match_updated(match_id)
         state = game.from_json(match.state)
     return match
 
@@ -116,7 +156,7 @@ async def run_tournament(
     tournament_id: int,
     *,
     worker: str | None = None,
-    stale_after_s: float = 600.0,
+    stale_after_s: float = STALE_AFTER_S,
     on_match: Callable[[Match | None], None] | None = None,
 ) -> None:
     """Run every match of a tournament in this process, scheduling follow-ups as results come in."""

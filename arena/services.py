@@ -170,9 +170,14 @@ def match_create(
     return match
 
 
+#: A running match's holder writes a heartbeat this often; one silent for STALE_AFTER_S is up for grabs.
+HEARTBEAT_INTERVAL_S = 10.0
+STALE_AFTER_S = 60.0
+
+
 @transaction.atomic
-def match_claim(*, match_id: int, worker: str, stale_after_s: float = 600.0) -> Match | None:
-    """Take a match to run: pending ones, or running ones whose worker stopped beating.
+def match_claim(*, match_id: int, worker: str, stale_after_s: float = STALE_AFTER_S) -> Match | None:
+    """Take a match to run: a pending one, a running one nobody holds, or one whose holder went quiet.
 
     Returns None when someone else holds it (or it is over): the caller must not run it.
     """
@@ -180,7 +185,7 @@ def match_claim(*, match_id: int, worker: str, stale_after_s: float = 600.0) -> 
     now = timezone.now()
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
         return None
-    if match.status == Match.Status.RUNNING and match.claimed_by != worker:
+    if match.claimed_by and match.claimed_by != worker:
         alive = match.heartbeat_at and (now - match.heartbeat_at).total_seconds() < stale_after_s
         if alive:
             return None
@@ -190,6 +195,20 @@ def match_claim(*, match_id: int, worker: str, stale_after_s: float = 600.0) -> 
     match.started_at = match.started_at or now
     match.save(update_fields=["status", "claimed_by", "heartbeat_at", "started_at"])
     return match
+
+
+def match_heartbeat(*, match_id: int, worker: str) -> bool:
+    """Prove `worker` is still running the match; False when it no longer holds it."""
+    return bool(
+        Match.objects.filter(pk=match_id, claimed_by=worker, status=Match.Status.RUNNING).update(
+            heartbeat_at=timezone.now()
+        )
+    )
+
+
+def match_release(*, match_id: int, worker: str) -> None:
+    """Let go of a running match (it now waits for a person), so whoever gets the next move can run it."""
+    Match.objects.filter(pk=match_id, claimed_by=worker).update(claimed_by="")
 
 
 @transaction.atomic
@@ -310,7 +329,11 @@ def match_abort(*, match: Match, reason: str, transient: bool = False) -> Match:
 def match_release_stale(*, stale_after_s: float) -> list[int]:
     """Hand matches whose worker went quiet for `stale_after_s` back to the queue (pending)."""
     cutoff = timezone.now() - timezone.timedelta(seconds=stale_after_s)
-    stale = Match.objects.select_for_update().filter(status=Match.Status.RUNNING, heartbeat_at__lte=cutoff)
+    stale = (
+        Match.objects.select_for_update()
+        .filter(status=Match.Status.RUNNING, heartbeat_at__lte=cutoff)
+        .exclude(claimed_by="")
+    )
     ids = list(stale.values_list("pk", flat=True))
     Match.objects.filter(pk__in=ids).update(status=Match.Status.PENDING, claimed_by="")
     return ids

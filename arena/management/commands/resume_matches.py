@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from arena.models import Match
-from arena.services import match_release_stale
+from arena.services import STALE_AFTER_S, match_release_stale
 from arena.tasks import enqueue_matches
 
 
@@ -16,13 +16,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--stale-after",
             type=float,
-            default=600.0,
-            help="Seconds without a heartbeat after which a running match counts as orphaned (default 600; "
+            default=STALE_AFTER_S,
+            help="Seconds without a heartbeat after which a running match counts as orphaned (default 60; "
             "0 when no worker is running, e.g. at start-up of the embedded mode).",
         )
 
     def handle(self, *args, stale_after: float, **options):
         released = match_release_stale(stale_after_s=stale_after)
-        pending = list(Match.objects.filter(status=Match.Status.PENDING).values_list("pk", flat=True))
+        # Matches with a person in them are driven by their play page, not by workers.
+        waiting = Match.objects.filter(status=Match.Status.PENDING).exclude(seats__agent_version__agent__kind="human")
+        pending = list(waiting.values_list("pk", flat=True))
         enqueue_matches(pending)
         self.stdout.write(f"released {len(released)} orphaned matches; enqueued {len(pending)} matches")
