@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat, Tournament
+from arena.models import Agent, AgentVersion, Attempt, Challenge, Decision, Match, Seat, Tournament
 
 
 class AgentVersionInline(admin.TabularInline):
@@ -58,3 +58,10 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["slug", "name", "format", "status", "created_at"]
     list_filter = ["format", "status"]
     filter_horizontal = ["entrants"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ["creator", "game", "seat", "match", "created_at"]
+    list_filter = ["game"]
+    raw_id_fields = ["creator", "match"]

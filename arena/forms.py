@@ -39,3 +39,39 @@ class LLMAgentForm(forms.Form):
         data.pop("slug")
         data.pop("name")
         return {k: v for k, v in data.items() if v not in ("", None)}
+
+
+SEAT_CHOICES = [("random", "random"), ("0", "first"), ("1", "second")]
+TIME_CHOICES = [("", "no limit"), ("30", "30 s per move"), ("60", "1 min per move"), ("300", "5 min per move")]
+CONSENT_CHOICES = [("yes", "Yes, my games may be used as human-baseline data"), ("no", "No, keep my games out of it")]
+OPEN_CHALLENGE = "open-challenge"
+
+
+class LobbyForm(forms.Form):
+    """Start a game: what, against whom, in which seat; guests also give a nickname."""
+
+    game = forms.ChoiceField()
+    opponent = forms.ChoiceField(help_text="A bot level, a model, or an open challenge for another person.")
+    seat = forms.ChoiceField(choices=SEAT_CHOICES, initial="random")
+    time_limit = forms.ChoiceField(choices=TIME_CHOICES, required=False, label="Time limit")
+    nickname = forms.CharField(max_length=40, required=False, help_text="Shown to your opponent and on leaderboards.")
+    consent = forms.ChoiceField(
+        choices=CONSENT_CHOICES, widget=forms.RadioSelect, required=False, label="Human baseline"
+    )
+
+    def __init__(self, *args, games, opponents, needs_nickname: bool, needs_consent: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(g.slug, g.name) for g in games]
+        self.fields["opponent"].choices = [(OPEN_CHALLENGE, "Open challenge (another person)"), *opponents]
+        self.fields["nickname"].required = needs_nickname
+        self.fields["consent"].required = needs_consent
+        if not needs_nickname:
+            del self.fields["nickname"]
+        if not needs_consent:
+            del self.fields["consent"]
+
+    def seat_index(self) -> int | None:
+        return None if self.cleaned_data["seat"] == "random" else int(self.cleaned_data["seat"])
+
+    def time_limit_s(self) -> int | None:
+        return int(self.cleaned_data["time_limit"]) if self.cleaned_data.get("time_limit") else None

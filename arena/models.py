@@ -27,6 +27,8 @@ class Agent(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="agent"
     )
+    #: People only: may their games be used as human-baseline data? None until they choose.
+    baseline_consent = models.BooleanField(null=True, blank=True)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -209,3 +211,21 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}@{self.ply} try {self.number}: {self.verdict}"
+
+
+class Challenge(models.Model):
+    """An open invitation from a person to play a game; accepting it creates the match."""
+
+    creator = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="challenges")
+    game = models.CharField(max_length=40)
+    #: The creator's seat: 0, 1, or None for a random draw when accepted.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    move_time_limit_s = models.PositiveIntegerField(null=True, blank=True)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.creator.slug} challenges ({self.game})"

@@ -6,14 +6,62 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from arena.models import Tournament
+from arena.models import Attempt, Match, Tournament
+from arena.people import person_seats, time_used_s
 from arena.selectors import tournament_progress
-from games import Game
+from games import Game, get_game
 
 
 def board_html(game: Game, state: Any, seat: int | None) -> str:
     """The game's board as `seat` (None: a spectator) may see it."""
     return render_to_string(f"games/{game.slug}/board.html", {"view": game.player_view(state, seat), "seat": seat})
+
+
+def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
+    """Each legal action's text and the cells a person clicks to make it."""
+    return [
+        {"text": game.action_to_text(state, action), "cells": list(game.action_cells(state, action))}
+        for action in game.legal_actions(state)
+    ]
+
+
+def live_match_html(match: Match, viewer) -> str:
+    """The play/spectate panel of a match as one viewer (a person's agent, or None) sees it."""
+    game = get_game(match.game)
+    state = game.from_json(match.state)
+    seats = [
+        {
+            "index": seat.index,
+            "name": game.seat_names[seat.index],
+            "agent": seat.agent_version.agent,
+            "score": seat.score,
+        }
+        for seat in match.seats.select_related("agent_version__agent").order_by("index")
+    ]
+    mine = person_seats(match, viewer)
+    to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
+    view_seat = to_move if to_move in mine else (mine[0] if mine else None)
+    last = match.decisions.order_by("-ply").first()
+    reasoning = None
+    if last is not None and seats[last.seat]["agent"].kind == "llm":
+        reasoning = last.attempts.filter(verdict=Attempt.Verdict.OK).values("reasoning_text", "raw_text").last()
+    context = {
+        "match": match,
+        "game": game,
+        "seats": seats,
+        "board": board_html(game, state, view_seat),
+        "my_seats": mine,
+        "to_move": to_move,
+        "to_move_agent": seats[to_move]["agent"] if to_move is not None else None,
+        "legal_id": f"match-{match.pk}-legal",
+        "my_turn": to_move is not None and to_move in mine,
+        "legal": legal_moves(game, state) if to_move is not None and to_move in mine else [],
+        "thinking_s": round(time_used_s(match)) if to_move is not None else 0,
+        "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
+        "moves": list(match.decisions.order_by("ply").values_list("ply", "seat", "action_text")),
+        "last_reasoning": reasoning,
+    }
+    return render_to_string("arena/partials/match-live.html", context)
 
 
 def tournament_progress_html(tournament: Tournament) -> str:

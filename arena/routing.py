@@ -2,4 +2,8 @@
 
 from __future__ import annotations
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from arena.consumers import MatchConsumer
+
+websocket_urlpatterns = [path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi())]

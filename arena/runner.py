@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from arena.agents.base import DecisionResult, SeatAgent
 from arena.agents.bots import BotAgent, decision_rng
+from arena.agents.llm.agent import LLMAgent
 from arena.models import Agent, AgentVersion, Match, Tournament
 from arena.selectors import match_replayed_state
 from arena.services import (
@@ -48,6 +49,8 @@ def seat_agent(version: AgentVersion) -> SeatAgent | HumanSeat:
         return BotAgent(version.config["bot"])
     if agent.kind == Agent.Kind.HUMAN:
         return HumanSeat()
+    if agent.kind == Agent.Kind.LLM:
+        return LLMAgent(version.config)
     raise ServiceError(f"{agent.slug} is a {agent.get_kind_display()}; the runner cannot seat it yet.")
 
 
@@ -102,15 +105,19 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
             if ended is not None:
                 await broadcast_match_updated(match_id)
                 return ended
-        match = await sync_to_async(decision_record)(
-            match=match,
-            ply=match.ply,
-            action=result.action,
-            attempts=result.attempts,
-            elapsed_ms=result.elapsed_ms,
-            fallback=result.fallback,
-            worker=worker,
-        )
+        try:
+            match = await sync_to_async(decision_record)(
+                match=match,
+                ply=match.ply,
+                action=result.action,
+                attempts=result.attempts,
+                elapsed_ms=result.elapsed_ms,
+                fallback=result.fallback,
+                worker=worker,
+            )
+        except ServiceError:
+            # The match ended (resignation, time) or changed hands while the agent thought.
+            return await Match.objects.aget(pk=match_id)
         await broadcast_match_updated(match_id)
         state = game.from_json(match.state)
     return match

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from arena.agents.llm import PROMPT_VERSION
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
 from arena.versions import code_version
@@ -153,6 +154,7 @@ def match_create(
     record = {
         "game_version": game_obj.version,
         "code_version": code_version(),
+        "prompt_version": PROMPT_VERSION,
         "policies": {"fallback": "random_legal", **(policies or {})},
         "agents": [{"slug": v.agent.slug, "version": v.number, "config": v.config} for v in versions],
         **(extra_record or {}),
@@ -172,7 +174,7 @@ def match_create(
 
 #: A running match's holder writes a heartbeat this often; one silent for STALE_AFTER_S is up for grabs.
 HEARTBEAT_INTERVAL_S = 10.0
-STALE_AFTER_S = 60.0
+STALE_AFTER_S = 30.0
 
 
 @transaction.atomic

@@ -1,13 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from arena import views
+from arena import play_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("games/", views.game_list, name="game-list"),
     path("games/<slug:slug>/", views.game_detail, name="game-detail"),
+    path("play/", play_views.lobby, name="play"),
+    path("play/opponents/", play_views.lobby_opponents, name="play-opponents"),
+    path("play/<int:pk>/", play_views.play_match, name="play-match"),
+    path("challenges/<int:pk>/accept/", play_views.challenge_accept_view, name="challenge-accept"),
+    path("accounts/signup/", play_views.signup, name="signup"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),

@@ -2,10 +2,37 @@
 
 from __future__ import annotations
 
-SCAFFOLDS = ("direct", "cot")
+from typing import Any
+
+#: direct: answer only; cot: GameBench's reason-out-loud sentence; self-consistency: `samples`
+#: answers and a majority vote; grammar: llama.cpp constrained decoding to the legal moves.
+SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar")
+
+#: What an LLM config means when a field is left out.
+DEFAULTS: dict[str, Any] = {
+    "scaffold": "direct",
+    "timeout_s": 300.0,  # per call, as in BotzoneBench
+    "retries": 3,  # re-prompts after an invalid answer, so up to 4 tries
+    "samples": 5,  # self-consistency only
+    "legal_list": True,
+    "max_concurrency": 8,  # calls in flight per base_url, across the whole process
+    "provider_retries": 3,  # re-sends after 429/5xx/connection trouble; not the model's fault
+    "backoff_base_s": 1.0,
+    "backoff_max_s": 30.0,
+    "decision_budget_s": None,  # wall clock for all tries of one decision
+    "budget_output_tokens": None,  # output tokens one reply may use
+}
+
+#: A reply longer than this is `over_budget` (and stored cut to this length).
+MAX_REPLY_CHARS = 100_000
 
 #: Config keys whose values could be secrets: refused, so a key is never stored.
 FORBIDDEN_KEYS = ("api_key", "apikey", "key", "password", "secret", "token", "authorization")
+
+
+def with_defaults(config: dict[str, Any]) -> dict[str, Any]:
+    """`config` with every field it leaves out (or sets to None) filled from DEFAULTS."""
+    return {**DEFAULTS, **{k: v for k, v in config.items() if v is not None or k not in DEFAULTS}}
 
 
 def secret_keys_in(config: dict) -> list[str]:

@@ -17,7 +17,7 @@ class Command(BaseCommand):
             "--stale-after",
             type=float,
             default=STALE_AFTER_S,
-            help="Seconds without a heartbeat after which a running match counts as orphaned (default 60; "
+            help="Seconds without a heartbeat after which a running match counts as orphaned (default 30; "
             "0 when no worker is running, e.g. at start-up of the embedded mode).",
         )
 

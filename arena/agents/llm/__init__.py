@@ -1,0 +1,11 @@
+"""LLM seats: any OpenAI-compatible endpoint through the `openai` SDK (DESIGN §4).
+
+Kept import-light on purpose: `arena.services` reads PROMPT_VERSION from here, and the
+agent itself imports services. Import `LLMAgent` from `arena.agents.llm.agent`.
+"""
+
+from __future__ import annotations
+
+from arena.agents.llm.prompts import PROMPT_VERSION
+
+__all__ = ["PROMPT_VERSION"]

@@ -1,0 +1,260 @@
+"""One call to an OpenAI-compatible chat endpoint through the `openai` SDK, never raising.
+
+Every outcome (a reply, a 429, a dropped connection, a timeout, a body that is not JSON)
+comes back as a `Completion`, so the agent can record it as an attempt. The SDK's own
+retries are off: the agent retries itself so each failed call is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import ssl
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import httpx2
+import openai
+
+from arena.agents.llm.parsing import split_reasoning
+
+#: Status codes worth retrying: the provider is busy or broken, not the request.
+TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+#: Stand-in credential for endpoints that need none; the SDK insists on some key.
+NO_KEY = "no-key"
+
+
+@dataclass
+class Completion:
+    """What one HTTP call produced: a reply (`ok`) or a failure with its verdict."""
+
+    ok: bool
+    content: str = ""
+    reasoning: str = ""
+    finish_reason: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    model: str = ""
+    latency_ms: int = 0
+    #: For failures: "api_error" or "timeout", a message, and whether to blame the provider.
+    verdict: str = ""
+    message: str = ""
+    transient: bool = False
+    retry_after_s: float | None = None
+
+
+class ProviderLimiter:
+    """A process-wide cap on calls in flight to one provider, shared by every event loop.
+
+    An asyncio.Semaphore belongs to one loop; the runner, daphne and `async_to_sync` each
+    run their own, and the provider's limit applies to all of them together.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self.active = 0
+        self._waiters: deque[asyncio.Future] = deque()
+        self._lock = threading.Lock()
+
+    async def __aenter__(self) -> None:
+        with self._lock:
+            if self.active < self.size and not self._waiters:
+                self.active += 1
+                return
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            with self._lock:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+                    raise
+            if waiter.done() and not waiter.cancelled():
+                self._release()  # the slot reached us just as we were cancelled: pass it on
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        with self._lock:
+            if self._waiters and self.active <= self.size:
+                waiter = self._waiters.popleft()
+                # The slot passes straight to the waiter (active stays the same), on the waiter's own loop.
+                waiter.get_loop().call_soon_threadsafe(self._grant, waiter)
+                return
+            self.active -= 1
+
+    def _grant(self, waiter: asyncio.Future) -> None:
+        if waiter.done():  # cancelled meanwhile: hand the slot to the next in line
+            self._release()
+        else:
+            waiter.set_result(None)
+
+
+_limiters: dict[str, ProviderLimiter] = {}
+_limiters_lock = threading.Lock()
+_ssl_context: ssl.SSLContext | None = None
+
+
+def provider_limiter(base_url: str, size: int) -> ProviderLimiter:
+    """The limiter for `base_url`; the latest configured size wins."""
+    with _limiters_lock:
+        limiter = _limiters.get(base_url)
+        if limiter is None:
+            limiter = _limiters[base_url] = ProviderLimiter(size)
+        limiter.size = max(1, size)
+        return limiter
+
+
+def open_client(base_url: str) -> openai.AsyncOpenAI:
+    """A fresh SDK client for one decision (close it after); cheap because the TLS context is shared."""
+    global _ssl_context
+    if _ssl_context is None:
+        # Building a TLS context costs tens of milliseconds; one serves every client.
+        _ssl_context = ssl.create_default_context()
+    http_client = httpx2.AsyncClient(
+        verify=_ssl_context, timeout=httpx2.Timeout(None), limits=httpx2.Limits(max_keepalive_connections=64)
+    )
+    return openai.AsyncOpenAI(base_url=base_url, api_key=NO_KEY, max_retries=0, http_client=http_client)
+
+
+def _scrub(text: str, secret: str | None) -> str:
+    """Never let a key reach a message, even if a server echoes it back."""
+    return text.replace(secret, "[redacted]") if secret else text
+
+
+def _retry_after(headers: Any) -> float | None:
+    value = headers.get("retry-after-ms") if headers is not None else None
+    if value is not None:
+        try:
+            return float(value) / 1000
+        except ValueError:
+            pass
+    value = headers.get("retry-after") if headers is not None else None
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - time.time()
+        except (TypeError, ValueError):
+            return None
+    return max(0.0, seconds) if math.isfinite(seconds) else None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):  # content parts: [{"type": "text", "text": "…"}]
+        return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in value)
+    return "" if value is None else str(value)
+
+
+def _count(value: Any) -> int:
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def read_reply(body: bytes, latency_ms: int) -> Completion:
+    """Turn a 200 response body into a Completion; a body that is not a chat completion is an api_error."""
+    try:
+        data = json.loads(body)
+        choice = data["choices"][0]
+        message = choice.get("message") or {}
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        preview = body[:200].decode("utf-8", "replace")
+        return Completion(
+            ok=False,
+            verdict="api_error",
+            message=f"The server's reply is not a chat completion: {preview!r}",
+            transient=True,
+            latency_ms=latency_ms,
+        )
+    content = _text(message.get("content"))
+    reasoning = _text(message.get("reasoning_content") or message.get("reasoning"))
+    content, thought = split_reasoning(content)
+    usage = data.get("usage") or {}
+    details = usage.get("completion_tokens_details") or {}
+    return Completion(
+        ok=True,
+        content=content,
+        reasoning="\n\n".join(part for part in (reasoning, thought) if part),
+        finish_reason=str(choice.get("finish_reason") or ""),
+        prompt_tokens=_count(usage.get("prompt_tokens")),
+        completion_tokens=_count(usage.get("completion_tokens")),
+        reasoning_tokens=_count(details.get("reasoning_tokens") if isinstance(details, dict) else 0),
+        model=str(data.get("model") or ""),
+        latency_ms=latency_ms,
+    )
+
+
+async def complete(
+    client: openai.AsyncOpenAI,
+    request: dict[str, Any],
+    *,
+    limiter: ProviderLimiter,
+    timeout_s: float,
+    api_key: str | None,
+) -> Completion:
+    """Make one chat-completion call within `timeout_s`; every failure becomes a Completion."""
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+    async with limiter:
+        started = time.perf_counter()
+
+        def elapsed() -> int:
+            return round((time.perf_counter() - started) * 1000)
+
+        try:
+            async with asyncio.timeout(timeout_s):
+                raw = await client.chat.completions.with_raw_response.create(
+                    **request, extra_headers=headers, timeout=timeout_s
+                )
+                body = await raw.http_response.aread()
+        except (TimeoutError, openai.APITimeoutError):
+            return Completion(
+                ok=False,
+                verdict="timeout",
+                message=f"No reply within {timeout_s:g} s.",
+                transient=True,
+                latency_ms=elapsed(),
+            )
+        except openai.APIStatusError as error:
+            status = error.status_code
+            detail = _scrub(str(error.message)[:500], api_key)
+            return Completion(
+                ok=False,
+                verdict="api_error",
+                message=f"HTTP {status}: {detail}",
+                transient=status in TRANSIENT_STATUS,
+                retry_after_s=_retry_after(error.response.headers),
+                latency_ms=elapsed(),
+            )
+        except (openai.APIConnectionError, httpx2.HTTPError, OSError) as error:
+            cause = error.__cause__ or error
+            return Completion(
+                ok=False,
+                verdict="api_error",
+                message=_scrub(f"Connection failed: {type(cause).__name__}: {cause}"[:500], api_key),
+                transient=True,
+                latency_ms=elapsed(),
+            )
+        except Exception as error:  # the SDK must never take a match down
+            return Completion(
+                ok=False,
+                verdict="api_error",
+                message=_scrub(f"Client error: {type(error).__name__}: {error}"[:500], api_key),
+                transient=True,
+                latency_ms=elapsed(),
+            )
+        return read_reply(body, elapsed())

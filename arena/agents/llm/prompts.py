@@ -1,0 +1,101 @@
+"""Prompt templates for LLM seats (BotzoneBench-style: rules, state, legal moves, answer line).
+
+`PROMPT_VERSION` is frozen into every match record; change it whenever the wording changes,
+so results from different templates are never silently pooled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import Game
+
+PROMPT_VERSION = "1"
+
+#: GameBench's chain-of-thought instruction, word for word.
+COT_SENTENCE = (
+    "First, let's reason out loud about which action you should take to maximize your probability of winning."
+)
+ANSWER_FORMAT = "End your reply with a line `Answer: <move>`, where <move> is one legal move written exactly as listed."
+#: Previous invalid outputs are quoted back to the model at most this long (a runaway reply would fill the context).
+FEEDBACK_QUOTE_CHARS = 4000
+
+
+def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
+    """The rules, how the state is encoded, and the answer format."""
+    moves = "and the list of legal moves" if legal_list else "(legal moves are not listed: work them out)"
+    parts = [
+        f"You are playing {game.name}.",
+        game.rules_text(),
+        f"Each turn you are told which seat you play, the current position as text (encoded as described above) {moves}.",
+    ]
+    if game.hidden_information:
+        parts.append("You only see what your seat may see; the other side's hidden information is not shown.")
+    if scaffold in ("direct", "grammar"):
+        parts.append(
+            "Reply with one line only: `Answer: <move>`, where <move> is one legal move written exactly as listed."
+        )
+    else:
+        parts.append(ANSWER_FORMAT)
+    return "\n\n".join(parts)
+
+
+def user_prompt(game: Game, state: Any, seat: int, *, scaffold: str, legal_texts: list[str], legal_list: bool) -> str:
+    """Your seat, what you see, the public history where information is hidden, and the legal moves."""
+    seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat}"
+    parts = [f"You play seat {seat + 1} of {game.num_players}: {seat_name}.", game.observation_text(state, seat)]
+    history = getattr(game, "public_history", None)
+    if game.hidden_information and callable(history):
+        # With hidden information the observation alone may not say what happened publicly.
+        parts.append(f"Public move history:\n{history(state) or '(none yet)'}")
+    if legal_list:
+        parts.append(f"Legal moves: {', '.join(legal_texts)}")
+    if scaffold == "cot":
+        parts.append(f"{COT_SENTENCE} {ANSWER_FORMAT}")
+    elif scaffold == "self-consistency":
+        parts.append(f"Think briefly about your options. {ANSWER_FORMAT}")
+    else:
+        parts.append("Answer with one line: `Answer: <move>`.")
+    return "\n\n".join(parts)
+
+
+def first_messages(
+    game: Game, state: Any, seat: int, *, scaffold: str, legal_texts: list[str], legal_list: bool = True
+) -> list[dict[str, str]]:
+    """The opening conversation of a decision: system prompt and user prompt."""
+    return [
+        {"role": "system", "content": system_prompt(game, scaffold=scaffold, legal_list=legal_list)},
+        {
+            "role": "user",
+            "content": user_prompt(
+                game, state, seat, scaffold=scaffold, legal_texts=legal_texts, legal_list=legal_list
+            ),
+        },
+    ]
+
+
+def feedback_messages(previous_output: str, error: str, *, legal_texts: list[str], legal_list: bool) -> list[dict]:
+    """The re-prompt after an invalid reply: the reply itself, then what was wrong with it (BotzoneBench)."""
+    quoted = (
+        previous_output if len(previous_output) <= FEEDBACK_QUOTE_CHARS else previous_output[-FEEDBACK_QUOTE_CHARS:]
+    )
+    retry = [f"Your previous reply was not accepted: {error}"]
+    if legal_list:
+        retry.append(f"Legal moves: {', '.join(legal_texts)}")
+    retry.append(f"Try again. {ANSWER_FORMAT}")
+    return [
+        {"role": "assistant", "content": quoted or "(empty reply)"},
+        {"role": "user", "content": "\n\n".join(retry)},
+    ]
+
+
+def gbnf_literal(text: str) -> str:
+    """A GBNF string literal for `text`."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    return f'"{escaped}"'
+
+
+def answer_grammar(legal_texts: list[str]) -> str:
+    """A GBNF grammar admitting exactly `Answer: <one legal move>` (llama.cpp constrained decoding)."""
+    moves = " | ".join(gbnf_literal(text) for text in dict.fromkeys(legal_texts))
+    return f'root ::= "Answer: " move\nmove ::= {moves}\n'

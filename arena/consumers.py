@@ -1,0 +1,131 @@
+"""The match websocket: a thin transport adapter (DESIGN §2).
+
+Each frame is parsed and validated, one service is called, and the match group is told
+`match.updated` (ids only); every connected consumer then renders the fragment for its own viewer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
+
+from arena.models import Agent, Match
+from arena.people import person_flag, person_move, person_resign
+from arena.rendering import live_match_html
+from arena.runner import broadcast_match_updated, match_group, run_match
+from arena.services import STALE_AFTER_S, ServiceError
+from games import IllegalAction, get_game
+
+MAX_FRAME_BYTES = 4096
+FRAME_TYPES = {"move", "resign", "flag"}
+STALE_AFTER = timezone.timedelta(seconds=STALE_AFTER_S)
+
+#: Bot and model turns started by this process; kept so the tasks are not garbage-collected.
+_running: set[asyncio.Task] = set()
+
+
+class FrameError(ValueError):
+    """A frame that does not follow the protocol; the message goes back to the sender."""
+
+
+def parse_frame(text: str | None) -> dict[str, Any]:
+    """Validate a client frame: {"type": "move", "move": str, "ply": int} | {"type": "resign"} | {"type": "flag"}."""
+    if text is None or len(text.encode()) > MAX_FRAME_BYTES:
+        raise FrameError(f"Frames must be text of at most {MAX_FRAME_BYTES} bytes.")
+    try:
+        frame = json.loads(text)
+    except json.JSONDecodeError:
+        raise FrameError("Frames must be JSON objects.") from None
+    if not isinstance(frame, dict) or frame.get("type") not in FRAME_TYPES:
+        raise FrameError(f"Unknown frame; 'type' must be one of {', '.join(sorted(FRAME_TYPES))}.")
+    if frame["type"] == "move":
+        if not isinstance(frame.get("move"), str) or not frame["move"].strip():
+            raise FrameError("A move frame needs 'move', the move as text.")
+        if not isinstance(frame.get("ply"), int) or isinstance(frame.get("ply"), bool):
+            raise FrameError("A move frame needs 'ply', the ply number you saw.")
+    return frame
+
+
+def viewer_agent(scope: dict[str, Any]) -> Agent | None:
+    """The person behind this connection: their account's agent, or the guest seat in their session."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return Agent.objects.filter(user=user).first()
+    slug = scope.get("session", {}).get("guest_agent")
+    return Agent.objects.filter(slug=slug, kind=Agent.Kind.HUMAN).first() if slug else None
+
+
+def kick_runner(match_id: int) -> None:
+    """Let bots and models take their turns in the background of this process."""
+    task = asyncio.get_running_loop().create_task(run_match(match_id))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+def needs_runner(match: Match) -> bool:
+    """True when the match is live and a bot or model is to move (someone must run it)."""
+    if match.status not in (Match.Status.PENDING, Match.Status.RUNNING):
+        return False
+    if match.claimed_by and match.heartbeat_at and timezone.now() - match.heartbeat_at < STALE_AFTER:
+        return False  # its holder is alive and on it
+    game = get_game(match.game)
+    seat = game.current_player(game.from_json(match.state))
+    if seat is None:
+        return False
+    agent = match.seats.select_related("agent_version__agent").get(index=seat).agent_version.agent
+    return agent.kind != Agent.Kind.HUMAN
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    """ws/matches/<id>/: live fragments for players and spectators; moves from players."""
+
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        match = await Match.objects.filter(pk=self.match_id).afirst()
+        if match is None:
+            await self.close(code=4404)
+            return
+        self.viewer = await sync_to_async(viewer_agent)(self.scope)
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        await self.accept()
+        await self.send_fragment()
+        if await sync_to_async(needs_runner)(match):
+            kick_runner(self.match_id)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "match_id"):
+            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            frame = parse_frame(text_data)
+            if self.viewer is None:
+                raise FrameError("Spectators cannot move; start your own game from the lobby.")
+            if frame["type"] == "move":
+                await sync_to_async(person_move)(
+                    match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"]
+                )
+            elif frame["type"] == "resign":
+                await sync_to_async(person_resign)(match_id=self.match_id, agent=self.viewer)
+            elif await sync_to_async(person_flag)(match_id=self.match_id) is None:
+                return  # nobody has run out of time: nothing changed
+        except (FrameError, ServiceError, IllegalAction) as error:
+            await self.send(text_data=json.dumps({"type": "error", "message": str(error)}))
+            return
+        await broadcast_match_updated(self.match_id)
+        match = await Match.objects.aget(pk=self.match_id)
+        if await sync_to_async(needs_runner)(match):
+            kick_runner(self.match_id)
+
+    async def match_updated(self, event: dict[str, Any]) -> None:
+        await self.send_fragment()
+
+    async def send_fragment(self) -> None:
+        match = await Match.objects.aget(pk=self.match_id)
+        html = await sync_to_async(live_match_html)(match, self.viewer)
+        await self.send(text_data=json.dumps({"type": "fragment", "ply": match.ply, "html": html}))

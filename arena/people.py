@@ -1,0 +1,172 @@
+"""Services for people: their seats (accounts and guests), consent, challenges and moves.
+
+Like `arena.services`, these are the only functions that write what they touch.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from arena.models import Agent, Challenge, Match
+from arena.services import (
+    AttemptData,
+    ServiceError,
+    attempt_record_rejected,
+    decision_record,
+    match_create,
+    match_resign,
+)
+from games import IllegalAction, get_game
+
+#: Longest move text a person may send (a Santorini turn is ~10 characters).
+MAX_MOVE_TEXT = 200
+
+
+def person_agent_for_user(*, user) -> Agent:
+    """The agent that seats this account in matches, created on first use."""
+    agent = Agent.objects.filter(user=user).first()
+    if agent is not None:
+        return agent
+    with transaction.atomic():
+        base = f"u-{slugify(user.get_username())[:60] or 'person'}"
+        slug = base if not Agent.objects.filter(slug=base).exists() else f"{base}-{secrets.token_hex(3)}"
+        agent = Agent.objects.create(slug=slug, name=user.get_username(), kind=Agent.Kind.HUMAN, user=user)
+        agent.versions.create(number=1, config={})
+    return agent
+
+
+@transaction.atomic
+def guest_agent_create(*, nickname: str) -> Agent:
+    """A guest's seat: a nickname, no account. Its slug is kept in the guest's session."""
+    nickname = nickname.strip()
+    if not 1 <= len(nickname) <= 40:
+        raise ServiceError("Choose a nickname of 1 to 40 characters.")
+    slug = f"guest-{slugify(nickname)[:40] or 'player'}-{secrets.token_hex(3)}"
+    agent = Agent.objects.create(slug=slug, name=nickname, kind=Agent.Kind.HUMAN)
+    agent.versions.create(number=1, config={})
+    return agent
+
+
+@transaction.atomic
+def person_consent_set(*, agent: Agent, consent: bool) -> Agent:
+    """Record whether this person's games may be used as human-baseline data."""
+    if agent.kind != Agent.Kind.HUMAN:
+        raise ServiceError("Only people give baseline consent.")
+    agent.baseline_consent = consent
+    agent.save(update_fields=["baseline_consent"])
+    return agent
+
+
+def _seat_order(person: Agent, opponent: Agent, seat: int | None, rng: random.Random) -> list[Agent]:
+    if seat is None:
+        seat = rng.randrange(2)
+    if seat not in (0, 1):
+        raise ServiceError("Choose seat 0 (first), 1 (second) or random.")
+    return [person, opponent] if seat == 0 else [opponent, person]
+
+
+@transaction.atomic
+def person_match_create(
+    *, person: Agent, opponent: Agent, game: str, seat: int | None, move_time_limit_s: int | None = None
+) -> Match:
+    """A person against a bot or a model, the person in `seat` (None: drawn at random)."""
+    if person.kind != Agent.Kind.HUMAN:
+        raise ServiceError("Only a person can start a match from the lobby.")
+    agents = _seat_order(person, opponent, seat, random.SystemRandom())
+    policies = {"move_time_limit_s": move_time_limit_s} if move_time_limit_s else {}
+    return match_create(game=game, agents=agents, policies=policies)
+
+
+@transaction.atomic
+def challenge_create(*, creator: Agent, game: str, seat: int | None, move_time_limit_s: int | None = None) -> Challenge:
+    """An open challenge other people can accept."""
+    get_game(game)
+    if creator.kind != Agent.Kind.HUMAN:
+        raise ServiceError("Only people post challenges.")
+    return Challenge.objects.create(creator=creator, game=game, seat=seat, move_time_limit_s=move_time_limit_s)
+
+
+@transaction.atomic
+def challenge_accept(*, challenge: Challenge, accepter: Agent) -> Match:
+    """Start the challenge's match; each challenge is accepted at most once."""
+    challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    if challenge.match_id is not None:
+        raise ServiceError("Someone already accepted this challenge.")
+    if accepter.pk == challenge.creator_id:
+        raise ServiceError("You cannot accept your own challenge.")
+    match = person_match_create(
+        person=challenge.creator,
+        opponent=accepter,
+        game=challenge.game,
+        seat=challenge.seat,
+        move_time_limit_s=challenge.move_time_limit_s,
+    )
+    challenge.match = match
+    challenge.save(update_fields=["match"])
+    return match
+
+
+def person_seats(match: Match, agent: Agent | None) -> list[int]:
+    """The seats `agent` holds in `match` (none for spectators)."""
+    if agent is None:
+        return []
+    return [seat.index for seat in match.seats.all() if seat.agent_version.agent_id == agent.pk]
+
+
+def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
+    """A person's move, as typed or clicked. Illegal moves are recorded as rejected tries and raise.
+
+    Raises ServiceError (not your turn, stale position) or IllegalAction (with the rules' message);
+    in both cases nothing about the game changes.
+    """
+    match = Match.objects.prefetch_related("seats__agent_version").get(pk=match_id)
+    if match.status != Match.Status.RUNNING:
+        raise ServiceError(f"This match is {match.get_status_display().lower()}; no more moves.")
+    game = get_game(match.game)
+    state = game.from_json(match.state)
+    seat = game.current_player(state)
+    if seat not in person_seats(match, agent):
+        raise ServiceError("It is not your turn." if person_seats(match, agent) else "You are not playing this match.")
+    if ply != match.ply:
+        raise ServiceError("The position changed before your move arrived; look again and retry.")
+    text = text.strip()[:MAX_MOVE_TEXT]
+    try:
+        action = game.parse_action(state, text)
+        game.require_legal(state, action)
+    except IllegalAction as error:
+        attempt_record_rejected(
+            match=match, ply=ply, seat=seat, attempt=AttemptData(verdict="illegal", raw_text=text, message=str(error))
+        )
+        raise
+    return decision_record(match=match, ply=ply, action=action, attempts=[AttemptData(verdict="ok", raw_text=text)])
+
+
+def time_used_s(match: Match) -> float:
+    """Seconds the side to move has been thinking (since the last decision or the start)."""
+    last = match.decisions.order_by("-ply").values_list("created_at", flat=True).first()
+    since = last or match.started_at or match.created_at
+    return (timezone.now() - since).total_seconds()
+
+
+def person_flag(*, match_id: int) -> Match | None:
+    """End the match on time if the side to move has overrun the per-move limit; None if not."""
+    match = Match.objects.get(pk=match_id)
+    limit = match.record.get("policies", {}).get("move_time_limit_s")
+    if not limit or match.status != Match.Status.RUNNING or time_used_s(match) <= limit:
+        return None
+    seat = get_game(match.game).current_player(get_game(match.game).from_json(match.state))
+    return match_resign(match=match, seat=seat, reason="ran out of time")
+
+
+def person_resign(*, match_id: int, agent: Agent) -> Match:
+    """The person gives up the match (their seat loses)."""
+    match = Match.objects.prefetch_related("seats__agent_version").get(pk=match_id)
+    seats = person_seats(match, agent)
+    if not seats:
+        raise ServiceError("You are not playing this match.")
+    return match_resign(match=match, seat=seats[0])

@@ -1,0 +1,123 @@
+"""Pages for people: the lobby, the live match page, challenges and sign-up."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from arena.forms import OPEN_CHALLENGE, LobbyForm
+from arena.models import Agent, Challenge, Match
+from arena.people import (
+    challenge_accept,
+    challenge_create,
+    guest_agent_create,
+    person_agent_for_user,
+    person_consent_set,
+    person_match_create,
+)
+from arena.rendering import live_match_html
+from arena.services import ServiceError
+from games import all_games, get_game
+
+
+def current_person(request: HttpRequest) -> Agent | None:
+    """The person's seat: their account's agent, or the guest agent kept in the session."""
+    if request.user.is_authenticated:
+        return person_agent_for_user(user=request.user)
+    slug = request.session.get("guest_agent")
+    return Agent.objects.filter(slug=slug, kind=Agent.Kind.HUMAN).first() if slug else None
+
+
+def opponent_choices(game: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Bots of `game` and every model, grouped for the lobby's select."""
+    agents = Agent.objects.filter(is_active=True).filter(Q(kind=Agent.Kind.BOT, game=game) | Q(kind=Agent.Kind.LLM))
+    bots = [(a.slug, f"{a.name} — {a.description}") for a in agents if a.kind == Agent.Kind.BOT]
+    models = [(a.slug, a.name) for a in agents if a.kind == Agent.Kind.LLM and a.game in ("", game)]
+    return [(group, choices) for group, choices in (("Models", models), ("Bots", bots)) if choices]
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    person = current_person(request)
+    games = all_games()
+    game = request.POST.get("game") or request.GET.get("game") or games[0].slug
+    if game not in {g.slug for g in games}:
+        game = games[0].slug
+    form = LobbyForm(
+        request.POST or None,
+        initial={"game": game},
+        games=games,
+        opponents=opponent_choices(game),
+        needs_nickname=person is None,
+        needs_consent=person is None or person.baseline_consent is None,
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            return _start(request, form, person)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+    challenges = Challenge.objects.filter(match__isnull=True).select_related("creator")[:20]
+    context = {"form": form, "person": person, "challenges": challenges, "games": games, "game": game}
+    return render(request, "arena/lobby.html", context)
+
+
+def _start(request: HttpRequest, form: LobbyForm, person: Agent | None) -> HttpResponse:
+    if person is None:
+        person = guest_agent_create(nickname=form.cleaned_data["nickname"])
+        request.session["guest_agent"] = person.slug
+    if form.cleaned_data.get("consent"):
+        person_consent_set(agent=person, consent=form.cleaned_data["consent"] == "yes")
+    game = form.cleaned_data["game"]
+    if form.cleaned_data["opponent"] == OPEN_CHALLENGE:
+        challenge_create(creator=person, game=game, seat=form.seat_index(), move_time_limit_s=form.time_limit_s())
+        messages.success(request, "Your challenge is open; the game starts when someone accepts it.")
+        return redirect("play")
+    opponent = get_object_or_404(Agent, slug=form.cleaned_data["opponent"])
+    match = person_match_create(
+        person=person, opponent=opponent, game=game, seat=form.seat_index(), move_time_limit_s=form.time_limit_s()
+    )
+    return redirect("play-match", pk=match.pk)
+
+
+def lobby_opponents(request: HttpRequest) -> HttpResponse:
+    """The opponent select for one game (htmx swaps it in when the game changes)."""
+    return render(
+        request, "arena/partials/opponent-select.html", {"groups": opponent_choices(request.GET.get("game", ""))}
+    )
+
+
+@require_POST
+def challenge_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
+    person = current_person(request)
+    if person is None:
+        messages.error(request, "Choose a nickname (start any game) or log in before accepting a challenge.")
+        return redirect("play")
+    try:
+        match = challenge_accept(challenge=get_object_or_404(Challenge, pk=pk), accepter=person)
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("play")
+    return redirect("play-match", pk=match.pk)
+
+
+def play_match(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live page: players move here, everyone else spectates. The websocket keeps it current."""
+    match = get_object_or_404(Match, pk=pk)
+    person = current_person(request)
+    context = {"match": match, "live": live_match_html(match, person), "game": get_game(match.game)}
+    return render(request, "arena/play.html", context)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        person_agent_for_user(user=user)
+        login(request, user)
+        messages.success(request, f"Welcome, {user.get_username()}.")
+        return redirect("play")
+    return render(request, "registration/signup.html", {"form": form})

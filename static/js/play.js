@@ -1,0 +1,175 @@
+// The live match page: one websocket, fragments swapped in as they arrive, moves made by
+// clicking the board's cells (matched against the legal moves' cell sequences) or by typing.
+(() => {
+  "use strict";
+  const root = document.querySelector(".play[data-match]");
+  if (!root) return;
+  const matchId = root.dataset.match;
+  const connection = root.querySelector("[data-connection]");
+  const errorBox = root.querySelector("[data-move-error]");
+  let socket = null;
+  let retries = 0;
+  let selected = [];
+  let thinking = 0;
+  let flagged = false;
+
+  const live = () => document.getElementById(`match-${matchId}-live`);
+  const myTurn = () => live().dataset.myTurn === "true";
+  const legal = () => {
+    const data = document.getElementById(`match-${matchId}-legal`);
+    return data ? JSON.parse(data.textContent) : [];
+  };
+
+  function setConnection(text, state) {
+    connection.textContent = text;
+    connection.dataset.state = state;
+  }
+
+  function showError(message) {
+    errorBox.textContent = message;
+    errorBox.hidden = false;
+    live().classList.remove("sending");
+  }
+
+  function send(frame) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      showError("Not connected; your move was not sent. Reconnecting…");
+      return;
+    }
+    socket.send(JSON.stringify(frame));
+  }
+
+  function sendMove(text) {
+    errorBox.hidden = true;
+    live().classList.add("sending");
+    send({ type: "move", move: text, ply: Number(live().dataset.ply) });
+    selected = [];
+    highlight();
+  }
+
+  function startsWith(cells, prefix) {
+    return prefix.every((cell, i) => cells[i] === cell);
+  }
+
+  function highlight() {
+    const board = live();
+    board.querySelectorAll(".cell-target, .cell-selected").forEach((el) => el.classList.remove("cell-target", "cell-selected"));
+    board.querySelector(".move-chooser").hidden = true;
+    if (!myTurn()) return;
+    const next = new Set();
+    for (const move of legal()) {
+      if (move.cells.length > selected.length && startsWith(move.cells, selected)) next.add(move.cells[selected.length]);
+    }
+    board.querySelectorAll("[data-cell]").forEach((el) => {
+      if (next.has(el.dataset.cell)) el.classList.add("cell-target");
+      if (selected.includes(el.dataset.cell)) el.classList.add("cell-selected");
+    });
+  }
+
+  function choose(moves) {
+    const chooser = live().querySelector(".move-chooser");
+    chooser.replaceChildren(
+      ...moves.map((move) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "button";
+        button.textContent = move.text;
+        button.addEventListener("click", () => sendMove(move.text));
+        return button;
+      }),
+    );
+    chooser.hidden = false;
+  }
+
+  function clickCell(name) {
+    if (!myTurn()) {
+      showError("It is not your turn.");
+      return;
+    }
+    let path = selected.includes(name) ? [] : [...selected, name];
+    let candidates = legal().filter((m) => startsWith(m.cells, path));
+    if (!candidates.length && selected.length) {
+      path = [name]; // start a new move from this cell
+      candidates = legal().filter((m) => startsWith(m.cells, path));
+    }
+    if (!candidates.length) {
+      selected = [];
+      highlight();
+      showError(`No legal move starts at ${name}.`);
+      return;
+    }
+    errorBox.hidden = true;
+    selected = path;
+    const complete = candidates.filter((m) => m.cells.length === path.length);
+    highlight();
+    if (complete.length === 1 && candidates.length === 1) sendMove(complete[0].text);
+    else if (complete.length >= 1) choose(complete); // promotions, or a move that could also go on
+  }
+
+  function tick() {
+    const clock = live().querySelector("[data-clock]");
+    if (!clock || live().dataset.status !== "running") return;
+    thinking += 1;
+    clock.textContent = `${thinking} s`;
+    const limit = Number(live().dataset.timeLimit);
+    if (limit && thinking > limit && !flagged) {
+      flagged = true;
+      send({ type: "flag" });
+    }
+  }
+
+  function swap(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    live().replaceWith(template.content.firstElementChild);
+    thinking = Number(live().dataset.thinking) || 0;
+    flagged = false;
+    selected = [];
+    highlight();
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}${root.dataset.wsPath}`);
+    socket.addEventListener("open", () => {
+      retries = 0;
+      setConnection("connected", "ok");
+    });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "fragment") swap(message.html);
+      else if (message.type === "error") showError(message.message);
+    });
+    socket.addEventListener("close", () => {
+      const delay = Math.min(8000, 250 * 2 ** retries++);
+      setConnection(`connection lost; reconnecting in ${Math.round(delay / 100) / 10} s…`, "lost");
+      setTimeout(connect, delay);
+    });
+  }
+
+  root.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-cell]");
+    if (cell && root.contains(cell)) clickCell(cell.dataset.cell);
+    if (event.target.closest("[data-resign]") && window.confirm("Resign this game?")) send({ type: "resign" });
+  });
+  root.addEventListener("keydown", (event) => {
+    const cell = event.target.closest("[data-cell]");
+    if (cell && cell.tagName !== "BUTTON" && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      clickCell(cell.dataset.cell);
+    }
+  });
+  root.addEventListener("submit", (event) => {
+    const form = event.target.closest("[data-move-form]");
+    if (!form) return;
+    event.preventDefault();
+    const input = form.querySelector("input[name=move]");
+    if (input.value.trim()) sendMove(input.value.trim());
+    input.value = "";
+  });
+
+  thinking = Number(live().dataset.thinking) || 0;
+  highlight();
+  setInterval(tick, 1000);
+  connect();
+})();
