@@ -68,8 +68,10 @@ def kick_runner(match_id: int) -> None:
 
 
 def needs_runner(match: Match) -> bool:
-    """True when the match is live and a bot or model is to move (someone must run it)."""
-    if match.status not in (Match.Status.PENDING, Match.Status.RUNNING):
+    """True when the match must be started, or a bot or model is to move and nobody runs it."""
+    if match.status == Match.Status.PENDING:
+        return True  # the runner starts it, plays any opening bot moves, then waits for the person
+    if match.status != Match.Status.RUNNING:
         return False
     if match.claimed_by and match.heartbeat_at and timezone.now() - match.heartbeat_at < STALE_AFTER:
         return False  # its holder is alive and on it

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import ssl
 import threading
@@ -27,6 +28,9 @@ from arena.agents.llm.parsing import split_reasoning
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 #: Stand-in credential for endpoints that need none; the SDK insists on some key.
 NO_KEY = "no-key"
+
+# One INFO line per model call drowns the worker's log; the Attempt row already records each call.
+logging.getLogger("httpx2").setLevel(logging.WARNING)
 
 
 @dataclass

