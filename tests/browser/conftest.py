@@ -1,0 +1,109 @@
+"""Real Chromium (Debian's, driven by Playwright) against a real daphne serving a fresh site."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveSite:
+    """A daphne process serving Arena from its own var/ directory; can be restarted on the same port."""
+
+    def __init__(self, var: Path) -> None:
+        self.var = var
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "browser-tests"}
+        self.env.pop("DJANGO_SETTINGS_MODULE", None)
+        self.process: subprocess.Popen | None = None
+
+    def manage(self, *args: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=600
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    def start(self) -> None:
+        daphne = Path(sys.executable).with_name("daphne")
+        self.process = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "arena.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            assert self.process.poll() is None, "daphne exited during start-up"
+            assert time.monotonic() < deadline, "daphne did not become healthy"
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def live_site(tmp_path_factory):
+    site = LiveSite(tmp_path_factory.mktemp("browser-site"))
+    site.manage("migrate", "--noinput")
+    site.manage("seed", "--no-demo", "--game", "connect-four", "--game", "tic-tac-toe")
+    site.start()
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield page
+    context.close()
+    assert not errors, f"the page logged errors: {errors}"
