@@ -8,13 +8,14 @@ from django.template.loader import render_to_string
 
 from arena.models import Attempt, Match, Tournament
 from arena.people import person_seats, time_used_s
-from arena.selectors import tournament_progress
+from arena.selectors import match_state_at, tournament_progress
 from games import Game, get_game
 
 
-def board_html(game: Game, state: Any, seat: int | None) -> str:
-    """The game's board as `seat` (None: a spectator) may see it."""
-    return render_to_string(f"games/{game.slug}/board.html", {"view": game.player_view(state, seat), "seat": seat})
+def board_html(game: Game, state: Any, seat: int | None, *, reveal: bool = False) -> str:
+    """The game's board as `seat` (None: a spectator) may see it, or everything with `reveal`."""
+    view = game.full_view(state) if reveal else game.player_view(state, seat)
+    return render_to_string(f"games/{game.slug}/board.html", {"view": view, "seat": seat})
 
 
 def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
@@ -73,3 +74,33 @@ def tournament_progress_html(tournament: Tournament) -> str:
         "arena/partials/tournament-progress.html",
         {"tournament": tournament, "progress": progress, "percent": percent, "live": live},
     )
+
+
+def replay_html(match: Match, ply: int, viewer) -> str:
+    """The replay panel at `ply`: board, step controls, move list and the trace of the move that led here.
+
+    A finished match reveals everything; while it runs, a viewer sees only what their seat may see.
+    """
+    game = get_game(match.game)
+    ply = min(max(ply, 0), match.ply)
+    state = match_state_at(match, ply)
+    over = match.status in (Match.Status.FINISHED, Match.Status.ABORTED)
+    mine = person_seats(match, viewer)
+    decisions = list(match.decisions.order_by("ply").only("ply", "seat", "action_text", "fallback"))
+    decision = match.decisions.filter(ply=ply - 1).first() if ply > 0 else None
+    attempts = list(decision.attempts.order_by("number")) if decision else []
+    if decision and not over and game.hidden_information and decision.seat not in mine:
+        attempts = []  # another seat's prompts could reveal its hidden information
+    context = {
+        "match": match,
+        "game": game,
+        "ply": ply,
+        "prev_ply": max(ply - 1, 0),
+        "next_ply": min(ply + 1, match.ply),
+        "board": board_html(game, state, mine[0] if mine else None, reveal=over),
+        "decisions": decisions,
+        "decision": decision,
+        "attempts": attempts,
+        "seat_names": game.seat_names,
+    }
+    return render_to_string("arena/partials/match-replay.html", context)

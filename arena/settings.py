@@ -76,7 +76,6 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
             },
-            "TEST": {"NAME": CONFIG.var_dir / "test.sqlite3"},
         }
     }
 

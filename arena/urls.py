@@ -19,6 +19,7 @@ urlpatterns = [
     path("agents/<slug:slug>/edit/", views.agent_edit, name="agent-edit"),
     path("matches/", views.match_list_view, name="match-list"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
+    path("matches/<int:pk>/replay/", views.match_replay_fragment, name="match-replay"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),

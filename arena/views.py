@@ -15,8 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from arena.forms import LLMAgentForm
 from arena.models import Agent, Match, Tournament
-from arena.rendering import board_html, tournament_progress_html
-from arena.selectors import agent_game_records, match_list, match_state_at
+from arena.play_views import current_person
+from arena.rendering import board_html, replay_html, tournament_progress_html
+from arena.selectors import agent_game_records, match_list
 from arena.services import ServiceError, agent_create, agent_update
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
@@ -133,22 +134,27 @@ def match_list_view(request: HttpRequest) -> HttpResponse:
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The match at one ply (`?ply=N`, default the latest), its moves and its record."""
+    """The replay page: the board at `?ply=N` (default: the latest), moves, the decision trace, the record."""
     match = get_object_or_404(match_list(), pk=pk)
-    game = get_game(match.game)
-    try:
-        ply = min(max(int(request.GET.get("ply", match.ply)), 0), match.ply)
-    except ValueError:
-        ply = match.ply
     context = {
         "match": match,
-        "game": game,
-        "ply": ply,
-        "board": board_html(game, match_state_at(match, ply), None),
-        "decisions": match.decisions.order_by("ply").only("ply", "seat", "action_text", "elapsed_ms", "fallback"),
-        "plies": range(match.ply + 1),
+        "game": get_game(match.game),
+        "replay": replay_html(match, _requested_ply(request, match), current_person(request)),
     }
     return render(request, "arena/match_detail.html", context)
+
+
+def match_replay_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay panel alone, for stepping without a page load."""
+    match = get_object_or_404(Match, pk=pk)
+    return HttpResponse(replay_html(match, _requested_ply(request, match), current_person(request)))
+
+
+def _requested_ply(request: HttpRequest, match: Match) -> int:
+    try:
+        return int(request.GET.get("ply", match.ply))
+    except ValueError:
+        return match.ply
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:

@@ -139,6 +139,10 @@ class Game[S, A]:
         """What `player` (None: a spectator) may see. Perfect-information games show all."""
         return self.to_json(state)
 
+    def full_view(self, state: S) -> dict[str, Any]:
+        """Everything, hidden parts included: for replays of finished matches. Hidden-information games override."""
+        return self.player_view(state, None)
+
     def action_to_json(self, action: A) -> Any:
         return to_jsonable(action)
 

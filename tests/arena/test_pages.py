@@ -23,14 +23,21 @@ def test_match_page_steps_through_plies(client, finished_match):
     response = client.get(f"/matches/{finished_match.pk}/")
     body = response.content.decode()
     assert response.status_code == 200
-    assert f"ply {finished_match.ply} / {finished_match.ply}" in body
+    assert f"move <strong>{finished_match.ply}</strong> / {finished_match.ply}" in body
     first = finished_match.decisions.get(ply=0)
     body = client.get(f"/matches/{finished_match.pk}/?ply=1").content.decode()
-    assert "ply 1 / " in body
+    assert "move <strong>1</strong> / " in body
     # After the first move exactly one mark is on the board, in the cell the record names.
     assert body.count('aria-label="' + first.action_text + ': X"') == 1
     assert body.count(': X"') + body.count(': O"') == 1
+    # The fragment alone (what htmx swaps in) carries the same board and links to the neighbours.
+    fragment = client.get(f"/matches/{finished_match.pk}/replay/?ply=1").content.decode()
+    assert fragment.startswith(f'<div id="match-{finished_match.pk}-replay"')
+    assert 'data-step="next" href="?ply=2"' in fragment
+    assert 'data-step="prev" href="?ply=0"' in fragment
+    assert "Move 1 · seat 0" in fragment
     assert client.get(f"/matches/{finished_match.pk}/?ply=junk").status_code == 200
+    assert client.get(f"/matches/{finished_match.pk}/?ply=999").status_code == 200
     assert client.get("/matches/999999/").status_code == 404
 
 

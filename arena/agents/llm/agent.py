@@ -192,15 +192,15 @@ class _DecisionRun:
                 message=f"The reply was cut off at the output limit ({config.get('max_tokens') or 'server default'} "
                 "tokens); answer more briefly.",
             )
-        elif budget and result.completion_tokens > int(budget):
-            parsed = Parsed(
-                "over_budget",
-                message=f"The reply used {result.completion_tokens} output tokens, over the budget of {budget}.",
-            )
         elif len(content) > MAX_REPLY_CHARS:
             parsed = Parsed(
                 "over_budget",
                 message=f"The reply was {len(content)} characters long, over the {MAX_REPLY_CHARS} limit.",
+            )
+        elif budget and result.completion_tokens > int(budget):
+            parsed = Parsed(
+                "over_budget",
+                message=f"The reply used {result.completion_tokens} output tokens, over the budget of {budget}.",
             )
         elif not content.strip():
             parsed = Parsed("unparseable", message="The reply was empty: answer with a line `Answer: <move>`.")

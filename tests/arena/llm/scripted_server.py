@@ -139,7 +139,10 @@ class ScriptedServer:
         self.stopping = threading.Event()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, name="scripted-llm", daemon=True)
+        # A short poll interval makes shutdown (once per test) quick.
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="scripted-llm", daemon=True
+        )
 
     @property
     def port(self) -> int:

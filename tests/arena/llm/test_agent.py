@@ -61,7 +61,11 @@ async def test_invalid_answers_are_reprompted_with_the_error_and_the_previous_ou
     assert "not accepted" in second[-1]["content"]
     assert "No move found" in second[-1]["content"]
     # Every earlier invalid output and its error stay in the conversation.
-    assert [m["content"] for m in fourth if m["role"] == "assistant"] == ["I like the middle.", "Answer: b2", "Answer: z9"]
+    assert [m["content"] for m in fourth if m["role"] == "assistant"] == [
+        "I like the middle.",
+        "Answer: b2",
+        "Answer: z9",
+    ]
     assert "'b2' is not a legal move here" in fourth[-3]["content"]
     assert "Could not read 'z9'" in fourth[-1]["content"]
     assert result.attempts[3].messages == fourth
@@ -78,9 +82,7 @@ async def test_out_of_tries_returns_no_action_after_retries_plus_one(scripted, l
 
 async def test_provider_failures_are_transient_and_do_not_use_up_retries(scripted, llm_config, ttt):
     game, state = ttt
-    scripted.push(
-        rate_limited("0"), server_error(503), Reply(content="hmm"), hang_up(), malformed_json(), answer("c3")
-    )
+    scripted.push(rate_limited("0"), server_error(503), Reply(content="hmm"), hang_up(), malformed_json(), answer("c3"))
     result = await LLMAgent({**llm_config, "retries": 1}).decide(game, state, 0, 7)
     assert result.action == 2
     assert verdicts(result) == [
@@ -234,12 +236,14 @@ async def test_the_api_key_goes_only_in_the_authorization_header(scripted, llm_c
     secret = "sk-test-0123456789abcdef"
     monkeypatch.setenv("ARENA_TEST_LLM_KEY", secret)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-must-not-leak")
-    scripted.push(Reply(content="nope"), Reply(status=500, raw_body=f'{{"error": "bad key {secret}"}}'.encode()))
+    scripted.push(
+        Reply(content="nope"), Reply(status=500, raw_body=f'{{"error": {{"message": "bad key {secret}"}}}}'.encode())
+    )
     scripted.push(answer("b2"))
     result = await LLMAgent({**llm_config, "api_key_env": "ARENA_TEST_LLM_KEY"}).decide(game, state, 0, 7)
     assert result.action == 4
     for request in scripted.chat_requests():
-        assert request.headers["Authorization"] == f"Bearer {secret}"
+        assert request.headers["authorization"] == f"Bearer {secret}"
         assert secret.encode() not in request.raw
     recorded = json.dumps([vars(a) for a in result.attempts])
     assert secret not in recorded
@@ -247,7 +251,7 @@ async def test_the_api_key_goes_only_in_the_authorization_header(scripted, llm_c
     # Without api_key_env the SDK's own environment variable is not sent either.
     scripted.push(answer("b2"))
     await LLMAgent(llm_config).decide(game, state, 0, 7)
-    assert "sk-must-not-leak" not in scripted.chat_requests()[-1].headers["Authorization"]
+    assert "sk-must-not-leak" not in scripted.chat_requests()[-1].headers["authorization"]
 
 
 async def test_a_missing_key_variable_is_an_api_error_without_calling(scripted, llm_config, ttt, monkeypatch):

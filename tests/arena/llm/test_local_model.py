@@ -1,0 +1,58 @@
+"""End to end with a real model: SmolLM2-135M on the embedded llama.cpp server plays tic-tac-toe."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from arena.agents.llm.local import SMOLLM2, local_base_url, local_llm_agents, start_server, stop_server
+from arena.models import Attempt, Decision, Match
+from arena.runner import run_match
+from arena.services import agent_ensure, match_create
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def local_llm_port(tmp_path_factory):
+    """A llama.cpp server with SmolLM2 on a free loopback port, for the whole session."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("llama") / "server.log"
+    process = start_server(port, models=(SMOLLM2,), log_path=log, wait_s=300)
+    yield port
+    stop_server(process)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_smollm2_plays_a_full_game_against_the_random_bot(ttt_bots, local_llm_port):
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2)
+    assert spec["config"]["base_url"] == local_base_url(local_llm_port)
+    # Fewer and shorter tries than the seeded agent keep this affordable on two shared cores.
+    llm = agent_ensure(**{**spec, "config": {**spec["config"], "retries": 1, "max_tokens": 24}})
+    match = match_create(game="tic-tac-toe", agents=[llm, ttt_bots["tic-tac-toe-lv0"]], seed=3)
+    async_to_sync(run_match)(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.termination
+    decisions = Decision.objects.filter(match=match, seat=0)
+    assert decisions.exists()
+    for decision in decisions:
+        attempts = list(decision.attempts.all())
+        assert attempts, f"decision at ply {decision.ply} has no attempts"
+        for attempt in attempts:
+            assert attempt.verdict != Attempt.Verdict.API_ERROR, attempt.message
+            assert attempt.prompt_tokens > 0
+            assert attempt.completion_tokens > 0
+            assert attempt.model_reported == SMOLLM2
+        assert decision.prompt_tokens > 0
