@@ -1,6 +1,17 @@
 from django.contrib import admin
 
-from arena.models import Agent, AgentVersion, Attempt, Challenge, Decision, Match, Seat, Tournament
+from arena.models import (
+    Agent,
+    AgentVersion,
+    Annotation,
+    AnnotationTag,
+    Attempt,
+    Challenge,
+    Decision,
+    Match,
+    Seat,
+    Tournament,
+)
 
 
 class AgentVersionInline(admin.TabularInline):
@@ -65,3 +76,18 @@ class ChallengeAdmin(admin.ModelAdmin):
     list_display = ["creator", "game", "seat", "match", "created_at"]
     list_filter = ["game"]
     raw_id_fields = ["creator", "match"]
+
+
+@admin.register(AnnotationTag)
+class AnnotationTagAdmin(admin.ModelAdmin):
+    list_display = ["label", "slug", "is_active"]
+    list_filter = ["is_active"]
+    prepopulated_fields = {"slug": ["label"]}
+
+
+@admin.register(Annotation)
+class AnnotationAdmin(admin.ModelAdmin):
+    list_display = ["decision", "author", "glyph", "updated_at"]
+    list_filter = ["glyph", "tags"]
+    raw_id_fields = ["decision"]
+    search_fields = ["comment", "author__username"]

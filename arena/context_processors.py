@@ -15,6 +15,7 @@ NAVIGATION = (
     ("Agents", "agent-list"),
     ("Analysis", "analysis"),
     ("Tournaments", "tournament-list"),
+    ("Annotations", "annotation-list"),
     ("Games", "game-list"),
 )
 

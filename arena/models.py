@@ -229,3 +229,40 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.creator.slug} challenges ({self.game})"
+
+
+class AnnotationTag(models.Model):
+    """One entry of the annotation taxonomy (editable by staff in the admin)."""
+
+    slug = models.SlugField(max_length=40, unique=True)
+    label = models.CharField(max_length=80)
+    description = models.CharField(max_length=200, blank=True, default="")
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["label"]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Annotation(models.Model):
+    """A person's judgement of one decision: a glyph, tags and a comment. One per person per decision."""
+
+    GLYPHS = [("!!", "!! brilliant"), ("!", "! good"), ("!?", "!? interesting"), ("?!", "?! dubious"),
+              ("?", "? mistake"), ("??", "?? blunder")]  # fmt: skip
+
+    decision = models.ForeignKey(Decision, on_delete=models.CASCADE, related_name="annotations")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotations")
+    glyph = models.CharField(max_length=2, choices=GLYPHS, blank=True, default="")
+    tags = models.ManyToManyField(AnnotationTag, blank=True, related_name="annotations")
+    comment = models.TextField(blank=True, default="", max_length=5000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        constraints = [models.UniqueConstraint(fields=["decision", "author"], name="annotation_one_per_author")]
+
+    def __str__(self) -> str:
+        return f"{self.author} on {self.decision}"

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from arena.models import Attempt, Match, Tournament
+from arena.models import Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.people import person_seats, time_used_s
 from arena.selectors import match_state_at, tournament_progress
 from games import Game, get_game
@@ -76,7 +76,24 @@ def tournament_progress_html(tournament: Tournament) -> str:
     )
 
 
-def replay_html(match: Match, ply: int, viewer) -> str:
+def annotations_html(decision: Decision, user, error: str = "") -> str:
+    """A decision's annotations, and the signed-in person's form to add or edit theirs."""
+    annotations = list(decision.annotations.select_related("author").prefetch_related("tags"))
+    mine = next((a for a in annotations if user.is_authenticated and a.author_id == user.pk), None)
+    context = {
+        "decision": decision,
+        "annotations": annotations,
+        "mine": mine,
+        "my_tags": {t.slug for t in mine.tags.all()} if mine else set(),
+        "user": user,
+        "glyphs": Annotation.GLYPHS,
+        "tags": AnnotationTag.objects.filter(is_active=True),
+        "error": error,
+    }
+    return render_to_string("arena/partials/decision-annotations.html", context)
+
+
+def replay_html(match: Match, ply: int, viewer, user) -> str:
     """The replay panel at `ply`: board, step controls, move list and the trace of the move that led here.
 
     A finished match reveals everything; while it runs, a viewer sees only what their seat may see.
@@ -101,6 +118,6 @@ def replay_html(match: Match, ply: int, viewer) -> str:
         "decisions": decisions,
         "decision": decision,
         "attempts": attempts,
-        "seat_names": game.seat_names,
+        "annotations": annotations_html(decision, user) if decision else "",
     }
     return render_to_string("arena/partials/match-replay.html", context)

@@ -12,11 +12,14 @@ from django.core.paginator import Paginator
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
+from arena.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.forms import LLMAgentForm
-from arena.models import Agent, Match, Tournament
+from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.play_views import current_person
-from arena.rendering import board_html, replay_html, tournament_progress_html
+from arena.rendering import annotations_html, board_html, replay_html, tournament_progress_html
 from arena.selectors import agent_game_records, match_list
 from arena.services import ServiceError, agent_create, agent_update
 from games import UnknownGame, all_games, get_game
@@ -139,7 +142,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "match": match,
         "game": get_game(match.game),
-        "replay": replay_html(match, _requested_ply(request, match), current_person(request)),
+        "replay": replay_html(match, _requested_ply(request, match), current_person(request), request.user),
     }
     return render(request, "arena/match_detail.html", context)
 
@@ -147,7 +150,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def match_replay_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay panel alone, for stepping without a page load."""
     match = get_object_or_404(Match, pk=pk)
-    return HttpResponse(replay_html(match, _requested_ply(request, match), current_person(request)))
+    return HttpResponse(replay_html(match, _requested_ply(request, match), current_person(request), request.user))
 
 
 def _requested_ply(request: HttpRequest, match: Match) -> int:
@@ -173,3 +176,53 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_progress_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     """The live progress block, polled by htmx while the tournament runs."""
     return HttpResponse(tournament_progress_html(get_object_or_404(Tournament, slug=slug)))
+
+
+@require_POST
+def decision_annotate(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save the signed-in person's annotation of a decision; answers with the updated block."""
+    decision = get_object_or_404(Decision, pk=pk)
+    error = ""
+    try:
+        annotation_save(
+            author=request.user,
+            decision=decision,
+            glyph=request.POST.get("glyph", ""),
+            tags=request.POST.getlist("tags"),
+            comment=request.POST.get("comment", ""),
+        )
+    except ServiceError as problem:
+        error = str(problem)
+    return _annotations_response(request, decision, error)
+
+
+@require_POST
+def annotation_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    annotation = get_object_or_404(Annotation, pk=pk)
+    error = ""
+    try:
+        annotation_delete(annotation=annotation, by=request.user)
+    except ServiceError as problem:
+        error = str(problem)
+    return _annotations_response(request, annotation.decision, error)
+
+
+def _annotations_response(request: HttpRequest, decision: Decision, error: str) -> HttpResponse:
+    if request.htmx:
+        return HttpResponse(annotations_html(decision, request.user, error), status=400 if error else 200)
+    if error:
+        messages.error(request, error)
+    return redirect(f"{reverse('match-detail', args=[decision.match_id])}?ply={decision.ply + 1}")
+
+
+def annotation_list_view(request: HttpRequest) -> HttpResponse:
+    filters = {key: request.GET.get(key, "") for key in ("game", "agent", "tag", "annotator")}
+    annotations = annotation_list(**filters)
+    context = {
+        "page": Paginator(annotations, 50).get_page(request.GET.get("page")),
+        "filters": filters,
+        "agreement": annotation_agreement(annotations),
+        "games": all_games(),
+        "tags": AnnotationTag.objects.filter(is_active=True),
+    }
+    return render(request, "arena/annotation_list.html", context)
