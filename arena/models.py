@@ -6,6 +6,8 @@ Only `arena.services` writes them.
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 
@@ -97,6 +99,8 @@ class Match(models.Model):
         FINISHED = "finished"
         ABORTED = "aborted"
 
+    #: Global identity across instances: exports and imports use it, so importing twice adds nothing.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     game = models.CharField(max_length=40, db_index=True)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()

@@ -18,6 +18,7 @@ urlpatterns = [
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),
     path("agents/<slug:slug>/edit/", views.agent_edit, name="agent-edit"),
     path("matches/", views.match_list_view, name="match-list"),
+    path("dataset.jsonl", views.dataset_download, name="dataset-download"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("matches/<int:pk>/replay/", views.match_replay_fragment, name="match-replay"),
     path("decisions/<int:pk>/annotate/", views.decision_annotate, name="decision-annotate"),

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from arena.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
+from arena.dataset import export_dataset
 from arena.forms import LLMAgentForm
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.play_views import current_person
@@ -226,3 +227,12 @@ def annotation_list_view(request: HttpRequest) -> HttpResponse:
         "tags": AnnotationTag.objects.filter(is_active=True),
     }
     return render(request, "arena/annotation_list.html", context)
+
+
+def dataset_download(request: HttpRequest) -> HttpResponse:
+    """The research dataset (JSONL, manifest first) for the filters given, as a file download."""
+    filters = {key: request.GET.get(key, "") for key in ("game", "agent", "tournament") if request.GET.get(key)}
+    response = HttpResponse(content_type="application/x-ndjson; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="arena-dataset.jsonl"'
+    export_dataset(response, filters=filters, **filters)
+    return response

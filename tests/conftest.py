@@ -1,3 +1,22 @@
-"""Shared test settings."""
+"""Shared test machinery: every test that touches the database ends by replaying every match it made."""
 
 from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+
+@pytest.fixture(autouse=True)
+def _every_match_replays(request):
+    """After each database test, `verify_replays`: stored moves must reproduce stored states and results."""
+    marker = request.node.get_closest_marker("django_db")
+    uses_db = marker is not None or {"db", "transactional_db"} & set(request.fixturenames)
+    if not uses_db:
+        yield
+        return
+    transactional = bool(marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])))
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    yield
+    call_command("verify_replays", stdout=io.StringIO())
