@@ -1,0 +1,109 @@
+"""Engine speed: random playouts per second for every game, and mean bot move time per ladder level.
+
+For tic-tac-toe, connect-four, reversi and chess the same playout loop (legal actions → random
+choice → apply, until terminal) also drives OpenSpiel's implementation from Python, interleaved
+round by round so load changes hit both alike; the ratio is ours / OpenSpiel's (higher is better).
+
+Usage: .venv/bin/python bench/engine.py [--seconds 2] [--rounds 5] [--game G ...] [--no-bots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games import get_game
+from games.bots import ladder
+from games.registry import GAMES
+
+OPENSPIEL_PEERS = {"tic-tac-toe": "tic_tac_toe", "connect-four": "connect_four", "reversi": "othello", "chess": "chess"}
+
+
+def ours(slug: str, seconds: float, seed: int) -> float:
+    """Random playouts per second with our engine."""
+    game, rng = get_game(slug), random.Random(seed)
+    done, started = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        state = game.initial_state(seed=seed + done)
+        while game.current_player(state) is not None:
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
+        done += 1
+    return done / elapsed
+
+
+def openspiel(name: str, seconds: float, seed: int) -> float:
+    """Random playouts per second with OpenSpiel's C++ game, driven from Python the same way."""
+    import pyspiel
+
+    game, rng = pyspiel.load_game(name), random.Random(seed)
+    done, started = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        done += 1
+    return done / elapsed
+
+
+def bot_move_times(slug: str, games_per_level: int) -> list[tuple[str, float, float]]:
+    """(bot, mean ms per move, max ms per move) for each ladder level, each playing Lv0 from both seats."""
+    game, bots = get_game(slug), ladder(slug)
+    rows = []
+    for bot in bots:
+        times = []
+        for seed in range(games_per_level):
+            state = game.initial_state(seed=seed)
+            seat_of_bot = seed % 2
+            rng = random.Random(seed)
+            while (seat := game.current_player(state)) is not None:
+                chooser = bot if seat == seat_of_bot else bots[0]
+                started = time.perf_counter()
+                action = chooser.choose(game, state, rng)
+                if seat == seat_of_bot:
+                    times.append(1000 * (time.perf_counter() - started))
+                state = game.apply(state, action)
+        rows.append((bot.slug, statistics.fmean(times), max(times)))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="Time per measurement round.")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--game", action="append", choices=list(GAMES))
+    parser.add_argument("--bot-games", type=int, default=4, help="Games per ladder level for move times.")
+    parser.add_argument("--no-bots", action="store_true")
+    args = parser.parse_args()
+    figures = []
+    for slug in args.game or list(GAMES):
+        key = slug.replace("-", "_")
+        peer = OPENSPIEL_PEERS.get(slug)
+        mine, theirs = [], []
+        for round_ in range(args.rounds):
+            mine.append(ours(slug, args.seconds, round_))
+            if peer:
+                theirs.append(openspiel(peer, args.seconds, round_))
+        line = f"{slug:<13} {statistics.median(mine):9.1f} playouts/s"
+        figures.append(f"figure {key}_playouts_per_second {statistics.median(mine):.1f} playouts/s")
+        if peer:
+            ratios = [a / b for a, b in zip(mine, theirs, strict=True)]
+            line += f"   OpenSpiel {peer}: {statistics.median(theirs):9.1f}/s   ratio {statistics.median(ratios):.2f}"
+            figures.append(f"figure {key}_playouts_vs_openspiel {statistics.median(ratios):.2f} ratio")
+        print(line, flush=True)
+        if not args.no_bots:
+            for bot, mean_ms, max_ms in bot_move_times(slug, args.bot_games):
+                print(f"    {bot:<20} mean {mean_ms:8.1f} ms/move   max {max_ms:8.1f} ms", flush=True)
+                figures.append(f"figure {bot.replace('-', '_')}_ms_per_move {mean_ms:.1f} ms")
+    print()
+    for figure in figures:
+        print(figure)
+
+
+if __name__ == "__main__":
+    main()
