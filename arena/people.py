@@ -115,7 +115,7 @@ def person_seats(match: Match, agent: Agent | None) -> list[int]:
     """The seats `agent` holds in `match` (none for spectators)."""
     if agent is None:
         return []
-    return [seat.index for seat in match.seats.all() if seat.agent_version.agent_id == agent.pk]
+    return list(match.seats.filter(agent_version__agent=agent).order_by("index").values_list("index", flat=True))
 
 
 def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 
-from arena.models import Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
-from arena.people import person_seats, time_used_s
+from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
+from arena.people import person_seats
 from arena.selectors import match_state_at, tournament_progress
 from games import Game, get_game
 
@@ -39,13 +40,16 @@ def live_match_html(match: Match, viewer) -> str:
         }
         for seat in match.seats.select_related("agent_version__agent").order_by("index")
     ]
-    mine = person_seats(match, viewer)
+    mine = [seat["index"] for seat in seats if viewer is not None and seat["agent"].pk == viewer.pk]
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
-    last = match.decisions.order_by("-ply").first()
+    moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at"))
     reasoning = None
-    if last is not None and seats[last.seat]["agent"].kind == "llm":
-        reasoning = last.attempts.filter(verdict=Attempt.Verdict.OK).values("reasoning_text", "raw_text").last()
+    if moves and seats[moves[-1][1]]["agent"].kind == Agent.Kind.LLM:
+        ok = Attempt.objects.filter(decision_id=moves[-1][0], verdict=Attempt.Verdict.OK)
+        reasoning = ok.values("reasoning_text", "raw_text").last()
+    since = moves[-1][3] if moves else (match.started_at or match.created_at)
+    my_turn = to_move is not None and to_move in mine
     context = {
         "match": match,
         "game": game,
@@ -55,11 +59,11 @@ def live_match_html(match: Match, viewer) -> str:
         "to_move": to_move,
         "to_move_agent": seats[to_move]["agent"] if to_move is not None else None,
         "legal_id": f"match-{match.pk}-legal",
-        "my_turn": to_move is not None and to_move in mine,
-        "legal": legal_moves(game, state) if to_move is not None and to_move in mine else [],
-        "thinking_s": round(time_used_s(match)) if to_move is not None else 0,
+        "my_turn": my_turn,
+        "legal": legal_moves(game, state) if my_turn else [],
+        "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
-        "moves": list(match.decisions.order_by("ply").values_list("ply", "seat", "action_text")),
+        "moves": [text for _, _, text, _ in moves],
         "last_reasoning": reasoning,
     }
     return render_to_string("arena/partials/match-live.html", context)

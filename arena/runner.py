@@ -17,7 +17,6 @@ from arena.agents.base import DecisionResult, SeatAgent
 from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
 from arena.models import Agent, AgentVersion, Match, Tournament
-from arena.selectors import match_replayed_state
 from arena.services import (
     HEARTBEAT_INTERVAL_S,
     STALE_AFTER_S,
@@ -55,11 +54,13 @@ def seat_agent(version: AgentVersion) -> SeatAgent | HumanSeat:
 
 
 def _load(match_id: int, worker: str):
+    """Claim the match; its agents; its state (the stored one: it is written with every decision)."""
+    was_pending = Match.objects.filter(pk=match_id, status=Match.Status.PENDING).exists()
     match = match_claim(match_id=match_id, worker=worker)
     if match is None:
-        return None, None, None
-    versions = [seat.agent_version for seat in match.seats.select_related("agent_version__agent")]
-    return match, [seat_agent(v) for v in versions], match_replayed_state(match)
+        return None, None, None, False
+    versions = [seat.agent_version for seat in match.seats.select_related("agent_version__agent").order_by("index")]
+    return match, [seat_agent(v) for v in versions], get_game(match.game).from_json(match.state), was_pending
 
 
 async def broadcast_match_updated(match_id: int) -> None:
@@ -86,11 +87,12 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
     Returns None when another worker holds the match or it is already over.
     """
     worker = worker or default_worker_id()
-    match, agents, state = await sync_to_async(_load)(match_id, worker)
+    match, agents, state, was_pending = await sync_to_async(_load)(match_id, worker)
     if match is None:
         return None
     game = get_game(match.game)
-    await broadcast_match_updated(match_id)  # watchers see "thinking…" from now on
+    if was_pending:
+        await broadcast_match_updated(match_id)  # watchers see the match start
     while (seat := game.current_player(state)) is not None:
         if isinstance(agents[seat], HumanSeat):
             await sync_to_async(match_release)(match_id=match_id, worker=worker)

@@ -1,0 +1,173 @@
+"""N concurrent websocket games against daphne on loopback: people (this script) vs Lv0 bots.
+
+Each simulated person connects like a browser (session cookie, Origin header), waits for its
+turn, thinks for --think seconds, sends a random legal move, and measures two round trips:
+until its own move comes back in a fragment (ack), and until the bot's reply arrives (reply).
+There is no peer implementation to run beside it, so the figures are absolute; the goal is
+p95 ack < 100 ms at 200 concurrent games.
+
+Usage: .venv/bin/python bench/ws_play.py [--games 50 200] [--moves 6] [--think 1.0] [--game tic-tac-toe]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from _django import ROOT, setup_django
+
+LEGAL = re.compile(r'<script id="match-\d+-legal" type="application/json">(.*?)</script>', re.S)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+def prepare(game: str, players: int) -> list[tuple[int, str]]:
+    """Create one guest and one match (guest first, vs Lv0) per player; returns (match id, cookie)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from arena.models import Agent
+    from arena.people import guest_agent_create, person_match_create
+    from arena.services import bots_ensure
+
+    bots_ensure(game=game)
+    opponent = Agent.objects.get(slug=f"{game}-lv0")
+    out = []
+    for n in range(players):
+        guest = guest_agent_create(nickname=f"load{n}")
+        session = SessionStore()
+        session["guest_agent"] = guest.slug
+        session.save()
+        match = person_match_create(person=guest, opponent=opponent, game=game, seat=0)
+        out.append((match.pk, f"sessionid={session.session_key}"))
+    return out
+
+
+async def player(url: str, match_id: int, cookie: str, moves: int, think: float, stats: dict, rng: random.Random):
+    import websockets
+
+    headers = {"Cookie": cookie, "Origin": url.replace("ws://", "http://").split("/ws/")[0]}
+    try:
+        async with websockets.connect(url, additional_headers=headers, max_size=2**22) as ws:
+            made = 0
+            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            while made < moves:
+                if message["type"] == "error":
+                    stats["errors"] += 1
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    continue
+                html = message["html"]
+                if "Game over" in html:
+                    return
+                if "Your move." not in html:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    continue
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                legal = json.loads(LEGAL.search(html).group(1))
+                ply = message["ply"]
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": rng.choice(legal)["text"], "ply": ply}))
+                acked = False
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if message["type"] == "error":
+                        break
+                    if not acked and message["ply"] >= ply + 1:
+                        stats["ack"].append(1000 * (time.perf_counter() - sent))
+                        acked = True
+                    if message["ply"] >= ply + 2 or "Game over" in message["html"]:
+                        stats["reply"].append(1000 * (time.perf_counter() - sent))
+                        made += 1
+                        break
+    except (OSError, TimeoutError, Exception) as error:
+        stats["errors"] += 1
+        stats.setdefault("error_kinds", set()).add(type(error).__name__)
+
+
+async def run_load(port: int, players: list[tuple[int, str]], moves: int, think: float) -> dict:
+    stats = {"ack": [], "reply": [], "errors": 0}
+    rng = random.Random(1)
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(
+            player(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", match_id, cookie, moves, think, stats, rng)
+            for match_id, cookie in players
+        )
+    )
+    stats["seconds"] = time.perf_counter() - started
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--moves", type=int, default=4, help="Moves per person.")
+    parser.add_argument("--think", type=float, default=1.0, help="Mean seconds a person thinks before moving.")
+    parser.add_argument("--game", default="connect-four")
+    args = parser.parse_args()
+    var = setup_django()
+    env = {"ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "PATH": "/usr/bin:/bin"}
+    figures = []
+    for count in args.games:
+        players = prepare(args.game, count)
+        port = free_port()
+        command = [str(Path(sys.executable).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port)]
+        daphne = subprocess.Popen(
+            [*command, "arena.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            stats = asyncio.run(run_load(port, players, args.moves, args.think))
+        finally:
+            daphne.terminate()
+            daphne.wait()
+        ack, reply = stats["ack"], stats["reply"]
+        print(
+            f"{count} concurrent games, {len(ack)} moves in {stats['seconds']:.1f} s, errors {stats['errors']} "
+            f"{sorted(stats.get('error_kinds', []))}\n"
+            f"  own move shown: p50 {percentile(ack, 50):.1f} ms  p95 {percentile(ack, 95):.1f} ms  "
+            f"p99 {percentile(ack, 99):.1f} ms\n"
+            f"  bot reply shown: p50 {percentile(reply, 50):.1f} ms  p95 {percentile(reply, 95):.1f} ms  "
+            f"p99 {percentile(reply, 99):.1f} ms  (mean {statistics.fmean(reply) if reply else float('nan'):.1f})",
+            flush=True,
+        )
+        figures += [
+            f"figure ws_move_p50_ms_{count} {percentile(ack, 50):.1f} ms",
+            f"figure ws_move_p95_ms_{count} {percentile(ack, 95):.1f} ms",
+            f"figure ws_move_p99_ms_{count} {percentile(ack, 99):.1f} ms",
+            f"figure ws_reply_p95_ms_{count} {percentile(reply, 95):.1f} ms",
+            f"figure ws_errors_{count} {stats['errors']} errors",
+        ]
+    print()
+    print("\n".join(figures))
+
+
+if __name__ == "__main__":
+    main()
