@@ -15,7 +15,7 @@ from arena.agents.llm.client import Completion
 from arena.agents.llm.parsing import Parsed, parse_reply
 from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages
 from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, with_defaults
-from arena.services import AttemptData
+from arena.services import AttemptData, ServiceError
 from games import Game
 
 #: Ways a model try can end without a reply to judge: the decision stops there.
@@ -26,7 +26,7 @@ REQUEST_FIELDS = ("temperature", "top_p", "max_tokens", "reasoning_effort", "see
 _jitter = random.Random()
 
 
-class ConfigError(ValueError):
+class ConfigError(ServiceError):
     """An LLM agent config that cannot work; the message says which field to fix."""
 
 
@@ -63,12 +63,9 @@ class LLMAgent:
                 verdict="api_error", messages=messages, message=f"Environment variable {key_env} is not set."
             )
             return DecisionResult(action=None, attempts=[missing], elapsed_ms=_ms_since(started))
-        client = llm_client.open_client(config["base_url"])
-        try:
-            run = _DecisionRun(self, client, game, state, legal_texts, api_key, deadline)
-            action = await run.play(messages)
-        finally:
-            await client.close()
+        client = await llm_client.shared_client(config["base_url"])
+        run = _DecisionRun(self, client, game, state, legal_texts, api_key, deadline)
+        action = await run.play(messages)
         return DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
 
 
@@ -112,15 +109,15 @@ class _DecisionRun:
         return None
 
     def request(self, messages: list[dict]) -> dict[str, Any]:
+        """The chat-completion body for `messages`."""
         request: dict[str, Any] = {"model": self.config["model"], "messages": messages}
         for name in REQUEST_FIELDS:
             if self.config.get(name) is not None:
                 request[name] = self.config[name]
-        extra_body = dict(self.config.get("extra_body") or {})
+        # Server-specific fields (llama.cpp's `grammar`, vLLM's `guided_choice`) go in the body as they are.
+        request.update(self.config.get("extra_body") or {})
         if self.config["scaffold"] == "grammar":
-            extra_body["grammar"] = answer_grammar(self.legal_texts)
-        if extra_body:
-            request["extra_body"] = extra_body
+            request["grammar"] = answer_grammar(self.legal_texts)
         return request
 
     async def model_try(self, messages: list[dict]) -> tuple[list[AttemptData], Parsed | None, str]:

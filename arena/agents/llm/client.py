@@ -14,7 +14,9 @@ import math
 import ssl
 import threading
 import time
+import weakref
 from collections import deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -119,7 +121,7 @@ def provider_limiter(base_url: str, size: int) -> ProviderLimiter:
 
 
 def open_client(base_url: str) -> openai.AsyncOpenAI:
-    """A fresh SDK client for one decision (close it after); cheap because the TLS context is shared."""
+    """A new SDK client (the caller closes it); cheap because the TLS context is shared."""
     global _ssl_context
     if _ssl_context is None:
         # Building a TLS context costs tens of milliseconds; one serves every client.
@@ -128,6 +130,39 @@ def open_client(base_url: str) -> openai.AsyncOpenAI:
         verify=_ssl_context, timeout=httpx2.Timeout(None), limits=httpx2.Limits(max_keepalive_connections=64)
     )
     return openai.AsyncOpenAI(base_url=base_url, api_key=NO_KEY, max_retries=0, http_client=http_client)
+
+
+#: (id(loop), base_url) -> (the loop, weakly; its client). One client per loop keeps connections
+#: (and TLS sessions) alive across decisions; a client cannot move between loops.
+_clients: dict[tuple[int, str], tuple[weakref.ref, openai.AsyncOpenAI, AsyncIterator[None]]] = {}
+
+
+async def shared_client(base_url: str) -> openai.AsyncOpenAI:
+    """The running loop's client for `base_url`, closed when the loop shuts down."""
+    loop = asyncio.get_running_loop()
+    key = (id(loop), base_url)
+    entry = _clients.get(key)
+    if entry is not None and entry[0]() is loop:
+        return entry[1]
+    global _ssl_context
+    if _ssl_context is None:  # loading the CA bundle takes a while: not on the event loop
+        _ssl_context = await asyncio.to_thread(ssl.create_default_context)
+    client = open_client(base_url)
+    keeper = _keep_until_loop_closes(key, client)
+    _clients[key] = (weakref.ref(loop), client, keeper)
+    await anext(keeper)
+    return client
+
+
+async def _keep_until_loop_closes(key: tuple[int, str], client: openai.AsyncOpenAI) -> AsyncIterator[None]:
+    # An async generator the loop finalizes in shutdown_asyncgens (asyncio.run, async_to_sync):
+    # the one hook a loop offers for closing what was opened on it.
+    try:
+        yield
+    finally:
+        if (entry := _clients.get(key)) is not None and entry[1] is client:
+            del _clients[key]
+        await client.close()
 
 
 def _scrub(text: str, secret: str | None) -> str:
@@ -211,8 +246,10 @@ async def complete(
     timeout_s: float,
     api_key: str | None,
 ) -> Completion:
-    """Make one chat-completion call within `timeout_s`; every failure becomes a Completion."""
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+    """POST `request` (a chat-completion body) within `timeout_s`; every failure becomes a Completion."""
+    options: dict[str, Any] = {"timeout": timeout_s}
+    if api_key:
+        options["headers"] = {"Authorization": f"Bearer {api_key}"}
     async with limiter:
         started = time.perf_counter()
 
@@ -221,10 +258,12 @@ async def complete(
 
         try:
             async with asyncio.timeout(timeout_s):
-                raw = await client.chat.completions.with_raw_response.create(
-                    **request, extra_headers=headers, timeout=timeout_s
+                # The SDK's generic post: its base URL, auth, timeout and error types, and the raw
+                # body back, so odd replies (extra fields, broken JSON) are ours to judge.
+                response = await client.post(
+                    "/chat/completions", cast_to=httpx2.Response, body=request, options=options
                 )
-                body = await raw.http_response.aread()
+                body = await response.aread()
         except (TimeoutError, openai.APITimeoutError):
             return Completion(
                 ok=False,

@@ -65,12 +65,10 @@ def _answer_line(reply: str) -> str | None:
     found = None
     lines = reply.splitlines()
     for index, line in enumerate(lines):
-        match = None
-        for match in ANSWER_RE.finditer(line):
-            pass
-        if match is None:
+        matches = list(ANSWER_RE.finditer(line))
+        if not matches:
             continue
-        value = clean(match.group(1))
+        value = clean(matches[-1].group(1))
         if not value:  # "Answer:" alone on its line, the move on the next one
             following = [clean(rest) for rest in lines[index + 1 :] if clean(rest)]
             value = following[0] if following else ""

@@ -27,7 +27,8 @@ def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
     parts = [
         f"You are playing {game.name}.",
         game.rules_text(),
-        f"Each turn you are told which seat you play, the current position as text (encoded as described above) {moves}.",
+        "Each turn you are told which seat you play, the current position as text "
+        f"(encoded as described above) {moves}.",
     ]
     if game.hidden_information:
         parts.append("You only see what your seat may see; the other side's hidden information is not shown.")

@@ -22,6 +22,12 @@ LLM_FIELDS = {
     "retries": int,
     "price_in_per_mtok": float,
     "price_out_per_mtok": float,
+    "samples": int,
+    "max_concurrency": int,
+    "provider_retries": int,
+    "decision_budget_s": float,
+    "budget_output_tokens": int,
+    "seed": int,
 }
 
 
@@ -42,6 +48,7 @@ class Command(BaseCommand):
         add.add_argument("--kind", required=True, choices=[Agent.Kind.LLM, Agent.Kind.BOT])
         add.add_argument("--game", default="", help="Restrict to one game (bots must).")
         add.add_argument("--bot", help="For --kind bot: the ladder bot slug, e.g. reversi-lv2.")
+        add.add_argument("--no-legal-list", action="store_true", help="Leave the legal moves out of prompts.")
         for name, kind in LLM_FIELDS.items():
             add.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind)
 
@@ -76,6 +83,8 @@ class Command(BaseCommand):
             config = {"bot": bot}
         else:
             config = {k: options[k] for k in LLM_FIELDS if options.get(k) is not None}
+            if options.get("no_legal_list"):
+                config["legal_list"] = False
             for required in ("base_url", "model"):
                 if required not in config:
                     raise CommandError(f"--kind llm needs --{required.replace('_', '-')}.")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand
 
+from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Match
 from arena.runner import run_match
-from arena.services import bots_ensure, match_create
+from arena.services import agent_ensure, bots_ensure, match_create
 from games.bots import LADDER_MODULES
 
 DEMO_SEED = 20261122
@@ -27,6 +28,9 @@ class Command(BaseCommand):
             bots_ensure(game=game_slug)
         after = Agent.objects.filter(kind=Agent.Kind.BOT).count()
         self.stdout.write(f"bots: {after - before} created, {after} in all")
+        for spec in local_llm_agents():
+            agent_ensure(**spec)
+        self.stdout.write("local models: " + ", ".join(spec["slug"] for spec in local_llm_agents()))
         if not no_demo:
             self._demo_matches(games)
 

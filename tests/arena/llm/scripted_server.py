@@ -113,6 +113,11 @@ def first_legal_move(body: dict[str, Any]) -> Reply:
     return Reply(content=f"I will take {move}.\nAnswer: {move}")
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # 64 clients connecting at once must not overflow the listen backlog
+    daemon_threads = True
+
+
 @dataclass
 class Received:
     """One request as the server saw it."""
@@ -137,8 +142,7 @@ class ScriptedServer:
         self.max_in_flight = 0
         self.lock = threading.Lock()
         self.stopping = threading.Event()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", 0), _handler_for(self))
         # A short poll interval makes shutdown (once per test) quick.
         self.thread = threading.Thread(
             target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="scripted-llm", daemon=True
@@ -186,6 +190,9 @@ class ScriptedServer:
 def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as real providers do
+        # Headers and body leave in one write, without Nagle's delay: a real server's latency, not 40 ms of TCP.
+        wbufsize = 1 << 16
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -233,6 +240,7 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 self.send_header(name, value)
             self.end_headers()
             self.wfile.write(body)
+            self.wfile.flush()
 
         def _hang_up(self, body: bytes) -> None:
             self.send_response(200)
@@ -245,6 +253,23 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             self.connection.shutdown(socket.SHUT_RDWR)
 
     return Handler
+
+
+def serve_in_child(conn: Any, content: str) -> None:
+    """Serve `content` at once, every time, from a child process; `conn` (a Pipe end) takes commands.
+
+    Benchmarks use it so the server's own Python does not share the harness's interpreter.
+    Commands: "handling_ms" (send and clear the handling times so far), "stop".
+    """
+    reply = Reply(content=content)
+    with ScriptedServer(lambda body: reply) as server:
+        conn.send(server.base_url)
+        while (command := conn.recv()) != "stop":
+            if command == "handling_ms":
+                with server.lock:
+                    times = [received.handling_ms for received in server.requests]
+                    server.requests.clear()
+                conn.send(times)
 
 
 if __name__ == "__main__":  # a standalone server for poking at by hand: answers every prompt's first legal move

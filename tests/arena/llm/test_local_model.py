@@ -8,10 +8,12 @@ import socket
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.agents.llm.local import SMOLLM2, local_base_url, local_llm_agents, start_server, stop_server
+from arena.agents.llm.agent import LLMAgent
+from arena.agents.llm.local import GEMMA3, SMOLLM2, local_base_url, local_llm_agents, start_server, stop_server
 from arena.models import Attempt, Decision, Match
 from arena.runner import run_match
 from arena.services import agent_ensure, match_create
+from games import get_game
 
 pytestmark = [
     pytest.mark.slow,
@@ -27,10 +29,10 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def local_llm_port(tmp_path_factory):
-    """A llama.cpp server with SmolLM2 on a free loopback port, for the whole session."""
+    """The llama.cpp server with both local models on a free loopback port, for the whole session."""
     port = _free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
-    process = start_server(port, models=(SMOLLM2,), log_path=log, wait_s=300)
+    process = start_server(port, log_path=log, wait_s=300)
     yield port
     stop_server(process)
 
@@ -56,3 +58,17 @@ def test_smollm2_plays_a_full_game_against_the_random_bot(ttt_bots, local_llm_po
             assert attempt.completion_tokens > 0
             assert attempt.model_reported == SMOLLM2
         assert decision.prompt_tokens > 0
+
+
+async def test_gemma3_base_model_is_held_to_a_legal_move_by_the_grammar(local_llm_port):
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == GEMMA3)
+    assert spec["config"]["scaffold"] == "grammar"
+    game = get_game("tic-tac-toe")
+    state = game.apply(game.initial_state(seed=3), 4)
+    result = await LLMAgent(spec["config"]).decide(game, state, 1, 3)
+    [attempt] = result.attempts
+    assert attempt.verdict == Attempt.Verdict.OK, attempt.message
+    assert game.is_legal(state, result.action)
+    assert attempt.raw_text == f"Answer: {attempt.parsed_action}"
+    assert attempt.model_reported == GEMMA3
+    assert attempt.completion_tokens > 0

@@ -1,0 +1,74 @@
+"""The provider limiter and the per-loop client: shared across loops and threads, released on cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from arena.agents.llm import client as llm_client
+from arena.agents.llm.client import ProviderLimiter, read_reply
+
+
+async def test_a_cancelled_waiter_does_not_lose_the_slot():
+    limiter = ProviderLimiter(1)
+    holder_in, holder_out = asyncio.Event(), asyncio.Event()
+
+    async def hold():
+        async with limiter:
+            holder_in.set()
+            await holder_out.wait()
+
+    holding = asyncio.create_task(hold())
+    await holder_in.wait()
+    waiting = asyncio.create_task(limiter.__aenter__())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    holder_out.set()
+    await holding
+    async with asyncio.timeout(2):
+        async with limiter:
+            assert limiter.active == 1
+    assert limiter.active == 0
+
+
+def test_the_limit_holds_across_event_loops_in_threads():
+    limiter = ProviderLimiter(2)
+    seen = []
+    lock = threading.Lock()
+
+    async def use():
+        for _ in range(20):
+            async with limiter:
+                with lock:
+                    seen.append(limiter.active)
+                await asyncio.sleep(0.001)
+
+    threads = [threading.Thread(target=asyncio.run, args=(use(),)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(seen) == 80
+    assert max(seen) <= 2
+    assert limiter.active == 0
+
+
+def test_each_loop_gets_its_own_client_closed_with_the_loop():
+    async def get():
+        first = await llm_client.shared_client("http://127.0.0.1:9/v1")
+        assert await llm_client.shared_client("http://127.0.0.1:9/v1") is first
+        return first
+
+    one, two = asyncio.run(get()), asyncio.run(get())
+    assert one is not two
+    assert one.is_closed()
+    assert two.is_closed()
+    assert not any(url == "http://127.0.0.1:9/v1" for _, url in llm_client._clients)
+
+
+def test_replies_that_are_not_chat_completions_are_transient_api_errors():
+    for body in (b"", b"<html>Bad gateway</html>", b'{"choices": []}', b'{"choices": [null]}', b"[1, 2]"):
+        completion = read_reply(body, latency_ms=3)
+        assert (completion.ok, completion.verdict, completion.transient) == (False, "api_error", True), body
+    odd = read_reply(b'{"choices": [{"message": {"content": [{"type": "text", "text": "Answer: b2"}]}}]}', 1)
+    assert (odd.ok, odd.content, odd.prompt_tokens, odd.model) == (True, "Answer: b2", 0, "")
