@@ -65,6 +65,8 @@ def live_match_html(match: Match, viewer) -> str:
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         "moves": [text for _, _, text, _ in moves],
         "last_reasoning": reasoning,
+        "controls_template": f"games/{game.slug}/controls.html",
+        "view": game.player_view(state, view_seat),
     }
     return render_to_string("arena/partials/match-live.html", context)
 

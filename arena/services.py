@@ -243,6 +243,10 @@ def decision_record(
     state = game.from_json(locked.state)
     seat = game.current_player(state)
     new_state = game.apply(state, action)  # IllegalAction propagates and rolls back
+    info = game.decision_info(state, action)
+    round = info.get("round", round)
+    revised = info.get("revised", revised)
+    plan_similarity = info.get("plan_similarity", plan_similarity)
     try:
         decision = Decision.objects.create(
             match=locked,

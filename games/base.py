@@ -76,6 +76,9 @@ class Game[S, A]:
     chance: ClassVar[bool] = False
     #: Seat names shown to people and models, e.g. ("X", "O") or ("White", "Black").
     seat_names: ClassVar[tuple[str, ...]] = ("first", "second")
+    #: True when the game ships static/games/<slug>.js for its play page (plan editors, bet controls),
+    #: and templates/games/<slug>/controls.html, shown to the player to move instead of board clicks alone.
+    has_controls: ClassVar[bool] = False
 
     # -- the core contract -------------------------------------------------------------
 
@@ -138,6 +141,14 @@ class Game[S, A]:
     def player_view(self, state: S, player: int | None) -> dict[str, Any]:
         """What `player` (None: a spectator) may see. Perfect-information games show all."""
         return self.to_json(state)
+
+    def decision_info(self, state: S, action: A) -> dict[str, Any]:
+        """Extra facts the record stores with a decision: plan games give `round`, `revised`, `plan_similarity`."""
+        return {}
+
+    def public_history(self, state: S) -> str:
+        """The public actions so far, as text for LLM prompts in hidden-information games ('' if none)."""
+        return ""
 
     def full_view(self, state: S) -> dict[str, Any]:
         """Everything, hidden parts included: for replays of finished matches. Hidden-information games override."""

@@ -45,10 +45,9 @@ def user_prompt(game: Game, state: Any, seat: int, *, scaffold: str, legal_texts
     """Your seat, what you see, the public history where information is hidden, and the legal moves."""
     seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat}"
     parts = [f"You play seat {seat + 1} of {game.num_players}: {seat_name}.", game.observation_text(state, seat)]
-    history = getattr(game, "public_history", None)
-    if game.hidden_information and callable(history):
+    if game.hidden_information:
         # With hidden information the observation alone may not say what happened publicly.
-        parts.append(f"Public move history:\n{history(state) or '(none yet)'}")
+        parts.append(f"Public move history:\n{game.public_history(state) or '(none yet)'}")
     if legal_list:
         parts.append(f"Legal moves: {', '.join(legal_texts)}")
     if scaffold == "cot":
