@@ -1,0 +1,118 @@
+"""Scale-out for real: two daphne processes sharing Redis; two workers sharing PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from tests.arena.test_worker_resume import AGENTS, Site
+
+pytestmark = [pytest.mark.scaleout, pytest.mark.slow]
+
+SETUP_GAME = """
+import json
+from django.contrib.sessions.backends.db import SessionStore
+from arena.models import Agent
+from arena.people import guest_agent_create, person_match_create
+guest = guest_agent_create(nickname="Pat")
+session = SessionStore(); session["guest_agent"] = guest.slug; session.save()
+bot = Agent.objects.get(slug="tic-tac-toe-lv0")
+match = person_match_create(person=guest, opponent=bot, game="tic-tac-toe", seat=0)
+print(json.dumps({"match": match.pk, "cookie": f"sessionid={session.session_key}"}))
+"""
+
+
+async def fragments(ws):
+    """Fragments of a started match, as they arrive."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 20))
+        if message["type"] == "fragment" and 'data-status="pending"' not in message["html"]:
+            yield message
+
+
+async def until(ws, predicate):
+    async for message in fragments(ws):
+        if predicate(message):
+            return message
+    raise AssertionError("connection closed")
+
+
+def test_a_game_served_by_two_daphnes_stays_in_sync(scaled_site):
+    import websockets
+
+    scaled_site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    setup = scaled_site.python(SETUP_GAME)
+    first, second = scaled_site.daphne(), scaled_site.daphne()
+
+    async def play() -> None:
+        def connect(base: str):
+            url = base.replace("http://", "ws://") + f"/ws/matches/{setup['match']}/"
+            return websockets.connect(url, additional_headers={"Cookie": setup["cookie"], "Origin": base})
+
+        async with connect(first) as ws_a, connect(second) as ws_b:
+            await until(ws_a, lambda m: "Your move." in m["html"])
+            await until(ws_b, lambda m: "Your move." in m["html"])
+            await ws_a.send(json.dumps({"type": "move", "move": "b2", "ply": 0}))
+            seen = await until(ws_b, lambda m: m["ply"] >= 2)  # our move and the bot's, through the other server
+            assert "<li>b2</li>" in seen["html"]
+            free = json.loads(seen["html"].split('type="application/json">')[1].split("</script>")[0])[0]["text"]
+            await ws_b.send(json.dumps({"type": "move", "move": free, "ply": seen["ply"]}))
+            back = await until(ws_a, lambda m: m["ply"] >= 4)
+            assert f"<li>{free}</li>" in back["html"]
+
+    asyncio.run(play())
+
+
+def test_two_workers_on_postgresql_run_every_match_exactly_once(scaled_site, tmp_path):
+    reference = Site(tmp_path / "reference")
+    reference.prepare()
+    reference.manage("tournament", "run", "rr")
+    expected = reference.results()
+
+    scaled_site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    scaled_site.manage(
+        "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
+        "--agents", *AGENTS, "--games-per-seat", "4",
+    )  # fmt: skip
+    scaled_site.manage("tournament", "run", "rr", "--enqueue")
+    scaled_site.worker()
+    scaled_site.worker()
+    deadline = time.monotonic() + 300
+    while json.loads(scaled_site.manage("tournament", "status", "rr", "--json"))["status"] != "finished":
+        assert time.monotonic() < deadline, "the workers did not finish the tournament"
+        time.sleep(0.5)
+
+    facts = scaled_site.python(
+        """
+import json
+from django.db.models import Count
+from django_tasks_db.models import DBTaskResult
+from arena.models import Decision, Match
+tasks = list(DBTaskResult.objects.values_list("args_kwargs", "status", "worker_ids", "return_value"))
+runs = {}
+for args, status, workers, value in tasks:
+    runs.setdefault(args["args"][0], []).append((status, workers, value))
+results = {}
+for m in Match.objects.prefetch_related("seats__agent_version__agent"):
+    seats = ",".join(s.agent_version.agent.slug for s in m.seats.order_by("index"))
+    moves = list(m.decisions.order_by("ply").values_list("action_text", flat=True))
+    results[f"{m.seed}|{seats}"] = [moves, m.scores, m.ply]
+doubles = Decision.objects.values("match", "ply").annotate(n=Count("pk")).filter(n__gt=1).count()
+print(json.dumps({"runs": runs, "results": results, "doubles": doubles}))
+"""
+    )
+    assert facts["doubles"] == 0
+    assert len(facts["runs"]) == len(expected) == 80
+    workers = set()
+    for match_id, runs in facts["runs"].items():
+        finished = [run for run in runs if run[2] == "finished"]
+        assert len(finished) == 1, f"match {match_id} ran {len(finished)} times"
+        workers.update(finished[0][1])
+    assert len(workers) == 2, "both workers should have taken matches"
+    for (seed, seats), (moves, scores) in expected.items():
+        got_moves, got_scores, ply = facts["results"][f"{seed}|{seats}"]
+        assert (tuple(got_moves), json.dumps(got_scores)) == (moves, json.dumps(json.loads(scores))), (seed, seats)
+        assert len(got_moves) == ply
