@@ -26,6 +26,7 @@ class Config:
     allowed_hosts: list[str]
     database_url: str | None
     redis_url: str | None
+    https: bool
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -83,5 +84,6 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         allowed_hosts=hosts,
         database_url=_url(env, "DATABASE_URL", {"postgres", "postgresql", "pgsql", "sqlite"}),
         redis_url=_url(env, "REDIS_URL", {"redis", "rediss", "unix"}),
+        https=_flag(env, "DJANGO_HTTPS", default=False),
         secret_key=_secret_key(env, var_dir),
     )

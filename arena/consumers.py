@@ -16,12 +16,14 @@ from django.utils import timezone
 
 from arena.models import Agent, Match
 from arena.people import person_flag, person_move, person_resign
+from arena.ratelimit import allow
 from arena.rendering import live_match_html
 from arena.runner import broadcast_match_updated, match_group, run_match
 from arena.services import STALE_AFTER_S, ServiceError
 from games import IllegalAction, get_game
 
-MAX_FRAME_BYTES = 4096
+#: Large enough for a plan game's JSON plan; anything bigger is refused before parsing.
+MAX_FRAME_BYTES = 16384
 FRAME_TYPES = {"move", "resign", "flag"}
 STALE_AFTER = timezone.timedelta(seconds=STALE_AFTER_S)
 
@@ -105,6 +107,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
+            if not allow("frames", self.channel_name):
+                raise FrameError("Too many messages; slow down.")
             frame = parse_frame(text_data)
             if self.viewer is None:
                 raise FrameError("Spectators cannot move; start your own game from the lobby.")

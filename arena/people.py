@@ -23,8 +23,8 @@ from arena.services import (
 )
 from games import IllegalAction, get_game
 
-#: Longest move text a person may send (a Santorini turn is ~10 characters).
-MAX_MOVE_TEXT = 200
+#: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.
+MAX_MOVE_TEXT = 12_000
 
 
 def person_agent_for_user(*, user) -> Agent:
@@ -134,7 +134,9 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
         raise ServiceError("It is not your turn." if person_seats(match, agent) else "You are not playing this match.")
     if ply != match.ply:
         raise ServiceError("The position changed before your move arrived; look again and retry.")
-    text = text.strip()[:MAX_MOVE_TEXT]
+    text = text.strip()
+    if len(text) > MAX_MOVE_TEXT:
+        raise ServiceError(f"A move is at most {MAX_MOVE_TEXT:,} characters.")
     try:
         action = game.parse_action(state, text)
         game.require_legal(state, action)

@@ -20,6 +20,7 @@ from arena.people import (
     person_consent_set,
     person_match_create,
 )
+from arena.ratelimit import allow, client_key
 from arena.rendering import live_match_html
 from arena.services import ServiceError
 from games import all_games, get_game
@@ -55,7 +56,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         needs_nickname=person is None,
         needs_consent=person is None or person.baseline_consent is None,
     )
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not allow("match_create", client_key(request)):
+        form.add_error(None, "You are starting games too quickly; wait a minute and try again.")
+    elif request.method == "POST" and form.is_valid():
         try:
             return _start(request, form, person)
         except ServiceError as error:

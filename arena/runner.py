@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db import InterfaceError, OperationalError, connections
 from django.utils import timezone
 
 from arena.agents.base import DecisionResult, SeatAgent
@@ -31,6 +33,8 @@ from arena.services import (
 )
 from arena.tournaments import tournament_advance
 from games import Game, get_game
+
+logger = logging.getLogger(__name__)
 
 
 def default_worker_id() -> str:
@@ -78,7 +82,10 @@ async def _heartbeat(match_id: int, worker: str) -> None:
     """Keep the claim fresh while an agent thinks, however long it takes."""
     while True:
         await asyncio.sleep(HEARTBEAT_INTERVAL_S)
-        await sync_to_async(match_heartbeat)(match_id=match_id, worker=worker)
+        try:
+            await sync_to_async(match_heartbeat)(match_id=match_id, worker=worker)
+        except (OperationalError, InterfaceError):
+            logger.warning("database unavailable for a heartbeat of match %s; will try again", match_id)
 
 
 async def run_match(match_id: int, *, worker: str | None = None) -> Match | None:
@@ -108,7 +115,8 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
                 await broadcast_match_updated(match_id)
                 return ended
         try:
-            match = await sync_to_async(decision_record)(
+            match = await _with_database_retries(
+                decision_record,
                 match=match,
                 ply=match.ply,
                 action=result.action,
@@ -144,6 +152,24 @@ def _apply_fallback(
         return result, match_abort(match=match, reason=f"seat {seat} gave no valid answer (abort policy)")
     action = game.random_action(state, decision_rng(match.seed, seat, match.ply))
     return replace(result, action=action, fallback="random_legal"), None
+
+
+#: A database outage is waited out for about a minute (1 + 2 + 4 + 8 + 16 + 30 s) before the run gives up.
+DATABASE_RETRY_DELAYS_S = (1, 2, 4, 8, 16, 30)
+
+
+async def _with_database_retries(write: Callable[..., Match], **kwargs: Any) -> Match:
+    """Call a (sync, atomic) service, retrying while the database is unreachable; nothing is half-written."""
+    for delay in (*DATABASE_RETRY_DELAYS_S, None):
+        try:
+            return await sync_to_async(write)(**kwargs)
+        except (OperationalError, InterfaceError):
+            if delay is None:
+                raise
+            logger.warning("database unavailable while recording a decision; retrying in %s s", delay)
+            await sync_to_async(connections.close_all)()
+            await asyncio.sleep(delay)
+    raise AssertionError("unreachable")
 
 
 def _next_runnable(tournament_id: int, stale_after_s: float) -> int | None:

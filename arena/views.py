@@ -20,6 +20,7 @@ from arena.dataset import export_dataset
 from arena.forms import LLMAgentForm
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.play_views import current_person
+from arena.ratelimit import allow, client_key
 from arena.rendering import annotations_html, board_html, replay_html, tournament_progress_html
 from arena.selectors import agent_game_records, match_list
 from arena.services import ServiceError, agent_create, agent_update
@@ -185,6 +186,8 @@ def decision_annotate(request: HttpRequest, pk: int) -> HttpResponse:
     decision = get_object_or_404(Decision, pk=pk)
     error = ""
     try:
+        if not allow("annotate", client_key(request)):
+            raise ServiceError("You are annotating too quickly; wait a minute and try again.")
         annotation_save(
             author=request.user,
             decision=decision,

@@ -104,7 +104,7 @@ async def test_illegal_move_gets_a_message_and_changes_nothing(person_cookie):
         (json.dumps({"type": "dance"}), "Unknown frame"),
         (json.dumps({"type": "move", "ply": 0}), "needs 'move'"),
         (json.dumps({"type": "move", "move": "a1", "ply": "0"}), "needs 'ply'"),
-        (json.dumps({"type": "move", "move": "a1" * 5000, "ply": 0}), "at most 4096 bytes"),
+        (json.dumps({"type": "move", "move": "a1" * 9000, "ply": 0}), "at most 16384 bytes"),
         (json.dumps([1, 2]), "Unknown frame"),
     ],
 )

@@ -30,38 +30,63 @@ def _as_postgres() -> list[str]:
     return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 
 
+class PostgresServer:
+    """A throw-away PostgreSQL cluster on a loopback port; can be stopped and started again (outage tests)."""
+
+    def __init__(self) -> None:
+        self.initdb, self.postgres = _pg_bin("initdb"), _pg_bin("postgres")
+        self.data = Path(tempfile.mkdtemp(prefix="arena-pg-"))
+        if os.geteuid() == 0:
+            shutil.chown(self.data, "postgres", "postgres")
+        self.port = free_port()
+        self.url = f"postgres://arena@127.0.0.1:{self.port}/arena"
+        self.process: subprocess.Popen | None = None
+        subprocess.run([*_as_postgres(), self.initdb, "-D", str(self.data), "-A", "trust", "-U", "arena"],
+                       check=True, capture_output=True)  # fmt: skip
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [*_as_postgres(), self.postgres, "-D", str(self.data), "-p", str(self.port), "-k", str(self.data),
+             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        import psycopg
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with psycopg.connect(f"host=127.0.0.1 port={self.port} user=arena dbname=postgres") as conn:
+                    conn.execute("SELECT 1")
+                return
+            except psycopg.OperationalError:
+                assert self.process.poll() is None, "postgres exited during start-up"
+                assert time.monotonic() < deadline, "postgres did not start"
+                time.sleep(0.3)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()  # "smart" shutdown would wait for clients; SIGTERM to postgres is a fast one
+            self.process.wait(timeout=60)
+
+
 @pytest.fixture(scope="session")
-def postgres_url():
-    initdb, postgres = _pg_bin("initdb"), _pg_bin("postgres")
-    if not (initdb and postgres):
+def postgres_server():
+    if not (_pg_bin("initdb") and _pg_bin("postgres")):
         pytest.skip("PostgreSQL is not installed (.ci/run installs it)")
-    data = Path(tempfile.mkdtemp(prefix="arena-pg-"))
-    if os.geteuid() == 0:
-        shutil.chown(data, "postgres", "postgres")
-    port = free_port()
-    subprocess.run([*_as_postgres(), initdb, "-D", str(data), "-A", "trust", "-U", "arena"], check=True,
-                   capture_output=True)  # fmt: skip
-    server = subprocess.Popen(
-        [*_as_postgres(), postgres, "-D", str(data), "-p", str(port), "-k", str(data),
-         "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    server = PostgresServer()
+    server.start()
     import psycopg
 
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with psycopg.connect(f"host=127.0.0.1 port={port} user=arena dbname=postgres", autocommit=True) as conn:
-                conn.execute("CREATE DATABASE arena")
-            break
-        except psycopg.OperationalError:
-            assert server.poll() is None, "postgres exited during start-up"
-            assert time.monotonic() < deadline, "postgres did not start"
-            time.sleep(0.3)
-    yield f"postgres://arena@127.0.0.1:{port}/arena"
-    server.terminate()
-    server.wait(timeout=30)
-    shutil.rmtree(data, ignore_errors=True)
+    with psycopg.connect(f"host=127.0.0.1 port={server.port} user=arena dbname=postgres", autocommit=True) as conn:
+        conn.execute("CREATE DATABASE arena")
+    yield server
+    server.stop()
+    shutil.rmtree(server.data, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_server):
+    return postgres_server.url
 
 
 @pytest.fixture(scope="session")
@@ -137,7 +162,7 @@ class ScaledSite:
 
     def worker(self) -> subprocess.Popen:
         process = subprocess.Popen(
-            [sys.executable, "manage.py", "db_worker", "--queue-name", "matches", "--interval", "0.2",
+            [sys.executable, "manage.py", "worker", "--queue-name", "matches", "--interval", "0.2",
              "--no-startup-delay", "--no-reload"],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip

@@ -116,3 +116,44 @@ print(json.dumps({"runs": runs, "results": results, "doubles": doubles}))
         got_moves, got_scores, ply = facts["results"][f"{seed}|{seats}"]
         assert (tuple(got_moves), json.dumps(got_scores)) == (moves, json.dumps(json.loads(scores))), (seed, seats)
         assert len(got_moves) == ply
+
+
+def test_a_database_outage_gives_clear_pages_and_loses_nothing(scaled_site, postgres_server, tmp_path):
+    import urllib.error
+    import urllib.request
+
+    scaled_site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    scaled_site.manage(
+        "tournament", "create", "--slug", "outage", "--format", "round_robin", "--games", "tic-tac-toe",
+        "--agents", *AGENTS, "--games-per-seat", "8",
+    )  # fmt: skip
+    web = scaled_site.daphne()
+    scaled_site.manage("tournament", "run", "outage", "--enqueue")
+    scaled_site.worker()
+
+    def finished() -> int:
+        return json.loads(scaled_site.manage("tournament", "status", "outage", "--json"))["done"]
+
+    deadline = time.monotonic() + 120
+    while finished() < 10:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    postgres_server.stop()
+    try:
+        for path in ("/matches/", "/healthz"):
+            with pytest.raises(urllib.error.HTTPError) as failure:
+                urllib.request.urlopen(f"{web}{path}", timeout=30)
+            assert failure.value.code == 503
+            body = failure.value.read().decode()
+            assert "briefly unavailable" in body or '"database": "error' in body
+        time.sleep(3)
+    finally:
+        postgres_server.start()
+    deadline = time.monotonic() + 300
+    while (status := json.loads(scaled_site.manage("tournament", "status", "outage", "--json")))[
+        "status"
+    ] != "finished":
+        assert time.monotonic() < deadline, f"the tournament did not finish after the outage: {status}"
+        time.sleep(0.5)
+    assert (status["done"], status["aborted"]) == (160, 0)
+    scaled_site.manage("verify_replays")  # every stored match still replays to its stored result

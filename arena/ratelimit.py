@@ -1,0 +1,40 @@
+"""Fixed-window rate limits in the cache (shared by all processes when REDIS_URL is set)."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+
+#: name -> (hits allowed, window in seconds); override with ARENA_RATE_LIMITS in settings.
+DEFAULT_LIMITS = {
+    "match_create": (30, 60),  # lobby games and challenges per person or address
+    "annotate": (60, 60),  # annotation writes per person
+    "frames": (30, 10),  # websocket frames per connection
+}
+
+
+def limit_for(name: str) -> tuple[int, int]:
+    return getattr(settings, "ARENA_RATE_LIMITS", {}).get(name, DEFAULT_LIMITS[name])
+
+
+def allow(name: str, who: str) -> bool:
+    """Count one hit for `who` under limit `name`; False once the window's allowance is used up."""
+    hits, window = limit_for(name)
+    bucket = f"ratelimit:{name}:{who}:{int(time.time() // window)}"
+    cache.add(bucket, 0, timeout=window + 1)
+    try:
+        return cache.incr(bucket) <= hits
+    except ValueError:  # the bucket expired between add and incr: this is the window's first hit
+        cache.add(bucket, 1, timeout=window + 1)
+        return True
+
+
+def client_key(request) -> str:
+    """Who a request counts against: the signed-in user, else the session, else the address."""
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    if request.session.session_key:
+        return f"session:{request.session.session_key}"
+    return f"addr:{request.META.get('REMOTE_ADDR', '?')}"
