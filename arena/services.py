@@ -18,6 +18,7 @@ from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
 from arena.versions import code_version
 from games import get_game
 from games.bots import ladder
+from ratings.tasks import request_refresh
 
 
 class ServiceError(Exception):
@@ -295,6 +296,8 @@ def _close(match: Match, *, status: str, scores: list[float] | None, termination
         for seat in match.seats.all():
             seat.score = scores[seat.index]
             seat.save(update_fields=["score"])
+        # Leaderboards read cached snapshots: queue their refresh once this result is committed.
+        transaction.on_commit(lambda: request_refresh(games=[match.game]))
 
 
 @transaction.atomic

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import dj_database_url
 
 from arena.config import BASE_DIR, from_env
@@ -93,6 +95,8 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "arena"}}
 
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "matches"]}}
+#: Bootstrap rounds behind each leaderboard interval (Chatbot Arena uses 1,000).
+ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -27,6 +27,7 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
+    path("", include("ratings.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -26,6 +26,7 @@ from arena.selectors import agent_game_records, match_list
 from arena.services import ServiceError, agent_create, agent_update
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
+from ratings.profile import agent_profile_charts
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -95,11 +96,13 @@ def agent_list(request: HttpRequest) -> HttpResponse:
 
 def agent_detail(request: HttpRequest, slug: str) -> HttpResponse:
     agent = get_object_or_404(Agent, slug=slug)
+    records = agent_game_records(agent)
     context = {
         "agent": agent,
         "versions": agent.versions.order_by("-number"),
-        "records": agent_game_records(agent),
+        "records": records,
         "matches": match_list(agent=slug)[:20],
+        **agent_profile_charts(agent, records),
     }
     return render(request, "arena/agent_detail.html", context)
 

@@ -1,0 +1,27 @@
+"""Cached leaderboards: pages read snapshots, never fit a model per request."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class RatingSnapshot(models.Model):
+    """One computed leaderboard: a scope (all games, or one) under one set of filters."""
+
+    #: "" for all games (each game weighted equally), else a game slug.
+    game = models.CharField(max_length=40, blank=True, default="")
+    #: Canonical filter string, e.g. "prompt=1&scaffold=cot&since=2026-01-01" ("" for none).
+    filters = models.CharField(max_length=300, blank=True, default="")
+    #: Rows, the first-move term, chart data: plain JSON for the pages and the downloads.
+    data = models.JSONField(default=dict)
+    matches = models.PositiveIntegerField(default=0)
+    bootstrap_rounds = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+    #: True while a refresh is queued or running (pages show "updating…").
+    stale = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "filters"], name="snapshot_unique_scope")]
+
+    def __str__(self) -> str:
+        return f"{self.game or 'all games'} [{self.filters or 'no filters'}]"

@@ -16,3 +16,17 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 def visible_controls(text: str) -> str:
     """Replace control characters with visible symbols (␀, ␇, ␛ …); escaping still happens afterwards."""
     return _CONTROLS.sub(lambda m: chr(0x2421) if m.group() == "\x7f" else chr(0x2400 + ord(m.group())), str(text))
+
+
+@register.filter
+def percent(value: float | None, digits: int = 0) -> str:
+    """0.123 → '12%' (or '12.3%' with digits=1); '—' for no value."""
+    if value is None or value == "":
+        return "—"
+    return f"{float(value) * 100:.{int(digits)}f}%"
+
+
+@register.filter
+def get_item(mapping: dict, key: str):
+    """mapping[key] in a template (None when missing)."""
+    return mapping.get(key) if isinstance(mapping, dict) else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from arena.agents.llm.local import local_llm_agents
@@ -33,6 +34,7 @@ class Command(BaseCommand):
         self.stdout.write("local models: " + ", ".join(spec["slug"] for spec in local_llm_agents()))
         if not no_demo:
             self._demo_matches(games)
+            call_command("refresh_ratings", stdout=self.stdout)
 
     def _demo_matches(self, games: list[str]) -> None:
         """One finished Lv1-vs-Lv0 game per game, so no page is empty on first visit."""

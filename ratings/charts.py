@@ -1,0 +1,184 @@
+"""Plotly figures as plain dicts: one question per chart, units on the axes, exact values and n on hover.
+
+Colours follow the site: one per agent kind (Okabe–Ito, colour-blind safe). static/js/charts.js
+draws them and applies the page's light or dark theme.
+"""
+
+from __future__ import annotations
+
+KIND_COLOURS = {"llm": "#0072b2", "bot": "#e69f00", "human": "#009e73"}
+KIND_NAMES = {"llm": "models", "bot": "bots", "human": "people"}
+INTERVAL_HOVER = "%{y}: %{x:.0f} [%{customdata[0]:.0f}–%{customdata[1]:.0f}], n = %{customdata[2]}<extra></extra>"
+
+
+def _layout(title: str, **extra) -> dict:
+    return {"title": {"text": title}, "margin": {"l": 60, "r": 20, "t": 50, "b": 50}, "hovermode": "closest", **extra}
+
+
+def rating_intervals(rows: list[dict], baseline: dict | None) -> dict:
+    """Who is strongest? Each agent's rating with its 95% interval, coloured by kind."""
+    shown = [r for r in rows if r["rating"] is not None][:40]
+    if baseline and baseline["rating"] is not None:
+        shown.append(baseline)
+    shown.sort(key=lambda r: r["rating"])
+    data = []
+    for kind in ("llm", "bot", "human"):
+        mine = [r for r in shown if r["kind"] == kind]
+        if not mine:
+            continue
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": KIND_NAMES[kind],
+                "marker": {"color": KIND_COLOURS[kind], "size": 9},
+                "x": [r["rating"] for r in mine],
+                "y": [r["name"] for r in mine],
+                "error_x": {
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [(r["upper"] - r["rating"]) if r["upper"] is not None else 0 for r in mine],
+                    "arrayminus": [(r["rating"] - r["lower"]) if r["lower"] is not None else 0 for r in mine],
+                },
+                "customdata": [[r["lower"], r["upper"], r["matches"]] for r in mine],
+                "hovertemplate": INTERVAL_HOVER,
+            }
+        )
+    height = max(300, 24 * len(shown) + 120)
+    return {
+        "data": data,
+        "layout": _layout(
+            "Rating with 95% interval (Lv0 random bots = 1000)",
+            xaxis={"title": {"text": "rating (Elo scale)"}},
+            yaxis={"automargin": True},
+            height=height,
+        ),
+    }
+
+
+def rating_history(histories: dict[str, list[float]]) -> dict:
+    """How did the rating move? Sequential Elo after each match."""
+    data = [
+        {
+            "type": "scatter",
+            "mode": "lines+markers",
+            "name": name,
+            "x": list(range(1, len(h) + 1)),
+            "y": h,
+            "hovertemplate": f"{name}: %{{y:.0f}} after match %{{x}}<extra></extra>",
+        }
+        for name, h in histories.items()
+        if h
+    ]
+    return {
+        "data": data,
+        "layout": _layout(
+            "Elo after each match", xaxis={"title": {"text": "match number"}}, yaxis={"title": {"text": "Elo (K = 32)"}}
+        ),
+    }
+
+
+def radar(axes: list[str], series: dict[str, list[float | None]]) -> dict:
+    """What is this agent good at? Normalised scores per axis, 0 (worst) to 1 (best)."""
+    data = []
+    for name, values in series.items():
+        closed = [0 if v is None else v for v in values]
+        data.append(
+            {
+                "type": "scatterpolar",
+                "r": [*closed, closed[0]],
+                "theta": [*axes, axes[0]],
+                "name": name,
+                "fill": "toself",
+                "opacity": 0.55,
+                "hovertemplate": f"{name} · %{{theta}}: %{{r:.2f}}<extra></extra>",
+            }
+        )
+    return {"data": data, "layout": _layout("Profile (1 = best)", polar={"radialaxis": {"range": [0, 1]}})}
+
+
+def heatmap(labels: list[str], fractions: list[list[float | None]], counts: list[list[int]]) -> dict:
+    """Who beats whom? Row agent's score share against the column agent (draws count half)."""
+    text = [
+        [f"{f:.0%} (n = {n})" if f is not None else "" for f, n in zip(fr, cn, strict=True)]
+        for fr, cn in zip(fractions, counts, strict=True)
+    ]
+    return {
+        "data": [
+            {
+                "type": "heatmap",
+                "x": labels,
+                "y": labels,
+                "z": fractions,
+                "text": text,
+                "zmin": 0,
+                "zmax": 1,
+                "colorscale": "RdBu",
+                "hovertemplate": "%{y} vs %{x}: %{text}<extra></extra>",
+                "colorbar": {"title": {"text": "score share"}},
+            }
+        ],
+        "layout": _layout(
+            "Head to head: row's score share against column",
+            xaxis={"automargin": True},
+            yaxis={"automargin": True, "autorange": "reversed"},
+            height=max(350, 28 * len(labels) + 150),
+        ),
+    }
+
+
+def scatter(rows: list[dict], x: str, x_title: str, title: str, log_x: bool = False) -> dict:
+    """Rating against a cost (latency, money), one point per agent, coloured by kind."""
+    data = []
+    for kind in ("llm", "bot", "human"):
+        mine = [r for r in rows if r["kind"] == kind and r.get(x) is not None and r["rating"] is not None]
+        if mine:
+            data.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers",
+                    "name": KIND_NAMES[kind],
+                    "marker": {"color": KIND_COLOURS[kind], "size": 10},
+                    "x": [r[x] for r in mine],
+                    "y": [r["rating"] for r in mine],
+                    "text": [r["name"] for r in mine],
+                    "hovertemplate": "%{text}: %{y:.0f} at %{x}<extra></extra>",
+                }
+            )
+    return {
+        "data": data,
+        "layout": _layout(
+            title,
+            xaxis={"title": {"text": x_title}, "type": "log" if log_x else "linear"},
+            yaxis={"title": {"text": "rating"}},
+        ),
+    }
+
+
+def first_mover_bars(rows: list[dict]) -> dict:
+    """Does moving first help? First seat's win / draw / loss shares per game, with n."""
+    games = [r["game"] for r in rows]
+    data = [
+        {
+            "type": "bar",
+            "name": label,
+            "x": games,
+            "y": [r[key] for r in rows],
+            "customdata": [r["n"] for r in rows],
+            "hovertemplate": f"%{{x}}: {label} %{{y:.0%}}, n = %{{customdata}}<extra></extra>",
+            "marker": {"color": colour},
+        }
+        for key, label, colour in (
+            ("win", "first seat wins", "#0072b2"),
+            ("draw", "draws", "#999999"),
+            ("loss", "second seat wins", "#d55e00"),
+        )
+    ]
+    return {
+        "data": data,
+        "layout": _layout(
+            "First-seat results by game",
+            barmode="stack",
+            yaxis={"title": {"text": "share of games"}, "tickformat": ".0%"},
+        ),
+    }

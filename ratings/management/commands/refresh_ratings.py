@@ -1,0 +1,27 @@
+"""Recompute leaderboard snapshots now (the worker also does this after matches finish)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from django.core.management.base import BaseCommand
+from tqdm import tqdm
+
+from games.registry import GAMES
+from ratings.models import RatingSnapshot
+from ratings.services import snapshot_refresh
+
+
+class Command(BaseCommand):
+    help = "Recompute the overall and per-game leaderboards, and every filtered one already cached."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", action="append", help="Only this game's leaderboard (repeatable).")
+
+    def handle(self, *args, game=None, **options):
+        scopes = {("", "")} | {(slug, "") for slug in (game or GAMES)}
+        if not game:
+            scopes |= set(RatingSnapshot.objects.values_list("game", "filters"))
+        for scope, filters in tqdm(sorted(scopes), unit="leaderboard", disable=None):
+            snapshot = snapshot_refresh(game=scope, filters=dict(parse_qsl(filters)))
+            tqdm.write(f"{scope or 'all games'} {filters}: {snapshot.matches} matches")

@@ -1,0 +1,40 @@
+"""The charts of an agent's profile: rating history and a per-game radar against the human baseline."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+
+from arena.models import Agent, Match, Seat
+from ratings import charts
+from ratings.selectors import snapshot_for
+
+
+def human_baseline_by_game() -> dict[str, float]:
+    """Score share per game of all people who consented to baseline use."""
+    seats = Seat.objects.filter(
+        match__status=Match.Status.FINISHED,
+        score__isnull=False,
+        agent_version__agent__kind=Agent.Kind.HUMAN,
+        agent_version__agent__baseline_consent=True,
+    )
+    rows = seats.values("match__game").annotate(
+        n=Count("pk"), wins=Count("pk", filter=Q(score=1.0)), draws=Count("pk", filter=Q(score=0.5))
+    )
+    return {r["match__game"]: (r["wins"] + 0.5 * r["draws"]) / r["n"] for r in rows}
+
+
+def agent_profile_charts(agent: Agent, records: list[dict]) -> dict:
+    """Figures for the profile page (None where there is nothing to draw yet)."""
+    snapshot = snapshot_for(game="", filters={})
+    row = next((r for r in snapshot.data.get("rows", []) if r["slug"] == agent.slug), None) if snapshot else None
+    history = charts.rating_history({agent.name: row["history"]}) if row and len(row["history"]) > 1 else None
+    games = [r["game"] for r in records]
+    radar = None
+    if len(games) >= 3:
+        mine = [(r["wins"] + 0.5 * r["draws"]) / r["matches"] for r in records]
+        baseline = human_baseline_by_game()
+        series = {agent.name: mine}
+        if any(g in baseline for g in games):
+            series["Human baseline"] = [baseline.get(g) for g in games]
+        radar = charts.radar(games, series)
+    return {"rating_row": row, "history_chart": history, "radar_chart": radar}

@@ -1,0 +1,140 @@
+"""Reads for the rating and analysis pages: snapshots, and cheap aggregates of the record."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Count
+
+from arena.models import Agent, Match, Seat, Tournament
+from arena.selectors import draw_rate_levels, ladder_records
+from games.bots import ladder
+from ratings.ladder import ladder_rating
+from ratings.metrics import wilson_interval
+from ratings.models import RatingSnapshot
+from ratings.services import filter_key
+
+KINDS = ("llm", "bot", "human")
+LEADERBOARD_COLUMNS = [
+    "rank_best",
+    "rank_worst",
+    "slug",
+    "name",
+    "kind",
+    "rating",
+    "lower",
+    "upper",
+    "provisional",
+    "elo",
+    "pwer",
+    "matches",
+    "wins",
+    "draws",
+    "losses",
+    "win_rate",
+    "invalid_rate",
+    "latency_ms_p50",
+    "cost_per_match",
+]
+
+
+def snapshot_for(*, game: str, filters: dict[str, str]) -> RatingSnapshot | None:
+    return RatingSnapshot.objects.filter(game=game, filters=filter_key(filters)).first()
+
+
+def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str = "") -> list[dict]:
+    """The snapshot's rows a page shows: kinds chosen, models with the scaffold chosen; ranks flattened."""
+    rows = []
+    for row in snapshot.data.get("rows", []):
+        if row["kind"] not in kinds or (scaffold and row["kind"] == "llm" and row["scaffold"] != scaffold):
+            continue
+        rows.append({**row, "rank_best": row["rank"][0], "rank_worst": row["rank"][1]})
+    return rows
+
+
+def first_mover_table() -> list[dict]:
+    """Per game and pairing type: first seat's wins, draws, losses with 95% Wilson intervals."""
+    kinds = dict(
+        Seat.objects.filter(match__status=Match.Status.FINISHED).values_list("pk", "agent_version__agent__kind")
+    )
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    seats = Seat.objects.filter(match__status=Match.Status.FINISHED, match__scores__isnull=False).order_by(
+        "match", "index"
+    )
+    by_match: dict[int, list] = defaultdict(list)
+    for pk, match_id, game, score in seats.values_list("pk", "match_id", "match__game", "score"):
+        by_match[match_id].append((game, kinds[pk], score))
+    for entries in by_match.values():
+        if len(entries) != 2:
+            continue
+        (game, first_kind, first_score), (_, second_kind, _) = entries
+        pairing = "person vs other" if "human" in (first_kind, second_kind) else f"{first_kind} vs {second_kind}"
+        pairing = {"bot vs bot": "bot vs bot", "llm vs llm": "model vs model"}.get(pairing, pairing)
+        if pairing in ("bot vs llm", "llm vs bot"):
+            pairing = "model vs bot"
+        for key in ((game, "all"), (game, pairing)):
+            counts[key][{1.0: 0, 0.5: 1, 0.0: 2}[first_score]] += 1
+    rows = []
+    for (game, pairing), (wins, draws, losses) in sorted(counts.items()):
+        n = wins + draws + losses
+        low, high = wilson_interval(wins, n)
+        rows.append(
+            {
+                "game": game,
+                "pairing": pairing,
+                "n": n,
+                "win": wins / n,
+                "draw": draws / n,
+                "loss": losses / n,
+                "win_low": low,
+                "win_high": high,
+            }
+        )
+    return rows
+
+
+def head_to_head(game: str, limit: int = 20) -> dict:
+    """Score share of each agent against each other one on `game`, with counts (the busiest `limit` agents)."""
+    seats = Seat.objects.filter(match__game=game, match__status=Match.Status.FINISHED, score__isnull=False)
+    busiest = [
+        row["agent_version__agent__slug"]
+        for row in seats.values("agent_version__agent__slug").annotate(n=Count("pk")).order_by("-n")[:limit]
+    ]
+    score: dict[tuple[str, str], list[float]] = defaultdict(list)
+    pairs: dict[int, list[tuple[str, float]]] = defaultdict(list)
+    for match_id, slug, value in seats.values_list("match_id", "agent_version__agent__slug", "score"):
+        pairs[match_id].append((slug, value))
+    for entries in pairs.values():
+        if len(entries) == 2 and entries[0][0] != entries[1][0]:
+            (a, sa), (b, sb) = entries
+            score[(a, b)].append(sa)
+            score[(b, a)].append(sb)
+    labels = sorted(busiest)
+    fractions = [[_mean(score.get((a, b))) for b in labels] for a in labels]
+    counts = [[len(score.get((a, b), [])) for b in labels] for a in labels]
+    return {"labels": labels, "fractions": fractions, "counts": counts}
+
+
+def _mean(values: list[float] | None) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def ladder_table() -> dict:
+    """BotzoneBench Table 2: each candidate's latest ladder evaluation per game as (level, progress)."""
+    cells: dict[str, dict[str, str]] = defaultdict(dict)
+    games: set[str] = set()
+    for tournament in Tournament.objects.filter(format=Tournament.Format.LADDER).order_by("created_at"):
+        for game in tournament.config["games"]:
+            top = len(ladder(game)) - 1
+            for slug in tournament.config["agents"]:
+                records = ladder_records(tournament, game, slug)
+                if records:
+                    cells[slug][game] = str(
+                        ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
+                    )
+                    games.add(game)
+    names = dict(Agent.objects.filter(slug__in=cells).values_list("slug", "name"))
+    return {
+        "games": sorted(games),
+        "rows": [{"slug": s, "name": names.get(s, s), "cells": cells[s]} for s in sorted(cells)],
+    }

@@ -1,0 +1,180 @@
+"""Leaderboard snapshots: read the match record, fit the ratings, store plain JSON (the only writer here)."""
+
+from __future__ import annotations
+
+import statistics
+from datetime import date
+from urllib.parse import urlencode
+
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+
+from arena.models import Agent, Attempt, Decision, Match, Seat
+from ratings.leaderboard import Matches, compute
+from ratings.models import RatingSnapshot
+
+HUMAN_BASELINE = "human-baseline"
+#: Match filters that change the fit (row filters such as kind and scaffold are applied by the page).
+FIT_FILTERS = ("prompt", "since", "until")
+
+
+def bootstrap_rounds() -> int:
+    return int(getattr(settings, "ARENA_BOOTSTRAP_ROUNDS", 1000))
+
+
+def filter_key(filters: dict[str, str]) -> str:
+    """The canonical string for the fit-changing filters (the snapshot's key)."""
+    return urlencode(sorted((k, v) for k, v in filters.items() if k in FIT_FILTERS and v))
+
+
+def _matches(game: str, filters: dict[str, str]):
+    matches = Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False)
+    if game:
+        matches = matches.filter(game=game)
+    if filters.get("prompt"):
+        matches = matches.filter(record__prompt_version=filters["prompt"])
+    if filters.get("since"):
+        matches = matches.filter(finished_at__date__gte=date.fromisoformat(filters["since"]))
+    if filters.get("until"):
+        matches = matches.filter(finished_at__date__lt=date.fromisoformat(filters["until"]))
+    return matches.order_by("finished_at", "pk")
+
+
+def _agent_stats(match_ids: list[int]) -> dict[int, dict]:
+    """Per agent: W/D/L, share of its model tries that were invalid, median decision time, cost."""
+    stats: dict[int, dict] = {}
+    seats = Seat.objects.filter(match_id__in=match_ids).values_list(
+        "agent_version__agent_id", "score", "match_id", "index"
+    )
+    seat_agent = {}
+    for agent_id, score, match_id, index in seats:
+        row = stats.setdefault(
+            agent_id, {"wins": 0, "draws": 0, "losses": 0, "times": [], "cost": 0.0, "attempts": 0, "invalid": 0}
+        )
+        row[{1.0: "wins", 0.5: "draws", 0.0: "losses"}[score]] += 1
+        seat_agent[(match_id, index)] = agent_id
+    decisions = Decision.objects.filter(match_id__in=match_ids).values_list("match_id", "seat", "elapsed_ms", "cost")
+    for match_id, seat, elapsed, cost in decisions:
+        row = stats[seat_agent[(match_id, seat)]]
+        row["times"].append(elapsed)
+        row["cost"] += cost
+    attempts = Attempt.objects.filter(match_id__in=match_ids, transient=False).values_list(
+        "match_id", "seat", "verdict"
+    )
+    for match_id, seat, verdict in attempts:
+        row = stats[seat_agent[(match_id, seat)]]
+        row["attempts"] += 1
+        row["invalid"] += verdict in (Attempt.Verdict.UNPARSEABLE, Attempt.Verdict.ILLEGAL)
+    return stats
+
+
+def _arrays(rows: list[tuple], index: dict[int, int]) -> Matches:
+    return Matches(
+        first=np.array([index[r[1]] for r in rows], dtype=np.int64),
+        second=np.array([index[r[2]] for r in rows], dtype=np.int64),
+        score_first=np.array([r[3] for r in rows], dtype=float),
+        game=np.array([r[4] for r in rows], dtype=object),
+        duration_s=np.array([r[5] for r in rows], dtype=float),
+    )
+
+
+def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
+    """The leaderboard data for a scope: rows per agent, the human baseline, the first-move term."""
+    filters = filters or {}
+    matches = list(_matches(game, filters).prefetch_related("seats"))
+    rows = []
+    for match in matches:
+        seats = sorted(match.seats.all(), key=lambda s: s.index)
+        if len(seats) != 2:
+            continue  # Bradley–Terry here is pairwise; multi-seat games get their own tables
+        first, second = seats[0].agent_version.agent_id, seats[1].agent_version.agent_id
+        if first == second:
+            continue  # self-play says nothing about strength
+        duration = (match.finished_at - match.started_at).total_seconds() if match.started_at else 0.0
+        rows.append((match.pk, first, second, match.scores[0], match.game, duration))
+    agents = {a.pk: a for a in Agent.objects.filter(pk__in={r[1] for r in rows} | {r[2] for r in rows})}
+    order = sorted(agents)
+    index = {pk: i for i, pk in enumerate(order)}
+    anchors = [index[pk] for pk in order if agents[pk].kind == Agent.Kind.BOT and agents[pk].slug.endswith("-lv0")]
+    rounds = bootstrap_rounds()
+    result = compute(_arrays(rows, index), n_agents=len(order), anchors=anchors, rounds=rounds) if rows else None
+    stats = _agent_stats([r[0] for r in rows])
+    table = []
+    for pk in order:
+        agent, i, row = agents[pk], index[pk], stats.get(pk, {})
+        played = row.get("wins", 0) + row.get("draws", 0) + row.get("losses", 0)
+        table.append(
+            {
+                "slug": agent.slug,
+                "name": agent.name,
+                "kind": agent.kind,
+                "game": agent.game,
+                "scaffold": agent.current_version().config.get("scaffold", "") if agent.kind == Agent.Kind.LLM else "",
+                "consent": agent.baseline_consent,
+                "rating": result["rating"][i],
+                "lower": result["lower"][i],
+                "upper": result["upper"][i],
+                "rank": result["rank"][i],
+                "provisional": result["provisional"][i],
+                "elo": result["elo"][i],
+                "pwer": result["pwer"][i],
+                "history": result["elo_history"][i],
+                "matches": played,
+                "wins": row.get("wins", 0),
+                "draws": row.get("draws", 0),
+                "losses": row.get("losses", 0),
+                "win_rate": row["wins"] / played if played else None,
+                "invalid_rate": row["invalid"] / row["attempts"] if row.get("attempts") else None,
+                "latency_ms_p50": statistics.median(row["times"]) if row.get("times") else None,
+                "cost_per_match": row["cost"] / played if played else None,
+            }
+        )
+    table.sort(key=lambda r: -(r["rating"] if r["rating"] is not None else -1e9))
+    return {
+        "rows": table,
+        "baseline": _human_baseline(rows, agents, anchors, index, rounds),
+        "first_move_advantage": result and result["first_move_advantage"],
+        "first_move_interval": result and result["first_move_interval"],
+        "matches": len(rows),
+    }
+
+
+def _human_baseline(rows, agents, anchors, index, rounds) -> dict | None:
+    """All consenting people pooled into one entry, fitted on the same scale as everyone else."""
+    consenting = {pk for pk, a in agents.items() if a.kind == Agent.Kind.HUMAN and a.baseline_consent}
+    if not any(r[1] in consenting or r[2] in consenting for r in rows):
+        return None
+    merged = len(index)  # one new index for the pooled people
+    pooled = {pk: (merged if pk in consenting else i) for pk, i in index.items()}
+    kept = [r for r in rows if pooled[r[1]] != pooled[r[2]]]
+    result = compute(_arrays(kept, pooled), n_agents=merged + 1, anchors=anchors, rounds=rounds)
+    people_rows = [r for r in kept if merged in (pooled[r[1]], pooled[r[2]])]
+    score = [r[3] if pooled[r[1]] == merged else 1 - r[3] for r in people_rows]
+    return {
+        "slug": HUMAN_BASELINE,
+        "name": "Human baseline",
+        "kind": "human",
+        "people": len(consenting),
+        "rating": result["rating"][merged],
+        "lower": result["lower"][merged],
+        "upper": result["upper"][merged],
+        "provisional": result["provisional"][merged],
+        "matches": len(people_rows),
+        "win_rate": sum(1 for s in score if s == 1.0) / len(score) if score else None,
+    }
+
+
+@transaction.atomic
+def snapshot_refresh(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
+    """Recompute and store the snapshot for a scope (called by the refresh task and the command)."""
+    filters = {k: v for k, v in (filters or {}).items() if k in FIT_FILTERS and v}
+    # Matches that finish while this runs mark the snapshot stale again and queue the next refresh.
+    RatingSnapshot.objects.filter(game=game, filters=filter_key(filters)).update(stale=False)
+    data = snapshot_compute(game=game, filters=filters)
+    snapshot, _ = RatingSnapshot.objects.update_or_create(
+        game=game,
+        filters=filter_key(filters),
+        defaults={"data": data, "matches": data["matches"], "bootstrap_rounds": bootstrap_rounds()},
+    )
+    return snapshot

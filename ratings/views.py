@@ -1,0 +1,119 @@
+"""Leaderboards and analysis pages. They read snapshots and cheap aggregates; they never fit per request."""
+
+from __future__ import annotations
+
+import csv
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from games import UnknownGame, all_games, get_game
+from ratings import charts
+from ratings.models import RatingSnapshot
+from ratings.selectors import (
+    KINDS,
+    LEADERBOARD_COLUMNS,
+    first_mover_table,
+    head_to_head,
+    ladder_table,
+    leaderboard_rows,
+    snapshot_for,
+)
+from ratings.services import FIT_FILTERS, filter_key
+from ratings.tasks import refresh_ratings_task
+
+
+def _game_or_404(slug: str) -> str:
+    if not slug:
+        return ""
+    try:
+        return get_game(slug).slug
+    except UnknownGame:
+        raise Http404(f"No game called {slug!r}.") from None
+
+
+def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
+    """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game; CSV and JSON downloads."""
+    game = _game_or_404(game)
+    filters = {key: request.GET.get(key, "") for key in FIT_FILTERS if request.GET.get(key)}
+    kinds = {k for k in request.GET.getlist("kind") if k in KINDS} or set(KINDS)
+    scaffold = request.GET.get("scaffold", "")
+    snapshot = snapshot_for(game=game, filters=filters)
+    if snapshot is None:
+        snapshot = RatingSnapshot.objects.create(game=game, filters=filter_key(filters), stale=True)
+        refresh_ratings_task.enqueue(game=game, filters=filter_key(filters))
+    ready = bool(snapshot.data)
+    rows = leaderboard_rows(snapshot, kinds=kinds, scaffold=scaffold) if ready else []
+    baseline = snapshot.data.get("baseline") if "human" in kinds else None
+    if request.GET.get("format") == "json":
+        return JsonResponse(
+            {
+                "game": game or "all",
+                "filters": filters,
+                "computed_at": snapshot.computed_at.isoformat(),
+                "ready": ready,
+                "rows": rows,
+                "human_baseline": baseline,
+                "first_move_advantage": snapshot.data.get("first_move_advantage"),
+            }
+        )
+    if request.GET.get("format") == "csv":
+        return _csv(rows, baseline, f"leaderboard-{game or 'all'}.csv")
+    context = {
+        "game": game,
+        "games": all_games(),
+        "snapshot": snapshot,
+        "ready": ready,
+        "rows": rows,
+        "baseline": baseline,
+        "kinds": kinds,
+        "scaffold": scaffold,
+        "filters": filters,
+        "query": request.GET.urlencode(),
+        "chart": charts.rating_intervals(rows, baseline) if rows else None,
+    }
+    template = "ratings/partials/leaderboard-body.html" if request.htmx else "ratings/leaderboard.html"
+    return render(request, template, context)
+
+
+def _csv(rows: list[dict], baseline: dict | None, filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.DictWriter(response, fieldnames=LEADERBOARD_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    if baseline:
+        writer.writerow({k: baseline.get(k) for k in LEADERBOARD_COLUMNS})
+    return response
+
+
+def analysis(request: HttpRequest) -> HttpResponse:
+    """First-mover analysis, head to head, strategy vs execution, and the ladder table."""
+    games = all_games()
+    game = _game_or_404(request.GET.get("game", "")) or games[0].slug
+    first_mover = first_mover_table()
+    overall = [r for r in first_mover if r["pairing"] == "all"]
+    h2h = head_to_head(game)
+    snapshot = snapshot_for(game="", filters={})
+    rows = snapshot.data.get("rows", []) if snapshot else []
+    if request.GET.get("format") == "json":
+        return JsonResponse(
+            {"first_mover": first_mover, "head_to_head": {"game": game, **h2h}, "ladder": ladder_table()}
+        )
+    context = {
+        "games": games,
+        "game": game,
+        "first_mover": first_mover,
+        "first_mover_chart": charts.first_mover_bars(overall) if overall else None,
+        "h2h_chart": charts.heatmap(h2h["labels"], h2h["fractions"], h2h["counts"]) if h2h["labels"] else None,
+        "latency_chart": charts.scatter(
+            rows, "latency_ms_p50", "median decision time (ms, log)", "Strength against thinking time", log_x=True
+        )
+        if rows
+        else None,
+        "cost_chart": charts.scatter(rows, "cost_per_match", "cost per match ($)", "Strength against cost")
+        if any(r.get("cost_per_match") for r in rows)
+        else None,
+        "ladder": ladder_table(),
+    }
+    return render(request, "ratings/analysis.html", context)

@@ -1,0 +1,105 @@
+"""Leaderboard and analysis pages read snapshots; downloads carry the same rows; people and baselines appear."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import override_settings
+
+from arena.models import Agent
+from arena.people import guest_agent_create, person_consent_set
+from arena.runner import run_tournament
+from arena.services import bots_ensure, decision_record, match_claim, match_create
+from arena.tournaments import tournament_create
+from ratings.models import RatingSnapshot
+from ratings.services import snapshot_refresh
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_bootstrap")]
+
+
+@pytest.fixture
+def small_bootstrap():
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=50):
+        yield
+
+
+@pytest.fixture
+def results(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        return _play()
+
+
+def _play():
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    agents = [bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv2"], bots["tic-tac-toe-lv4"]]
+    tournament = tournament_create(
+        slug="t", name="t", format="round_robin", games=["tic-tac-toe"], agents=agents, games_per_seat=6
+    )
+    async_to_sync(run_tournament)(tournament.pk)
+    person = guest_agent_create(nickname="Pia <b>")
+    person_consent_set(agent=person, consent=True)
+    for seed in range(3):  # the person beats Lv0 three times with the top row
+        match = match_claim(
+            match_id=match_create(game="tic-tac-toe", agents=[person, agents[0]], seed=seed).pk, worker="w"
+        )
+        for ply, cell in enumerate([0, 3, 1, 4, 2]):
+            match = decision_record(match=match, ply=ply, action=cell)
+    return bots
+
+
+def test_finished_matches_queue_a_refresh_and_the_page_shows_the_snapshot(client, results):
+    assert RatingSnapshot.objects.filter(game="", stale=True).exists()  # queued by the finishing matches
+    snapshot_refresh(game="")
+    body = client.get("/leaderboard/").content.decode()
+    assert "Computing" not in body
+    order = [body.index(f"Tic-tac-toe Lv{n}") for n in (4, 2, 0)]
+    assert order == sorted(order), "stronger bots are listed first"
+    assert "Human baseline" in body
+    assert "Pia &lt;b&gt;" in body
+    assert "Pia <b>" not in body
+    assert 'data-plotly="leaderboard-chart"' in body
+
+
+def test_a_missing_scope_is_computed_in_the_background_not_per_request(client, results):
+    body = client.get("/leaderboard/tic-tac-toe/?since=2020-01-01").content.decode()
+    assert "Computing this leaderboard" in body
+    assert 'hx-trigger="every 3s"' in body
+    snapshot = RatingSnapshot.objects.get(game="tic-tac-toe", filters="since=2020-01-01")
+    assert snapshot.stale
+    assert snapshot.data == {}
+    snapshot_refresh(game="tic-tac-toe", filters={"since": "2020-01-01"})
+    body = client.get("/leaderboard/tic-tac-toe/?since=2020-01-01").content.decode()
+    assert "Tic-tac-toe Lv4" in body
+
+
+def test_downloads_and_filters(client, results):
+    snapshot_refresh(game="")
+    rows = list(csv.DictReader(io.StringIO(client.get("/leaderboard/?format=csv").content.decode())))
+    slugs = [r["slug"] for r in rows]
+    assert slugs[:3] == ["tic-tac-toe-lv4", "tic-tac-toe-lv2", "tic-tac-toe-lv0"] or "tic-tac-toe-lv4" in slugs[:2]
+    assert "human-baseline" in slugs
+    anchored = next(r for r in rows if r["slug"] == "tic-tac-toe-lv0")
+    assert float(anchored["rating"]) == pytest.approx(1000.0)
+    data = client.get("/leaderboard/?format=json&kind=bot").json()
+    assert {r["kind"] for r in data["rows"]} == {"bot"}
+    assert data["human_baseline"] is None
+    assert Agent.objects.filter(kind="human").count() == 1
+
+
+def test_analysis_page_first_mover_and_head_to_head(client, results):
+    snapshot_refresh(game="")
+    data = client.get("/analysis/?format=json&game=tic-tac-toe").json()
+    overall = next(r for r in data["first_mover"] if r["game"] == "tic-tac-toe" and r["pairing"] == "all")
+    assert overall["n"] == 3 * 12 + 3
+    assert 0 <= overall["win_low"] <= overall["win"] <= overall["win_high"] <= 1
+    h2h = data["head_to_head"]
+    i, j = h2h["labels"].index("tic-tac-toe-lv4"), h2h["labels"].index("tic-tac-toe-lv0")
+    assert h2h["counts"][i][j] == 12
+    assert h2h["fractions"][i][j] > 0.9
+    assert h2h["fractions"][i][j] + h2h["fractions"][j][i] == pytest.approx(1.0)
+    body = client.get("/analysis/").content.decode()
+    assert 'data-plotly="first-mover-chart"' in body
+    assert 'data-plotly="h2h-chart"' in body
