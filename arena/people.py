@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from arena.models import Agent, Challenge, Match
+from arena.models import Agent, Challenge, Match, Tournament
 from arena.services import (
     AttemptData,
     ServiceError,
@@ -172,3 +172,20 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
     if not seats:
         raise ServiceError("You are not playing this match.")
     return match_resign(match=match, seat=seats[0])
+
+
+def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
+    """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation."""
+    from arena.tournaments import tournament_create  # tournaments build on these services
+
+    if person.kind != Agent.Kind.HUMAN:
+        raise ServiceError("Only people start a ladder climb here; models use `manage.py tournament`.")
+    slug = f"climb-{person.slug[:50]}-{game}-{secrets.token_hex(3)}"
+    return tournament_create(
+        slug=slug,
+        name=f"{person.name} climbs {game}",
+        format="ladder",
+        games=[game],
+        agents=[person],
+        games_per_seat=games_per_seat,
+    )

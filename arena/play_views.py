@@ -11,19 +11,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from arena.forms import OPEN_CHALLENGE, LobbyForm
-from arena.models import Agent, Challenge, Match
+from arena.models import Agent, Challenge, Match, Tournament
 from arena.people import (
     challenge_accept,
     challenge_create,
     guest_agent_create,
     person_agent_for_user,
     person_consent_set,
+    person_ladder_start,
     person_match_create,
 )
 from arena.ratelimit import allow, client_key
 from arena.rendering import live_match_html
+from arena.selectors import tournament_progress
 from arena.services import ServiceError
-from games import all_games, get_game
+from games import UnknownGame, all_games, get_game
 
 
 def current_person(request: HttpRequest) -> Agent | None:
@@ -124,3 +126,28 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome, {user.get_username()}.")
         return redirect("play")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@require_POST
+def ladder_start(request: HttpRequest) -> HttpResponse:
+    """Start climbing a game's bot ladder as the current person."""
+    person = current_person(request)
+    if person is None:
+        messages.error(request, "Start a game first (choose a nickname) or log in, then climb a ladder.")
+        return redirect("play")
+    game = request.POST.get("game", "")
+    try:
+        get_game(game)
+        tournament = person_ladder_start(person=person, game=game)
+    except (ServiceError, UnknownGame) as error:
+        messages.error(request, str(error))
+        return redirect("play")
+    return redirect("ladder-climb", slug=tournament.slug)
+
+
+def ladder_climb(request: HttpRequest, slug: str) -> HttpResponse:
+    """A person's ladder climb: level and progress so far, and the next game to play."""
+    tournament = get_object_or_404(Tournament, slug=slug, format=Tournament.Format.LADDER)
+    upcoming = tournament.matches.filter(status__in=[Match.Status.PENDING, Match.Status.RUNNING]).order_by("pk").first()
+    context = {"tournament": tournament, "progress": tournament_progress(tournament), "next_match": upcoming}
+    return render(request, "arena/ladder_climb.html", context)

@@ -199,7 +199,6 @@ async def run_tournament(
     tournament = await Tournament.objects.aget(pk=tournament_id)
     await sync_to_async(tournament_advance)(tournament=tournament)
     while (match_id := await sync_to_async(_next_runnable)(tournament_id, stale_after_s)) is not None:
-        match = await run_match(match_id, worker=worker)
-        await sync_to_async(tournament_advance)(tournament=tournament)
+        match = await run_match(match_id, worker=worker)  # when it ends, the tournament schedules what follows
         if on_match:
             await sync_to_async(on_match)(match)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.agents.llm_config import secret_keys_in
-from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
+from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat, Tournament
 from arena.versions import code_version
 from games import get_game
 from games.bots import ladder
@@ -298,6 +298,15 @@ def _close(match: Match, *, status: str, scores: list[float] | None, termination
             seat.save(update_fields=["score"])
         # Leaderboards read cached snapshots: queue their refresh once this result is committed.
         transaction.on_commit(lambda: request_refresh(games=[match.game]))
+    if match.tournament_id:
+        transaction.on_commit(lambda: _advance_tournament(match.tournament_id))
+
+
+def _advance_tournament(tournament_id: int) -> None:
+    """A tournament match ended: schedule what follows (next ladder level) or close the tournament."""
+    from arena.tournaments import tournament_advance  # tournaments builds on these services
+
+    tournament_advance(tournament=Tournament.objects.get(pk=tournament_id))
 
 
 @transaction.atomic

@@ -142,6 +142,10 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
             if not rating.topped and rating.progress is None and rating.level == len(records) <= top:
                 _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), rating.level)
     created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)
+    if created and tournament.config.get("queued"):
+        from arena.tasks import enqueue_matches  # tasks run matches, which finish by calling back here
+
+        transaction.on_commit(lambda: enqueue_matches(created))
     if not created and not tournament.matches.filter(status__in=open_statuses).exists():
         tournament.status = Tournament.Status.FINISHED
         tournament.finished_at = timezone.now()
@@ -150,6 +154,20 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     return created
+
+
+@transaction.atomic
+def tournament_queue(*, tournament: Tournament) -> list[int]:
+    """Hand the tournament to workers: its pending matches are queued, and so will be those it schedules later."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament.config = {**tournament.config, "queued": True}
+    tournament.save(update_fields=["config"])
+    tournament_advance(tournament=tournament)
+    pending = list(tournament.matches.filter(status=Match.Status.PENDING).values_list("pk", flat=True))
+    from arena.tasks import enqueue_matches
+
+    transaction.on_commit(lambda: enqueue_matches(pending))
+    return pending
 
 
 @transaction.atomic

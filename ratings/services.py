@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
 from ratings.leaderboard import Matches, compute
@@ -133,11 +134,43 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
     table.sort(key=lambda r: -(r["rating"] if r["rating"] is not None else -1e9))
     return {
         "rows": table,
+        "people": _people_ratings(rows, agents) if game else [],
         "baseline": _human_baseline(rows, agents, anchors, index, rounds),
         "first_move_advantage": result and result["first_move_advantage"],
         "first_move_interval": result and result["first_move_interval"],
         "matches": len(rows),
     }
+
+
+def _people_ratings(rows: list[tuple], agents: dict[int, Agent]) -> list[dict]:
+    """Each person's openskill (Plackett–Luce) rating on one game, updated match by match in time order.
+
+    Opponents are rated along with them, so beating a strong bot counts for more than beating Lv0.
+    """
+    model = PlackettLuce()
+    current: dict[int, object] = {}
+    history: dict[int, list[float]] = {}
+    for _, first, second, score_first, _, _ in rows:
+        a, b = current.get(first, model.rating()), current.get(second, model.rating())
+        [[a], [b]] = model.rate([[a], [b]], scores=[score_first, 1 - score_first])
+        current[first], current[second] = a, b
+        for pk, rating in ((first, a), (second, b)):
+            if agents[pk].kind == Agent.Kind.HUMAN:
+                history.setdefault(pk, []).append(round(rating.ordinal(), 2))
+    people = [
+        {
+            "slug": agents[pk].slug,
+            "name": agents[pk].name,
+            "mu": round(current[pk].mu, 2),
+            "sigma": round(current[pk].sigma, 2),
+            "conservative": round(current[pk].ordinal(), 2),
+            "matches": len(history[pk]),
+            "history": history[pk],
+            "consent": agents[pk].baseline_consent,
+        }
+        for pk in history
+    ]
+    return sorted(people, key=lambda p: -p["conservative"])
 
 
 def _human_baseline(rows, agents, anchors, index, rounds) -> dict | None:

@@ -16,7 +16,8 @@ from arena.runner import run_tournament
 from arena.selectors import tournament_progress
 from arena.tournaments import tournament_cancel, tournament_create
 
-pytestmark = pytest.mark.django_db
+# Transactional: tournaments advance in on-commit callbacks, as they do in production.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_round_robin_plays_every_seed_in_both_seat_orders(ttt_bots):

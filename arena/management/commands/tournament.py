@@ -13,8 +13,7 @@ from arena.models import Agent, Tournament
 from arena.runner import run_tournament
 from arena.selectors import tournament_progress
 from arena.services import ServiceError
-from arena.tasks import enqueue_matches
-from arena.tournaments import tournament_advance, tournament_cancel, tournament_create
+from arena.tournaments import tournament_cancel, tournament_create, tournament_queue
 from games import UnknownGame
 
 
@@ -76,9 +75,7 @@ class Command(BaseCommand):
     def _run(self, slug, enqueue, as_json, **_):
         tournament = self._tournament(slug)
         if enqueue:
-            tournament_advance(tournament=tournament)
-            pending = list(tournament.matches.filter(status="pending").values_list("pk", flat=True))
-            enqueue_matches(pending)
+            pending = tournament_queue(tournament=tournament)
             self.stdout.write(f"enqueued {len(pending)} matches; follow with `tournament status {slug} --watch`")
             return
         progress = tournament_progress(tournament)
