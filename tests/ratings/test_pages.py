@@ -103,3 +103,12 @@ def test_analysis_page_first_mover_and_head_to_head(client, results):
     body = client.get("/analysis/").content.decode()
     assert 'data-plotly="first-mover-chart"' in body
     assert 'data-plotly="h2h-chart"' in body
+
+
+def test_people_get_a_per_game_openskill_rating_that_follows_their_results(client, results):
+    snapshot = snapshot_refresh(game="tic-tac-toe")
+    (person,) = snapshot.data["people"]
+    assert person["matches"] == 3
+    assert person["history"] == sorted(person["history"])  # three wins in a row: only up
+    assert person["mu"] > 25  # openskill starts at 25
+    assert "People on this game" in client.get("/leaderboard/tic-tac-toe/").content.decode()
