@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+from django.contrib.staticfiles import finders
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
@@ -20,6 +23,12 @@ NAVIGATION = (
 )
 
 
+@cache
+def game_stylesheets() -> list[str]:
+    """Each registered game's stylesheet that exists (a game may need none)."""
+    return [path for slug in GAMES if finders.find(path := f"games/{slug}.css")]
+
+
 def site(request: HttpRequest) -> dict:
     items = []
     for label, name in NAVIGATION:
@@ -28,4 +37,4 @@ def site(request: HttpRequest) -> dict:
         except NoReverseMatch:
             continue
         items.append({"label": label, "url": url, "active": request.path.startswith(url)})
-    return {"nav_items": items, "game_stylesheets": [f"games/{slug}.css" for slug in GAMES]}
+    return {"nav_items": items, "game_stylesheets": game_stylesheets()}
