@@ -62,12 +62,13 @@ def person_consent_set(*, agent: Agent, consent: bool) -> Agent:
     return agent
 
 
-def _seat_order(person: Agent, opponent: Agent, seat: int | None, rng: random.Random) -> list[Agent]:
+def _seat_order(person: Agent, opponent: Agent, seat: int | None, seats: int, rng: random.Random) -> list[Agent]:
+    """The person in `seat` (None: drawn at random), the opponent agent in every other seat."""
     if seat is None:
-        seat = rng.randrange(2)
-    if seat not in (0, 1):
-        raise ServiceError("Choose seat 0 (first), 1 (second) or random.")
-    return [person, opponent] if seat == 0 else [opponent, person]
+        seat = rng.randrange(seats)
+    if not 0 <= seat < seats:
+        raise ServiceError(f"Choose a seat from 0 to {seats - 1}, or random.")
+    return [person if index == seat else opponent for index in range(seats)]
 
 
 @transaction.atomic
@@ -77,7 +78,7 @@ def person_match_create(
     """A person against a bot or a model, the person in `seat` (None: drawn at random)."""
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only a person can start a match from the lobby.")
-    agents = _seat_order(person, opponent, seat, random.SystemRandom())
+    agents = _seat_order(person, opponent, seat, get_game(game).num_players, random.SystemRandom())
     policies = {"move_time_limit_s": move_time_limit_s} if move_time_limit_s else {}
     return match_create(game=game, agents=agents, policies=policies)
 
