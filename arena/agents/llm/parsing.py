@@ -95,6 +95,23 @@ def _json_answer(reply: str) -> str | None:
     return None
 
 
+def last_json_document(reply: str) -> str | None:
+    """The text of the last top-level JSON object in the reply (a plan), or None."""
+    decoder, spans, position = json.JSONDecoder(), [], reply.find("{")
+    while position != -1:
+        try:
+            value, end = decoder.raw_decode(reply, position)
+        except ValueError:
+            position = reply.find("{", position + 1)
+            continue
+        if isinstance(value, dict):
+            spans.append((position, end))
+            position = reply.find("{", end)  # skip what this object contains: only top-level documents count
+        else:
+            position = reply.find("{", position + 1)
+    return reply[spans[-1][0] : spans[-1][1]] if spans else None
+
+
 def _whole_word(text: str, reply: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", reply) is not None
 
@@ -137,7 +154,8 @@ def validate(game: Game, state: Any, text: str, legal_texts: list[str] | None = 
 
 def parse_reply(game: Game, state: Any, reply: str, legal_texts: list[str]) -> Parsed:
     """Find the move in `reply` and check it: verdict ok, unparseable or illegal."""
-    candidate = find_candidate(reply, legal_texts)
+    document = last_json_document(reply) if game.document_actions else None
+    candidate = document or find_candidate(reply, legal_texts)
     if candidate is None:
         return Parsed(
             "unparseable",

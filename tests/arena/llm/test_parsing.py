@@ -79,3 +79,14 @@ def test_prompts_carry_rules_state_legal_moves_and_format(ttt):
     _, bare = first_messages(game, state, 1, scaffold="direct", legal_texts=LEGAL, legal_list=False)
     assert "Legal moves" not in bare["content"]
     assert COT_SENTENCE not in bare["content"]
+
+
+def test_plan_games_take_the_last_top_level_json_document():
+    from arena.agents.llm.parsing import last_json_document
+
+    reply = (
+        'I considered {"units": []} but then:\nAnswer:\n{"units": [{"name": "archer", "at": [1, 2]}], "keep": false}\n'
+    )
+    assert last_json_document(reply) == '{"units": [{"name": "archer", "at": [1, 2]}], "keep": false}'
+    assert last_json_document("no plan here") is None
+    assert last_json_document('{"a": {"b": 1}} {broken') == '{"a": {"b": 1}}'
