@@ -42,31 +42,31 @@ def _matches(game: str, filters: dict[str, str]):
     return matches.order_by("finished_at", "pk")
 
 
-def _agent_stats(match_ids: list[int]) -> dict[int, dict]:
-    """Per agent: W/D/L, share of its model tries that were invalid, median decision time, cost."""
+def _agent_stats(rows: list[tuple], seat_agents: dict[int, dict[int, int]], matches) -> dict[int, dict]:
+    """Per agent over the rated matches: W/D/L, share of its model tries that were invalid, decision time, cost."""
     stats: dict[int, dict] = {}
-    seats = Seat.objects.filter(match_id__in=match_ids).values_list(
-        "agent_version__agent_id", "score", "match_id", "index"
-    )
-    seat_agent = {}
-    for agent_id, score, match_id, index in seats:
-        row = stats.setdefault(
+
+    def row_of(agent_id: int) -> dict:
+        return stats.setdefault(
             agent_id, {"wins": 0, "draws": 0, "losses": 0, "times": [], "cost": 0.0, "attempts": 0, "invalid": 0}
         )
-        row[{1.0: "wins", 0.5: "draws", 0.0: "losses"}[score]] += 1
-        seat_agent[(match_id, index)] = agent_id
-    decisions = Decision.objects.filter(match_id__in=match_ids).values_list("match_id", "seat", "elapsed_ms", "cost")
-    for match_id, seat, elapsed, cost in decisions:
-        row = stats[seat_agent[(match_id, seat)]]
-        row["times"].append(elapsed)
-        row["cost"] += cost
-    attempts = Attempt.objects.filter(match_id__in=match_ids, transient=False).values_list(
-        "match_id", "seat", "verdict"
-    )
-    for match_id, seat, verdict in attempts:
-        row = stats[seat_agent[(match_id, seat)]]
-        row["attempts"] += 1
-        row["invalid"] += verdict in (Attempt.Verdict.UNPARSEABLE, Attempt.Verdict.ILLEGAL)
+
+    for _, first, second, score_first, _, _ in rows:
+        for agent_id, score in ((first, score_first), (second, 1 - score_first)):
+            row_of(agent_id)[{1.0: "wins", 0.5: "draws", 0.0: "losses"}[score]] += 1
+    rated = {r[0] for r in rows}
+    decisions = Decision.objects.filter(match__in=matches).values_list("match_id", "seat", "elapsed_ms", "cost")
+    for match_id, seat, elapsed, cost in decisions.iterator(chunk_size=20_000):
+        if match_id in rated:
+            row = row_of(seat_agents[match_id][seat])
+            row["times"].append(elapsed)
+            row["cost"] += cost
+    attempts = Attempt.objects.filter(match__in=matches, transient=False).values_list("match_id", "seat", "verdict")
+    for match_id, seat, verdict in attempts.iterator(chunk_size=20_000):
+        if match_id in rated:
+            row = row_of(seat_agents[match_id][seat])
+            row["attempts"] += 1
+            row["invalid"] += verdict in (Attempt.Verdict.UNPARSEABLE, Attempt.Verdict.ILLEGAL)
     return stats
 
 
@@ -83,24 +83,30 @@ def _arrays(rows: list[tuple], index: dict[int, int]) -> Matches:
 def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
     """The leaderboard data for a scope: rows per agent, the human baseline, the first-move term."""
     filters = filters or {}
-    matches = list(_matches(game, filters).prefetch_related("seats"))
+    matches = _matches(game, filters)
+    seat_agents: dict[int, dict[int, int]] = {}
+    seats = Seat.objects.filter(match__in=matches).values_list("match_id", "index", "agent_version__agent_id")
+    for match_id, index, agent_id in seats.iterator(chunk_size=20_000):
+        seat_agents.setdefault(match_id, {})[index] = agent_id
     rows = []
-    for match in matches:
-        seats = sorted(match.seats.all(), key=lambda s: s.index)
-        if len(seats) != 2:
+    for pk, scores, match_game, started, finished in matches.values_list(
+        "pk", "scores", "game", "started_at", "finished_at"
+    ).iterator(chunk_size=20_000):
+        agents_by_seat = seat_agents.get(pk, {})
+        if len(agents_by_seat) != 2:
             continue  # Bradley–Terry here is pairwise; multi-seat games get their own tables
-        first, second = seats[0].agent_version.agent_id, seats[1].agent_version.agent_id
+        first, second = agents_by_seat[0], agents_by_seat[1]
         if first == second:
             continue  # self-play says nothing about strength
-        duration = (match.finished_at - match.started_at).total_seconds() if match.started_at else 0.0
-        rows.append((match.pk, first, second, match.scores[0], match.game, duration))
+        duration = (finished - started).total_seconds() if started and finished else 0.0
+        rows.append((pk, first, second, scores[0], match_game, duration))
     agents = {a.pk: a for a in Agent.objects.filter(pk__in={r[1] for r in rows} | {r[2] for r in rows})}
     order = sorted(agents)
     index = {pk: i for i, pk in enumerate(order)}
     anchors = [index[pk] for pk in order if agents[pk].kind == Agent.Kind.BOT and agents[pk].slug.endswith("-lv0")]
     rounds = bootstrap_rounds()
     result = compute(_arrays(rows, index), n_agents=len(order), anchors=anchors, rounds=rounds) if rows else None
-    stats = _agent_stats([r[0] for r in rows])
+    stats = _agent_stats(rows, seat_agents, matches)
     table = []
     for pk in order:
         agent, i, row = agents[pk], index[pk], stats.get(pk, {})

@@ -1,0 +1,95 @@
+"""Leaderboard page server time with 100,000 stored matches between 50 agents.
+
+The page reads a cached snapshot; the peer, measured in the same run, is what the page would
+cost if it fitted the ratings per request (the snapshot refresh the worker runs instead).
+
+Usage: .venv/bin/python bench/leaderboard_page.py [--matches 100000] [--agents 50] [--requests 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from _django import setup_django
+
+
+def populate(matches: int, agents: int) -> None:
+    """Synthetic finished tic-tac-toe matches between bots of known strength (no decisions stored)."""
+    from django.utils import timezone
+
+    from arena.models import Agent, AgentVersion, Match, Seat
+
+    rng = np.random.default_rng(1)
+    strength = np.linspace(-2, 2, agents)
+    versions = []
+    for i in range(agents):
+        agent = Agent.objects.create(
+            slug=f"tic-tac-toe-lv{i}" if i == 0 else f"synthetic-{i}", name=f"Agent {i}", kind="bot", game="tic-tac-toe"
+        )
+        versions.append(AgentVersion.objects.create(agent=agent, number=1, config={"bot": agent.slug}))
+    now = timezone.now()
+    for start in range(0, matches, 5000):
+        count = min(5000, matches - start)
+        pairs = rng.integers(0, agents, size=(count, 2))
+        pairs[pairs[:, 0] == pairs[:, 1], 1] = (pairs[pairs[:, 0] == pairs[:, 1], 1] + 1) % agents
+        p_first = 1 / (1 + np.exp(strength[pairs[:, 1]] - strength[pairs[:, 0]]))
+        first_wins = rng.random(count) < p_first
+        rows = Match.objects.bulk_create(
+            Match(
+                game="tic-tac-toe",
+                seed=start + k,
+                status="finished",
+                ply=9,
+                state={},
+                scores=[1.0, 0.0] if first_wins[k] else [0.0, 1.0],
+                termination="synthetic",
+                started_at=now,
+                finished_at=now,
+            )
+            for k in range(count)
+        )
+        Seat.objects.bulk_create(
+            Seat(match=row, index=index, agent_version=versions[pairs[k, index]], score=row.scores[index])
+            for k, row in enumerate(rows)
+            for index in (0, 1)
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--agents", type=int, default=50)
+    parser.add_argument("--requests", type=int, default=50)
+    args = parser.parse_args()
+    setup_django()
+    from django.test import Client
+
+    from ratings.services import snapshot_refresh
+
+    started = time.perf_counter()
+    populate(args.matches, args.agents)
+    print(f"stored {args.matches} matches in {time.perf_counter() - started:.1f} s")
+    started = time.perf_counter()
+    snapshot = snapshot_refresh(game="")
+    refresh = time.perf_counter() - started
+    print(f"snapshot refresh (fit + {snapshot.bootstrap_rounds} bootstrap rounds + stats): {refresh:.2f} s")
+    client = Client(HTTP_HOST="localhost")
+    times = []
+    for _ in range(args.requests):
+        started = time.perf_counter()
+        response = client.get("/leaderboard/")
+        times.append(1000 * (time.perf_counter() - started))
+        assert response.status_code == 200
+    median, p95 = statistics.median(times), sorted(times)[int(0.95 * (len(times) - 1))]
+    print(f"leaderboard page: median {median:.1f} ms, p95 {p95:.1f} ms over {args.requests} requests")
+    print(f"figure leaderboard_page_median_ms {median:.1f} ms")
+    print(f"figure leaderboard_page_p95_ms {p95:.1f} ms")
+    print(f"figure leaderboard_snapshot_refresh_seconds {refresh:.2f} s")
+    print(f"figure leaderboard_page_vs_fit_per_request {median / 1000 / refresh:.4f} ratio")
+
+
+if __name__ == "__main__":
+    main()
