@@ -102,11 +102,11 @@ def _child(parent: _Node, uci: str, max_plies_hit: bool) -> _Node:
     return _Node(board, counts, key, max_plies_hit)
 
 
-_cache: OrderedDict[tuple[str, tuple[str, ...]], _Node] = OrderedDict()
+_cache: OrderedDict[tuple[str, int, tuple[str, ...]], _Node] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def _remember(key: tuple[str, tuple[str, ...]], node: _Node) -> _Node:
+def _remember(key: tuple[str, int, tuple[str, ...]], node: _Node) -> _Node:
     with _cache_lock:
         _cache[key] = node
         if len(_cache) > _CACHE_SIZE:
@@ -116,7 +116,7 @@ def _remember(key: tuple[str, tuple[str, ...]], node: _Node) -> _Node:
 
 def _node(state: ChessState) -> _Node:
     """The cached position of `state`, rebuilt from fen0 and the moves when evicted."""
-    key = (state.fen0, state.moves)
+    key = (state.fen0, state.max_plies, state.moves)  # the cap is part of the result
     with _cache_lock:
         node = _cache.get(key)
         if node is not None:
@@ -128,10 +128,6 @@ def _node(state: ChessState) -> _Node:
             raise ValueError(f"stored move {uci!r} at ply {i} is not legal")
         node = _child(node, uci, i + 1 >= state.max_plies)
     return _remember(key, node)
-
-
-def square_name(square: int) -> str:
-    return chess.square_name(square)
 
 
 class Chess(Game[ChessState, str]):
@@ -186,7 +182,7 @@ class Chess(Game[ChessState, str]):
         self.require_legal(state, action)
         moves = (*state.moves, action)
         node = _child(_node(state), action, len(moves) >= state.max_plies)
-        _remember((state.fen0, moves), node)
+        _remember((state.fen0, state.max_plies, moves), node)
         return ChessState(seed=state.seed, ply=state.ply + 1, moves=moves, fen0=state.fen0, max_plies=state.max_plies)
 
     def outcome(self, state: ChessState) -> Outcome | None:
@@ -237,7 +233,7 @@ class Chess(Game[ChessState, str]):
         node = _node(state)
         board = node.board
         match = _UCI.fullmatch(cleaned.lower().replace("-", "").replace("x", ""))
-        if match and (cleaned[0].islower() or cleaned[:2].lower() != "b"):
+        if match:
             uci = match[0]
             if uci not in node.legal:
                 try:  # king-takes-rook castling, or a promotion written without its piece
@@ -246,6 +242,8 @@ class Chess(Game[ChessState, str]):
                 except ValueError:
                     if (uci + "q") in node.legal:
                         uci += "q"
+            if uci not in node.legal and (first := self._first_word(state, raw)):
+                return first  # "1. d4 d5" means d4, not a move from d4 to d5
             return uci
         for candidate in _san_candidates(cleaned):
             try:
@@ -258,10 +256,24 @@ class Chess(Game[ChessState, str]):
                 continue
             if move and move.uci() in node.legal:
                 return move.uci()
+        first = self._first_word(state, raw)
+        if first:
+            return first
         raise IllegalAction(
             f"Could not read {raw!r} as a legal move here; write UCI like e2e4 (e7e8q to promote) "
             f"or SAN like Nf3 or O-O. {self.legal_summary(state)}"
         )
+
+    def _first_word(self, state: ChessState, raw: str) -> str | None:
+        """The legal move written as the first of several words ("Nf3, developing", "e4 is best"), if any."""
+        words = _MOVE_NUMBER.sub("", raw.strip()).split()
+        if len(words) < 2:
+            return None
+        try:
+            uci = self.parse_action(state, words[0])
+        except IllegalAction:
+            return None
+        return uci if uci in _node(state).legal else None
 
     # -- text for people and models ------------------------------------------------------
 
@@ -339,6 +351,7 @@ class Chess(Game[ChessState, str]):
                         "light": (file + rank) % 2 == 1,
                         "piece": symbol,
                         "glyph": GLYPHS.get(symbol, ""),
+                        "fill_glyph": GLYPHS.get(symbol.lower(), ""),  # solid silhouette under a white outline
                         "colour": colour,
                         "label": label,
                         "last": name in last_squares,
@@ -378,7 +391,8 @@ def _san_candidates(text: str) -> list[str]:
     candidates = [text]
     if lower[0] in "nbrqk" and len(lower) > 2:
         candidates.append(lower[0].upper() + lower[1:])  # piece move written in any case
-    candidates.append(lower)  # pawn move written in capitals, e.g. "E4"
+    if text[0] not in "NBRQK" or len(text) == 2:
+        candidates.append(lower)  # pawn move written in capitals, e.g. "E4"; never reread "Bxc3" as a pawn
     if lower[:1] in "abcdefgh" and re.fullmatch(r"[a-h]x?[a-h]?[18]", lower):
         candidates.append(lower + "=Q")  # promotion without the piece
     return list(dict.fromkeys(candidates))
