@@ -104,6 +104,7 @@ def page(chromium):
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.console_errors = errors  # a test that expects some (a server restart) removes them
     yield page
     context.close()
     assert not errors, f"the page logged errors: {errors}"
