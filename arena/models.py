@@ -66,6 +66,8 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "round robin"
         LADDER = "ladder", "ladder evaluation"
+        ADVERSARIAL = "adversarial", "adversarial matrix"
+        ADAPTIVE = "adaptive", "adaptive (narrowest intervals)"
 
     class Status(models.TextChoices):
         CREATED = "created"

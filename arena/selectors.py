@@ -162,3 +162,25 @@ def agent_game_records(agent: Agent) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+
+
+def adaptive_intervals(matches, slugs: list[str], rounds: int = 200) -> dict[str, tuple[float, float, float]]:
+    """Quick Bradley–Terry (rating, low, high) per agent on the Elo scale, for adaptive scheduling."""
+    import numpy as np
+
+    from ratings import bradley_terry
+
+    index = {slug: i for i, slug in enumerate(slugs)}
+    rows = []
+    for match in matches.prefetch_related("seats__agent_version__agent"):
+        seats = sorted(match.seats.all(), key=lambda s: s.index)
+        a, b = (index.get(s.agent_version.agent.slug) for s in seats)
+        if a is not None and b is not None and a != b:
+            rows.append((a, b, match.scores[0]))
+    if not rows:
+        return dict.fromkeys(slugs, (0.0, -np.inf, np.inf))
+    a, b, score = (np.array(column) for column in zip(*rows, strict=True))
+    fit = bradley_terry.fit(a, b, score, n_agents=len(slugs))
+    boot = bradley_terry.bootstrap(a, b, score, n_agents=len(slugs), rounds=rounds, rng=np.random.default_rng(0))
+    scale = bradley_terry.ELO_PER_NAT
+    return {slug: (scale * fit.strengths[i], scale * boot.lower[i], scale * boot.upper[i]) for slug, i in index.items()}

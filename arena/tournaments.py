@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
-from arena.selectors import draw_rate_levels, ladder_records
+from arena.selectors import adaptive_intervals, draw_rate_levels, ladder_records
 from arena.services import ServiceError, match_create
 from games import get_game
 from games.bots import ladder
@@ -52,11 +52,17 @@ def tournament_create(
     games_per_seat: int | None = None,
     first_seed: int = 0,
     policies: dict[str, Any] | None = None,
+    opponents: list[Agent] = (),
+    budget: int = 200,
+    target_width: float = 100.0,
 ) -> Tournament:
     """A tournament and its first matches.
 
     round_robin: every pair of agents on every game, each seed played in both seat orders.
     ladder: each agent climbs each game's bot ladder from Lv0 (BotzoneBench §4.5).
+    adversarial: each agent against each of a fixed set of `opponents`, both orders (AdvGameBench §3.1).
+    adaptive: one seat-swapped pair per pairing, then more pairs where they most narrow the
+    Bradley–Terry intervals, until every interval is under `target_width` or `budget` matches.
     """
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
@@ -68,18 +74,28 @@ def tournament_create(
         raise ServiceError("A round robin needs at least two agents.")
     if format == Tournament.Format.LADDER and not agents:
         raise ServiceError("A ladder evaluation needs at least one candidate.")
+    if format == Tournament.Format.ADVERSARIAL and not (agents and opponents):
+        raise ServiceError("An adversarial matrix needs candidates and a fixed set of opponents.")
     config = {
         "games": games,
         "games_per_seat": games_per_seat,
         "first_seed": first_seed,
         "policies": policies or {},
         "agents": [a.slug for a in agents],
+        "opponents": [a.slug for a in opponents],
+        "budget": budget,
+        "target_width": target_width,
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
-    if format == Tournament.Format.ROUND_ROBIN:
+    if format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ADAPTIVE):
+        seeds = 1 if format == Tournament.Format.ADAPTIVE else (games_per_seat or 2)
         for game, (a, b) in itertools.product(games, itertools.combinations(agents, 2)):
-            for seed in range(first_seed, first_seed + (games_per_seat or 2)):
+            for seed in range(first_seed, first_seed + seeds):
+                _seeded_pair(tournament, game, a, b, seed, {})
+    elif format == Tournament.Format.ADVERSARIAL:
+        for game, a, b in itertools.product(games, agents, opponents):
+            for seed in range(first_seed, first_seed + (games_per_seat or 1)):
                 _seeded_pair(tournament, game, a, b, seed, {})
     else:
         for game, candidate in itertools.product(games, agents):
@@ -119,6 +135,28 @@ def _rerun_transient_failures(tournament: Tournament) -> None:
         )
 
 
+def _schedule_most_informative(tournament: Tournament) -> None:
+    """Adaptive: add a seat-swapped pair where it narrows the widest Bradley–Terry interval most."""
+    played = tournament.matches.filter(status=Match.Status.FINISHED)
+    if tournament.matches.count() + 2 > tournament.config["budget"]:
+        return
+    widest = None
+    for game in tournament.config["games"]:
+        intervals = adaptive_intervals(played.filter(game=game), tournament.config["agents"])
+        for slug, (rating, low, high) in intervals.items():
+            width = high - low
+            if width > tournament.config["target_width"] and (widest is None or width > widest[0]):
+                widest = (width, game, slug, rating, intervals)
+    if widest is None:
+        return  # every interval is narrow enough
+    _, game, slug, rating, intervals = widest
+    # The most informative opponent is the one closest in strength (p(1 − p) is largest near ½).
+    partner = min((s for s in intervals if s != slug), key=lambda s: abs(intervals[s][0] - rating))
+    seed = tournament.config["first_seed"] + tournament.matches.filter(game=game).count()
+    found = {a.slug: a for a in Agent.objects.filter(slug__in=[slug, partner])}
+    _seeded_pair(tournament, game, found[slug], found[partner], seed, {"adaptive": True})
+
+
 @transaction.atomic
 def tournament_advance(*, tournament: Tournament) -> list[int]:
     """After matches finish: schedule what comes next, or close the tournament.
@@ -141,6 +179,8 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
             rating = ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
             if not rating.topped and rating.progress is None and rating.level == len(records) <= top:
                 _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), rating.level)
+    if tournament.format == Tournament.Format.ADAPTIVE and not tournament.matches.filter(status__in=open_statuses):
+        _schedule_most_informative(tournament)
     created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)
     if created and tournament.config.get("queued"):
         from arena.tasks import enqueue_matches  # tasks run matches, which finish by calling back here

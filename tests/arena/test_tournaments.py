@@ -121,9 +121,20 @@ def test_cli_play_match_json(ttt_bots):
 
 def test_cli_tournament_lifecycle(ttt_bots):
     _call(
-        "tournament", "create", "--slug", "cli", "--format", "round_robin", "--games", "tic-tac-toe",
-        "--agents", "tic-tac-toe-lv4", "tic-tac-toe-lv0", "--games-per-seat", "2",
-    )  # fmt: skip
+        "tournament",
+        "create",
+        "--slug",
+        "cli",
+        "--format",
+        "round_robin",
+        "--games",
+        "tic-tac-toe",
+        "--agents",
+        "tic-tac-toe-lv4",
+        "tic-tac-toe-lv0",
+        "--games-per-seat",
+        "2",
+    )
     status = json.loads(_call("tournament", "status", "cli", "--json"))
     assert (status["total"], status["done"], status["pending"]) == (4, 0, 4)
     result = json.loads(_call("tournament", "run", "cli", "--json"))
@@ -134,9 +145,21 @@ def test_cli_tournament_lifecycle(ttt_bots):
 
 def test_cli_agents_add_list_show(ttt_bots):
     _call(
-        "agents", "add", "--slug", "local-llm", "--kind", "llm", "--base-url", "http://127.0.0.1:9/v1",
-        "--model", "m", "--api-key-env", "LOCAL_KEY", "--temperature", "0.2",
-    )  # fmt: skip
+        "agents",
+        "add",
+        "--slug",
+        "local-llm",
+        "--kind",
+        "llm",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "m",
+        "--api-key-env",
+        "LOCAL_KEY",
+        "--temperature",
+        "0.2",
+    )
     listing = json.loads(_call("agents", "list", "--kind", "llm", "--json"))
     assert listing == [{"slug": "local-llm", "name": "local-llm", "kind": "llm", "game": "any"}]
     shown = _call("agents", "show", "local-llm")
@@ -144,3 +167,36 @@ def test_cli_agents_add_list_show(ttt_bots):
     assert '"temperature": 0.2' in shown
     with pytest.raises(CommandError, match="needs --base-url"):
         _call("agents", "add", "--slug", "x", "--kind", "llm", "--model", "m")
+
+
+def test_adversarial_matrix_plays_each_candidate_against_each_opponent_both_ways(ttt_bots):
+    tournament = tournament_create(
+        slug="adv",
+        name="adv",
+        format="adversarial",
+        games=["tic-tac-toe"],
+        agents=[ttt_bots["tic-tac-toe-lv1"], ttt_bots["tic-tac-toe-lv2"]],
+        opponents=[ttt_bots["tic-tac-toe-lv0"], ttt_bots["tic-tac-toe-lv4"]],
+        games_per_seat=1,
+    )
+    pairs = Counter(
+        tuple(s.agent_version.agent.slug for s in m.seats.order_by("index")) for m in tournament.matches.all()
+    )
+    assert len(pairs) == 8  # 2 candidates × 2 opponents × 2 seat orders
+    assert set(pairs.values()) == {1}
+    assert ("tic-tac-toe-lv1", "tic-tac-toe-lv2") not in pairs  # candidates do not meet each other
+
+
+def test_adaptive_tournament_adds_pairs_where_intervals_are_widest_within_budget(ttt_bots):
+    agents = [ttt_bots[f"tic-tac-toe-lv{n}"] for n in (0, 1, 4)]
+    tournament = tournament_create(
+        slug="ada", name="ada", format="adaptive", games=["tic-tac-toe"], agents=agents, budget=16, target_width=1.0
+    )
+    assert tournament.matches.count() == 6  # one seat-swapped pair per pairing to start
+    async_to_sync(run_tournament)(tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.matches.count() == 16  # kept adding pairs (the target is unreachable) until the budget
+    extra = tournament.matches.filter(record__adaptive=True)
+    assert extra.count() == 10
+    assert all(m.duplicate_of_id or extra.filter(duplicate_of=m).exists() for m in extra)

@@ -31,6 +31,11 @@ class Command(BaseCommand):
         create.add_argument("--games-per-seat", type=int, help="Seeds per pairing (ladder: per level).")
         create.add_argument("--first-seed", type=int, default=0)
         create.add_argument("--fallback", choices=["random_legal", "forfeit", "abort"], default="random_legal")
+        create.add_argument("--opponents", nargs="+", default=[], help="Adversarial matrix: the fixed opponents.")
+        create.add_argument("--budget", type=int, default=200, help="Adaptive: most matches to play.")
+        create.add_argument(
+            "--target-width", type=float, default=100.0, help="Adaptive: stop when intervals are this narrow."
+        )
         create.add_argument("--json", action="store_true", dest="as_json")
         run = sub.add_parser("run", help="Play its matches here, or --enqueue them for db_worker processes.")
         run.add_argument("slug")
@@ -52,9 +57,10 @@ class Command(BaseCommand):
             raise CommandError(f"No tournament {slug!r}.")
         return tournament
 
-    def _create(self, slug, name, format, games, agents, games_per_seat, first_seed, fallback, as_json, **_):
-        found = {a.slug: a for a in Agent.objects.filter(slug__in=agents)}
-        missing = [s for s in agents if s not in found]
+    def _create(self, slug, name, format, games, agents, games_per_seat, first_seed, fallback, as_json, **options):
+        opponents = options.get("opponents") or []
+        found = {a.slug: a for a in Agent.objects.filter(slug__in=[*agents, *opponents])}
+        missing = [s for s in [*agents, *opponents] if s not in found]
         if missing:
             raise CommandError(f"Unknown agent(s): {', '.join(missing)}.")
         try:
@@ -67,6 +73,9 @@ class Command(BaseCommand):
                 games_per_seat=games_per_seat,
                 first_seed=first_seed,
                 policies={"fallback": fallback},
+                opponents=[found[s] for s in opponents],
+                budget=options.get("budget") or 200,
+                target_width=options.get("target_width") or 100.0,
             )
         except (ServiceError, UnknownGame) as error:
             raise CommandError(str(error)) from None
