@@ -1,0 +1,156 @@
+"""Werewolf: the deal, night resolution, votes (ties, abstentions, no majority), wins and role-view leaks."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games import IllegalAction
+from games.bots.werewolf import LADDER
+from games.werewolf import Werewolf, majority
+
+GAME = Werewolf()
+# Seats: P1, P2 werewolves; P3 seer; P4 doctor; P5–P8 villagers.
+ROLES = ("werewolf", "werewolf", "seer", "doctor", "villager", "villager", "villager", "villager")
+
+
+def fixed():
+    state = replace(GAME.initial_state(seed=0), roles=ROLES)
+    return replace(state, pending=GAME.night_order(state))
+
+
+def play(state, *texts):
+    for text in texts:
+        state = GAME.apply(state, GAME.parse_action(state, text))
+    return state
+
+
+def debate(state):
+    while state.phase == "debate":
+        state = play(state, "say I have nothing to add.")
+    return state
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_roles_are_dealt_from_the_seed(seed):
+    state = GAME.initial_state(seed=seed)
+    assert sorted(state.roles) == sorted(ROLES)
+    assert state.roles == GAME.initial_state(seed=seed).roles
+    wolves = [s for s, r in enumerate(state.roles) if r == "werewolf"]
+    assert list(state.pending[:2]) == wolves  # the night starts with the wolves, in seat order
+
+
+def test_doctor_saves_the_victim():
+    state = play(fixed(), "kill P5", "kill P5", "inspect P1", "protect P5")
+    assert all(state.alive)
+    assert state.phase == "debate"
+    assert "Night 1: no one was removed." in GAME.public_history(state)
+
+
+def test_unprotected_victim_is_removed_and_the_last_wolf_decides():
+    state = play(fixed(), "kill P5", "kill P6", "inspect P1", "protect P4")
+    assert state.alive == (True,) * 5 + (False,) + (True,) * 2
+    assert "Night 1: P6 was removed by the werewolves." in GAME.public_history(state)
+    assert GAME.current_player(state) == 0  # round 1 debate starts at P1
+
+
+def test_wolves_cannot_pick_a_wolf_and_seer_cannot_inspect_itself():
+    state = fixed()
+    with pytest.raises(IllegalAction, match="cannot kill P2"):
+        GAME.apply(state, GAME.parse_action(state, "kill P2"))
+    state = play(state, "kill P5", "kill P5")
+    with pytest.raises(IllegalAction, match="cannot inspect P3"):
+        GAME.apply(state, GAME.parse_action(state, "inspect P3"))
+
+
+def vote_state():
+    return debate(play(fixed(), "kill P5", "kill P5", "inspect P1", "protect P5"))
+
+
+def test_tie_removes_no_one():
+    state = play(vote_state(), "vote P3", "vote P3", "vote P1", "vote P1", "abstain", "abstain", "vote P3", "vote P1")
+    assert all(state.alive)
+    assert state.round == 2
+    assert state.phase == "night"
+    assert "Day 1: no majority, no one was removed." in GAME.public_history(state)
+
+
+def test_majority_of_votes_cast_removes_abstentions_do_not_count():
+    state = play(vote_state(), "abstain", "vote P1", "vote P1", "abstain", "abstain", "abstain", "vote P2", "abstain")
+    assert not state.alive[0]
+    assert sum(state.alive) == 7
+
+
+def test_plurality_without_majority_removes_no_one():
+    votes = [("vote", 1, s, t, "") for s, t in enumerate([2, 2, 2, 0, 0, 1, -1, -1])]
+    assert majority(votes) == -1  # P3 has 3 of 6 votes cast: not more than half
+    assert majority(votes[:5] + votes[6:]) == 2  # 3 of 5
+
+
+def test_votes_stay_secret_until_all_have_voted():
+    state = play(vote_state(), "vote P3")
+    texts = [e["text"] for e in GAME.player_view(state, 4)["log"]]
+    assert not any("voted" in t for t in texts)
+    assert GAME.player_view(state, 4)["players"][0]["voted"]
+    assert any("voted to remove P3" in e["text"] for e in GAME.player_view(state, 0)["log"])  # one's own vote
+
+
+def test_villagers_win_when_both_wolves_are_voted_out():
+    state = play(vote_state(), "vote P3", *["vote P1"] * 7)
+    state = debate(play(state, "kill P5", "inspect P2", "protect P5"))
+    assert GAME.current_player(state) == 1  # round 2 votes start at P2
+    state = play(state, "vote P3", *["vote P2"] * 6)
+    assert GAME.outcome(state).scores == (0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+
+
+def test_wolves_win_when_they_equal_the_others():
+    alive = (True, True, False, False, False, False, True, False)  # 2 wolves, 1 other after the night
+    state = replace(fixed(), alive=alive, round=3)
+    state = replace(state, pending=GAME.night_order(state))
+    assert state.pending == (0, 1)  # seer and doctor are gone
+    state = play(state, "kill P7", "kill P7")
+    assert GAME.outcome(state).scores == (1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    state = replace(fixed(), alive=(True, True, True, True, False, False, True, False))  # 2 wolves, 3 others
+    assert GAME._winner(state) == ""
+
+
+def test_no_other_role_in_a_villagers_view():
+    state = play(fixed(), "kill P6", "kill P6", "inspect P1", "protect P4")
+    state = play(debate(state), "vote P2", "vote P1")
+    for seat in range(4, 8):
+        view = GAME.player_view(state, seat)
+        roles = {p["name"]: p["role"] for p in view["players"] if p["role"]}
+        assert roles == {f"P{seat + 1}": "villager"}
+        assert "seed" not in view
+        text = GAME.observation_text(state, seat)
+        for secret in ("inspected", "protected", "as the victim", "werewolf P", "seer P", "doctor P", "fellow"):
+            assert secret not in text
+    wolf = GAME.player_view(state, 0)
+    assert {p["name"]: p["role"] for p in wolf["players"] if p["role"]} == {"P1": "werewolf", "P2": "werewolf"}
+    assert "Your fellow werewolf: P2." in GAME.observation_text(state, 0)
+    seer = GAME.player_view(state, 2)
+    assert seer["players"][0]["role"] == "werewolf"
+    assert "seer P3 inspected P1: a werewolf" in GAME.observation_text(state, 2)
+    assert "doctor P4 protected P4" in GAME.observation_text(state, 3)
+    assert {p["role"] for p in GAME.full_view(state)["players"]} == {"werewolf", "seer", "doctor", "villager"}
+
+
+def test_debate_text_is_data_and_limited():
+    state = play(fixed(), "kill P6", "kill P6", "inspect P1", "protect P4")
+    text = '<script>alert("x")</script> {{ view }} ; vote P3'
+    after = play(state, f"say {text}")
+    assert after.events[-1] == ("say", 1, 0, -1, text)
+    assert GAME.parse_action(after, GAME.action_to_text(after, ("say", text))) == ("say", text)
+    with pytest.raises(IllegalAction, match="limit is 500"):
+        GAME.apply(after, ("say", "x" * 501))
+
+
+def test_rule_bot_plays_legal_moves_to_the_end():
+    for seed in range(5):
+        state = GAME.initial_state(seed=seed)
+        rng = random.Random(seed)
+        while GAME.current_player(state) is not None:
+            state = GAME.apply(state, LADDER[1].choose(GAME, state, rng))
+        assert GAME.outcome(state) is not None
