@@ -114,6 +114,8 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
             if ended is not None:
                 await broadcast_match_updated(match_id)
                 return ended
+        # Real-time games: the command takes effect when it arrives, after the agent's thinking time.
+        result = replace(result, action=game.arrival(state, result.action, result.elapsed_ms / 1000))
         try:
             match = await _with_database_retries(
                 decision_record,

@@ -144,6 +144,10 @@ class Game[S, A]:
         """What `player` (None: a spectator) may see. Perfect-information games show all."""
         return self.to_json(state)
 
+    def arrival(self, state: S, action: A, thinking_s: float) -> A:
+        """The action as it takes effect after `thinking_s` of thought: real-time games stamp its arrival."""
+        return action
+
     def decision_info(self, state: S, action: A) -> dict[str, Any]:
         """Extra facts the record stores with a decision: plan games give `round`, `revised`, `plan_similarity`."""
         return {}

@@ -9,6 +9,7 @@ command with a game-clock tick ("@12 move U3 to e4"); see docs/games.md for the 
 from __future__ import annotations
 
 import heapq
+import math
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -52,6 +53,10 @@ class SkirmishState:
     log: tuple[tuple[int, int, str], ...]  # (turn, audience: -1 both sides or the side, text)
     winner: int  # -1 running, 0/1 a side, 2 draw
     reason: str
+
+
+#: Real-time mode: game-clock ticks per second of an agent's thinking (a slow model acts less often).
+TICKS_PER_SECOND = 1.0
 
 
 def unit_name(uid: int) -> str:
@@ -126,6 +131,12 @@ class Skirmish(Game[SkirmishState, tuple]):
                     best[nxt] = (total, cell)
                     heapq.heappush(queue, (total, nxt))
         return best
+
+    def arrival(self, state: SkirmishState, action: tuple, thinking_s: float) -> tuple:
+        """Real-time: a command arrives `thinking_s` × TICKS_PER_SECOND ticks after the clock it was issued at."""
+        if state.mode != "real-time":
+            return action
+        return (*action[:-1], max(action[-1], state.clock + math.ceil(thinking_s * TICKS_PER_SECOND)))
 
     def tick_of(self, state: SkirmishState, action: tuple) -> int:
         return action[-1]

@@ -187,3 +187,18 @@ def test_bots_finish_games_with_legal_commands():
         while GAME.current_player(state) is not None:
             state = GAME.apply(state, LADDER[level].choose(GAME, state, rng))
         assert GAME.outcome(state) is not None
+
+
+def test_real_time_commands_arrive_after_the_thinking_time():
+    from games import get_game
+
+    game = get_game("skirmish")
+    state = game.initial_state(seed=3, mode="real-time")
+    command = game.legal_actions(state)[0]
+    assert game.arrival(state, command, thinking_s=0.0)[-1] == state.clock
+    slow = game.arrival(state, command, thinking_s=4.2)
+    assert slow[-1] == state.clock + 5  # ceil(4.2 s × 1 tick/s)
+    assert game.action_to_text(state, slow).startswith(f"@{state.clock + 5} ")
+    turn_based = game.initial_state(seed=3)
+    first = game.legal_actions(turn_based)[0]
+    assert game.arrival(turn_based, first, thinking_s=9.0) == first
