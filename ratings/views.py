@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from games import UnknownGame, all_games, get_game
 from ratings import charts
+from ratings.game_metrics import star_error_rates, werewolf_social
 from ratings.models import RatingSnapshot
 from ratings.selectors import (
     KINDS,
@@ -96,9 +97,16 @@ def analysis(request: HttpRequest) -> HttpResponse:
     h2h = head_to_head(game)
     snapshot = snapshot_for(game="", filters={})
     rows = snapshot.data.get("rows", []) if snapshot else []
+    star, social = star_error_rates(), werewolf_social()
     if request.GET.get("format") == "json":
         return JsonResponse(
-            {"first_mover": first_mover, "head_to_head": {"game": game, **h2h}, "ladder": ladder_table()}
+            {
+                "first_mover": first_mover,
+                "head_to_head": {"game": game, **h2h},
+                "ladder": ladder_table(),
+                "star_errors": star,
+                "werewolf": social,
+            }
         )
     context = {
         "games": games,
@@ -115,5 +123,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
         if any(r.get("cost_per_match") for r in rows)
         else None,
         "ladder": ladder_table(),
+        "star_errors": star,
+        "werewolf": social,
     }
     return render(request, "ratings/analysis.html", context)

@@ -1,0 +1,97 @@
+"""Metrics particular to some games, read from final states and rejected attempts.
+
+STAR (skirmish): failed-command and spatial-error rates. DSGBench (Werewolf): identification
+(IRP: share of a villager-side player's votes that named a werewolf) and key-role survival
+(KSR: share of games a seer or werewolf was still alive at the end). Definitions in docs/metrics.md.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict
+
+from arena.models import Attempt, Decision, Match, Seat
+from games import get_game
+from games.skirmish import classify_command_error
+from ratings.metrics import proportion
+
+KEY_ROLES = ("seer", "werewolf")
+
+
+def _seat_agents(matches) -> dict[int, dict[int, str]]:
+    seats: dict[int, dict[int, str]] = defaultdict(dict)
+    for match_id, index, slug in Seat.objects.filter(match__in=matches).values_list(
+        "match_id", "index", "agent_version__agent__slug"
+    ):
+        seats[match_id][index] = slug
+    return seats
+
+
+def star_error_rates() -> list[dict]:
+    """Per agent over finished skirmish matches: commands, failed commands and spatial errors (STAR §5).
+
+    Failed = rejected commands (each a rejected attempt) + accepted commands that failed on execution
+    (counted in the final state); spatial = those of them caused by a spatial mistake.
+    """
+    matches = Match.objects.filter(game="skirmish", status=Match.Status.FINISHED)
+    seats = _seat_agents(matches)
+    game = get_game("skirmish")
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commands, failed, spatial
+    for match_id, final in matches.values_list("pk", "state"):
+        for seat, slug in seats[match_id].items():
+            counts[slug][1] += final["failed"][seat]
+            counts[slug][2] += final["spatial"][seat]
+    states = {}
+    for match_id, ply, seat, before in Decision.objects.filter(match__in=matches).values_list(
+        "match_id", "ply", "seat", "state_before"
+    ):
+        counts[seats[match_id][seat]][0] += 1
+        states[(match_id, ply)] = before
+    rejected = Attempt.objects.filter(match__in=matches, transient=False).exclude(verdict=Attempt.Verdict.OK)
+    for match_id, seat, ply, text, parsed in rejected.values_list(
+        "match_id", "seat", "ply", "raw_text", "parsed_action"
+    ):
+        slug = seats[match_id][seat]
+        counts[slug][0] += 1  # a rejected command was still a command given
+        counts[slug][1] += 1
+        before = states.get((match_id, ply))
+        if before is not None and classify_command_error(game.from_json(before), parsed or text) == "spatial":
+            counts[slug][2] += 1
+    return [
+        {
+            "agent": slug,
+            "commands": commands,
+            "failed": asdict(proportion(failed, commands)),
+            "spatial": asdict(proportion(spatial, commands)),
+        }
+        for slug, (commands, failed, spatial) in sorted(counts.items())
+        if commands
+    ]
+
+
+def werewolf_social() -> list[dict]:
+    """Per agent over finished Werewolf games: IRP from votes and KSR for key roles (DSGBench)."""
+    matches = Match.objects.filter(game="werewolf", status=Match.Status.FINISHED)
+    seats = _seat_agents(matches)
+    votes: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # votes on wolves, votes cast (villager side)
+    key: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # survived, key-role games
+    for match in matches.only("pk", "state"):
+        roles, alive = match.state["roles"], match.state["alive"]
+        for kind, _round, actor, target, _text in match.state["events"]:
+            if kind == "vote" and target >= 0 and roles[actor] != "werewolf":
+                slug = seats[match.pk][actor]
+                votes[slug][0] += roles[target] == "werewolf"
+                votes[slug][1] += 1
+        for seat, role in enumerate(roles):
+            if role in KEY_ROLES:
+                key[seats[match.pk][seat]][0] += bool(alive[seat])
+                key[seats[match.pk][seat]][1] += 1
+    agents = sorted(set(votes) | set(key))
+    return [
+        {
+            "agent": slug,
+            "irp": asdict(proportion(*votes[slug])) if votes[slug][1] else None,
+            "ksr": asdict(proportion(*key[slug])) if key[slug][1] else None,
+        }
+        for slug in agents
+    ]
