@@ -144,6 +144,10 @@ class Game[S, A]:
         """What `player` (None: a spectator) may see. Perfect-information games show all."""
         return self.to_json(state)
 
+    def team_of(self, state: S, seat: int) -> int:
+        """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
+        return seat
+
     def arrival(self, state: S, action: A, thinking_s: float) -> A:
         """The action as it takes effect after `thinking_s` of thought: real-time games stamp its arrival."""
         return action

@@ -46,6 +46,11 @@ def categories() -> list[str]:
     return list(dict.fromkeys(category_of.values()))
 
 
+def team_of_seat(seat: int) -> int:
+    """Seats 0 and 1 are red (spymaster, guesser), 2 and 3 blue."""
+    return seat // 2
+
+
 def team_colour(team: int) -> str:
     return RED if team == 0 else BLUE
 
@@ -80,6 +85,9 @@ class Codenames(Game[CodenamesState, tuple]):
     chance = True
     has_controls = True
     seat_names = ("Red spymaster", "Red guesser", "Blue spymaster", "Blue guesser")
+
+    def team_of(self, state: CodenamesState, seat: int) -> int:
+        return team_of_seat(seat)
 
     def initial_state(self, *, seed: int, **options: Any) -> CodenamesState:
         if options:

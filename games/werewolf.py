@@ -60,6 +60,10 @@ class Werewolf(Game[WerewolfState, tuple]):
     has_controls = True
     seat_names = NAMES
 
+    def team_of(self, state: WerewolfState, seat: int) -> int:
+        """0 for the village, 1 for the werewolves (the deal decides, so it depends on the state)."""
+        return 1 if state.roles[seat] == "werewolf" else 0
+
     def initial_state(self, *, seed: int, **options: Any) -> WerewolfState:
         max_rounds = options.pop("max_rounds", DEFAULT_MAX_ROUNDS)
         if options:

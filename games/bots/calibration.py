@@ -37,7 +37,7 @@ class SeriesResult:
 
 
 def play_game(game: Game, bots: list[Bot], seed: int) -> tuple[tuple[float, ...], list[float], list[int]]:
-    """One bot-vs-bot game from `seed`: per-seat scores, thinking seconds and move counts."""
+    """One bot game from `seed` (`bots` per seat): per-seat scores, thinking seconds and move counts."""
     state = game.initial_state(seed=seed)
     rngs = [random.Random(seed * 7919 + seat) for seat in range(len(bots))]
     seconds = [0.0] * len(bots)
@@ -59,18 +59,26 @@ def play_series(
     first_seed: int = 0,
     on_game: Callable[[], None] | None = None,
 ) -> SeriesResult:
-    """`games_per_seat` games with the challenger first, the same seeds with it second."""
+    """`games_per_seat` games with the challenger on side 0, the same seeds with it on side 1.
+
+    A side is a seat in two-player games and a team (`game.team_of`) in team games: the challenger
+    then fills every seat of its team.
+    """
     wins = draws = losses = moves = 0
     seconds = 0.0
     for seed in range(first_seed, first_seed + games_per_seat):
-        for seat in (0, 1):
-            bots = [challenger, defender] if seat == 0 else [defender, challenger]
+        start = game.initial_state(seed=seed)
+        sides = [game.team_of(start, seat) for seat in range(game.num_players)]
+        for side in (0, 1):
+            bots = [challenger if sides[seat] == side else defender for seat in range(game.num_players)]
             scores, game_seconds, game_moves = play_game(game, bots, seed)
-            wins += scores[seat] == 1.0
-            draws += scores[seat] == 0.5
-            losses += scores[seat] == 0.0
-            seconds += game_seconds[seat]
-            moves += game_moves[seat]
+            mine = [seat for seat in range(game.num_players) if sides[seat] == side]
+            score = scores[mine[0]]
+            wins += score == 1.0
+            draws += score == 0.5
+            losses += score == 0.0
+            seconds += sum(game_seconds[seat] for seat in mine)
+            moves += sum(game_moves[seat] for seat in mine)
             if on_game:
                 on_game()
     return SeriesResult(wins, draws, losses, challenger_seconds=seconds, challenger_moves=moves)
