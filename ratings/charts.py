@@ -56,15 +56,15 @@ def rating_intervals(rows: list[dict], baseline: dict | None) -> dict:
     }
 
 
-def rating_history(histories: dict[str, list[float]]) -> dict:
-    """How did the rating move? Sequential Elo after each match."""
+def rating_history(histories: dict[str, list[list[float]]]) -> dict:
+    """How did the rating move? Sequential Elo after each match ([match number, Elo] points)."""
     data = [
         {
             "type": "scatter",
             "mode": "lines+markers",
             "name": name,
-            "x": list(range(1, len(h) + 1)),
-            "y": h,
+            "x": [point[0] for point in h],
+            "y": [point[1] for point in h],
             "hovertemplate": f"{name}: %{{y:.0f}} after match %{{x}}<extra></extra>",
         }
         for name, h in histories.items()

@@ -102,10 +102,18 @@ def compute(
     }
 
 
-def _history(matches: Matches, run: elo.EloRun, n_agents: int) -> list[list[float]]:
-    """Each agent's Elo after each of its matches, in order (for the rating-history chart)."""
+#: Points kept per rating-history line: enough for a chart, small enough to keep snapshots light.
+HISTORY_POINTS = 200
+
+
+def _history(matches: Matches, run: elo.EloRun, n_agents: int) -> list[list[list[float]]]:
+    """Each agent's [match number, Elo after it] in order, thinned evenly to HISTORY_POINTS (last kept)."""
     history: list[list[float]] = [[] for _ in range(n_agents)]
     for m in range(matches.first.size):
         history[int(matches.first[m])].append(round(float(run.after[m, 0]), 1))
         history[int(matches.second[m])].append(round(float(run.after[m, 1]), 1))
-    return history
+    thinned = []
+    for line in history:
+        keep = np.unique(np.linspace(0, len(line) - 1, min(len(line), HISTORY_POINTS)).round().astype(int))
+        thinned.append([[int(i) + 1, line[i]] for i in keep] if line else [])
+    return thinned
