@@ -6,6 +6,7 @@ from django.db.models import Count, Q
 
 from arena.models import Agent, Match, Seat
 from ratings import charts
+from ratings.plan_metrics import RADAR_AXES
 from ratings.selectors import snapshot_for
 
 
@@ -37,4 +38,11 @@ def agent_profile_charts(agent: Agent, records: list[dict]) -> dict:
         if any(g in baseline for g in games):
             series["Human baseline"] = [baseline.get(g) for g in games]
         radar = charts.radar(games, series)
-    return {"rating_row": row, "history_chart": history, "radar_chart": radar}
+    process_radar = None
+    radar_data = snapshot.data.get("radar", {}) if snapshot else {}
+    if agent.slug in radar_data:
+        series = {agent.name: radar_data[agent.slug]}
+        if "human-baseline" in radar_data:
+            series["Human baseline"] = radar_data["human-baseline"]
+        process_radar = charts.radar(RADAR_AXES, series)
+    return {"rating_row": row, "history_chart": history, "radar_chart": radar, "process_radar_chart": process_radar}

@@ -14,6 +14,7 @@ from openskill.models import PlackettLuce
 from arena.models import Agent, Attempt, Decision, Match, Seat
 from ratings.leaderboard import Matches, compute
 from ratings.models import RatingSnapshot
+from ratings.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
 
 HUMAN_BASELINE = "human-baseline"
 #: Match filters that change the fit (row filters such as kind and scaffold are applied by the page).
@@ -138,8 +139,12 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
             }
         )
     table.sort(key=lambda r: -(r["rating"] if r["rating"] is not None else -1e9))
+    process = process_table(round_records()) if not game or game in plan_games() else []
     return {
         "rows": table,
+        "process": process,
+        "correlations": correlations(process),
+        "radar": radar_values(process),
         "people": _people_ratings(rows, agents) if game else [],
         "baseline": _human_baseline(rows, agents, anchors, index, rounds),
         "first_move_advantage": result and result["first_move_advantage"],

@@ -88,6 +88,22 @@ def _csv(rows: list[dict], baseline: dict | None, filename: str) -> HttpResponse
     return response
 
 
+PROCESS_COLUMNS = [
+    "WR",
+    "initial WR",
+    "ORR",
+    "CSR",
+    "improvement slope",
+    "OBR",
+    "RVR",
+    "constructive rate",
+    "revision similarity",
+    "FMA (WR)",
+    "FMA (ORR)",
+    "FMA (CSR)",
+]
+
+
 def analysis(request: HttpRequest) -> HttpResponse:
     """First-mover analysis, head to head, strategy vs execution, and the ladder table."""
     games = all_games()
@@ -125,5 +141,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
         "ladder": ladder_table(),
         "star_errors": star,
         "werewolf": social,
+        "process": snapshot.data.get("process", []) if snapshot else [],
+        "correlations": snapshot.data.get("correlations", []) if snapshot else [],
+        "process_columns": PROCESS_COLUMNS,
     }
     return render(request, "ratings/analysis.html", context)

@@ -4,27 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='RatingSnapshot',
+            name="RatingSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(blank=True, default='', max_length=40)),
-                ('filters', models.CharField(blank=True, default='', max_length=300)),
-                ('data', models.JSONField(default=dict)),
-                ('matches', models.PositiveIntegerField(default=0)),
-                ('bootstrap_rounds', models.PositiveIntegerField(default=0)),
-                ('computed_at', models.DateTimeField(auto_now=True)),
-                ('stale', models.BooleanField(default=False)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("game", models.CharField(blank=True, default="", max_length=40)),
+                ("filters", models.CharField(blank=True, default="", max_length=300)),
+                ("data", models.JSONField(default=dict)),
+                ("matches", models.PositiveIntegerField(default=0)),
+                ("bootstrap_rounds", models.PositiveIntegerField(default=0)),
+                ("computed_at", models.DateTimeField(auto_now=True)),
+                ("stale", models.BooleanField(default=False)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'filters'), name='snapshot_unique_scope')],
+                "constraints": [models.UniqueConstraint(fields=("game", "filters"), name="snapshot_unique_scope")],
             },
         ),
     ]
