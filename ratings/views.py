@@ -33,6 +33,20 @@ def _game_or_404(slug: str) -> str:
         raise Http404(f"No game called {slug!r}.") from None
 
 
+#: Columns the leaderboard sorts by (?sort=elo descending, ?sort=-elo ascending), with their headings.
+SORT_COLUMNS = [
+    ("rating", "Rating (95% CI)"),
+    ("elo", "Elo"),
+    ("pwer", "PWER"),
+    ("matches", "n"),
+    ("win_rate", "Win %"),
+    ("invalid_rate", "Invalid %"),
+    ("latency_ms_p50", "p50 time"),
+    ("cost_per_match", "Cost / match"),
+]
+SORTABLE = {key for key, _ in SORT_COLUMNS}
+
+
 def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
     """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game; CSV and JSON downloads."""
     game = _game_or_404(game)
@@ -45,6 +59,12 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         refresh_ratings_task.enqueue(game=game, filters=filter_key(filters))
     ready = bool(snapshot.data)
     rows = leaderboard_rows(snapshot, kinds=kinds, scaffold=scaffold) if ready else []
+    sort = request.GET.get("sort", "")
+    key = sort.lstrip("-")
+    if key in SORTABLE:
+        present = [r for r in rows if r[key] is not None]
+        present.sort(key=lambda r: r[key], reverse=not sort.startswith("-"))
+        rows = present + [r for r in rows if r[key] is None]  # missing values last either way
     baseline = snapshot.data.get("baseline") if "human" in kinds else None
     if request.GET.get("format") == "json":
         return JsonResponse(
@@ -71,6 +91,9 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "scaffold": scaffold,
         "filters": filters,
         "query": request.GET.urlencode(),
+        "filter_query": "&".join(f"{k}={v}" for k, v in request.GET.items() if k not in ("sort", "format")),
+        "sort": sort,
+        "sort_columns": SORT_COLUMNS,
         "chart": charts.rating_intervals(rows, baseline) if rows else None,
     }
     template = "ratings/partials/leaderboard-body.html" if request.htmx else "ratings/leaderboard.html"

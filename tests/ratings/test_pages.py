@@ -112,3 +112,12 @@ def test_people_get_a_per_game_openskill_rating_that_follows_their_results(clien
     assert person["history"] == sorted(person["history"])  # three wins in a row: only up
     assert person["mu"] > 25  # openskill starts at 25
     assert "People on this game" in client.get("/leaderboard/tic-tac-toe/").content.decode()
+
+
+def test_sorting_by_a_column(client, results):
+    snapshot_refresh(game="")
+    ascending = [r["slug"] for r in client.get("/leaderboard/?format=json&sort=-win_rate").json()["rows"]]
+    descending = [r["slug"] for r in client.get("/leaderboard/?format=json&sort=win_rate").json()["rows"]]
+    assert ascending[0] == "tic-tac-toe-lv0"
+    assert descending[-1] == "tic-tac-toe-lv0"
+    assert 'aria-sort="descending"' in client.get("/leaderboard/?sort=elo").content.decode()
