@@ -15,6 +15,9 @@ GAMES: dict[str, str] = {
     "ataxx": "games.ataxx:Ataxx",
     "chess": "games.chess_game:Chess",
     "santorini": "games.santorini:Santorini",
+    "codenames": "games.codenames:Codenames",
+    "werewolf": "games.werewolf:Werewolf",
+    "skirmish": "games.skirmish:Skirmish",
 }
 
 _instances: dict[str, Game] = {}

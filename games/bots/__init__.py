@@ -16,6 +16,9 @@ LADDER_MODULES: dict[str, str] = {
     "ataxx": "games.bots.ataxx",
     "chess": "games.bots.chess_bots",
     "santorini": "games.bots.santorini",
+    "codenames": "games.bots.codenames",
+    "werewolf": "games.bots.werewolf",
+    "skirmish": "games.bots.skirmish",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")
