@@ -5,11 +5,13 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from tqdm import tqdm
 
 from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Match
 from arena.runner import run_match
 from arena.services import agent_ensure, bots_ensure, match_create
+from games import get_game
 from games.bots import LADDER_MODULES
 
 DEMO_SEED = 20261122
@@ -37,13 +39,20 @@ class Command(BaseCommand):
             call_command("refresh_ratings", stdout=self.stdout)
 
     def _demo_matches(self, games: list[str]) -> None:
-        """One finished Lv1-vs-Lv0 game per game, so no page is empty on first visit."""
-        played = 0
+        """A few finished bot games per game (Lv0–Lv2, both seat orders), so no page is empty on first visit."""
+        plans = []
         for game_slug in games:
             if Match.objects.filter(game=game_slug, record__demo=True).exists():
                 continue
-            agents = [Agent.objects.get(slug=f"{game_slug}-lv1"), Agent.objects.get(slug=f"{game_slug}-lv0")]
+            bots = {a.slug: a for a in Agent.objects.filter(game=game_slug, kind=Agent.Kind.BOT)}
+            lv = [bots[f"{game_slug}-lv{n}"] for n in range(3) if f"{game_slug}-lv{n}" in bots]
+            seats = get_game(game_slug).num_players
+            if seats == 2:
+                pairs = [(lv[1], lv[0]), (lv[0], lv[1])] + ([(lv[2], lv[1]), (lv[1], lv[2])] if len(lv) > 2 else [])
+                plans += [(game_slug, list(pair)) for pair in pairs]
+            else:
+                plans.append((game_slug, [lv[1]] + [lv[0]] * (seats - 1)))
+        for game_slug, agents in tqdm(plans, desc="demo matches", unit="match", disable=None):
             match = match_create(game=game_slug, agents=agents, seed=DEMO_SEED, extra_record={"demo": True})
             async_to_sync(run_match)(match.pk)
-            played += 1
-        self.stdout.write(f"demo matches: {played} played")
+        self.stdout.write(f"demo matches: {len(plans)} played")
