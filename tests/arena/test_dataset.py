@@ -56,8 +56,20 @@ def wipe() -> None:
     Agent.objects.all().delete()
 
 
+def leaderboard() -> dict[str, tuple]:
+    """The overall leaderboard's ratings and records, as the page would show them."""
+    from django.test import override_settings
+
+    from ratings.services import snapshot_compute
+
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
+        rows = snapshot_compute(game="")["rows"]
+    return {r["slug"]: (round(r["rating"], 6), r["elo"], r["wins"], r["draws"], r["losses"]) for r in rows}
+
+
 def test_export_then_import_reproduces_the_record(played):
     before = standings()
+    board = leaderboard()
     decisions, attempts = Decision.objects.count(), Attempt.objects.count()
     text = export()
     manifest = json.loads(text.splitlines()[0])
@@ -70,6 +82,7 @@ def test_export_then_import_reproduces_the_record(played):
     assert report.rejected == []
     assert report.added["match"] == 13
     assert standings() == before
+    assert leaderboard() == board  # identical ratings on the instance that imported the file
     assert (Decision.objects.count(), Attempt.objects.count()) == (decisions, attempts)
     assert Annotation.objects.get().comment == "wins"
     again = import_dataset(text.splitlines(keepends=True))  # idempotent
