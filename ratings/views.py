@@ -127,6 +127,16 @@ PROCESS_COLUMNS = [
 ]
 
 
+def _table_csv(rows: list[dict], filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    writer = csv.DictWriter(response, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    return response
+
+
 def analysis(request: HttpRequest) -> HttpResponse:
     """First-mover analysis, head to head, strategy vs execution, and the ladder table."""
     games = all_games()
@@ -137,6 +147,32 @@ def analysis(request: HttpRequest) -> HttpResponse:
     snapshot = snapshot_for(game="", filters={})
     rows = snapshot.data.get("rows", []) if snapshot else []
     star, social = star_error_rates(), werewolf_social()
+    if request.GET.get("format") == "csv":
+        tables = {
+            "first-mover": first_mover,
+            "head-to-head": [
+                {"agent": a, **{b: h2h["fractions"][i][j] for j, b in enumerate(h2h["labels"])}}
+                for i, a in enumerate(h2h["labels"])
+            ],
+            "ladder": [{"agent": r["slug"], **r["cells"]} for r in ladder_table()["rows"]],
+            "process": [
+                {"agent": r["agent"], "rounds": r["rounds"], **{k: v["value"] for k, v in r["metrics"].items()}}
+                for r in (snapshot.data.get("process", []) if snapshot else [])
+            ],
+            "star-errors": [
+                {
+                    "agent": r["agent"],
+                    "commands": r["commands"],
+                    "failed": r["failed"]["value"],
+                    "spatial": r["spatial"]["value"],
+                }
+                for r in star
+            ],
+        }
+        name = request.GET.get("table", "first-mover")
+        if name not in tables:
+            raise Http404(f"No table {name!r}; choose one of {', '.join(tables)}.")
+        return _table_csv(tables[name], f"{name}.csv")
     if request.GET.get("format") == "json":
         return JsonResponse(
             {

@@ -121,3 +121,11 @@ def test_sorting_by_a_column(client, results):
     assert ascending[0] == "tic-tac-toe-lv0"
     assert descending[-1] == "tic-tac-toe-lv0"
     assert 'aria-sort="descending"' in client.get("/leaderboard/?sort=elo").content.decode()
+
+
+def test_analysis_tables_download_as_csv(client, results):
+    rows = list(csv.DictReader(io.StringIO(client.get("/analysis/?format=csv&table=first-mover").content.decode())))
+    assert {"game", "pairing", "n", "win", "win_low", "win_high"} <= set(rows[0])
+    matrix = client.get("/analysis/?format=csv&table=head-to-head&game=tic-tac-toe").content.decode()
+    assert matrix.splitlines()[0].startswith("agent,")
+    assert client.get("/analysis/?format=csv&table=nonsense").status_code == 404
