@@ -81,6 +81,7 @@ def test_agent_editing_is_staff_only_and_versions_configs(client, django_user_mo
     assert not Agent.objects.filter(slug="bad").exists()
 
 
+@pytest.mark.django_db(transaction=True)  # tournaments advance in on-commit callbacks
 def test_tournament_page_shows_live_progress_then_standings(client, ttt_bots):
     tournament = tournament_create(
         slug="t1", name="T1", format="round_robin", games=["tic-tac-toe"],
