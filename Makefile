@@ -5,7 +5,6 @@ PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
-export HOST PORT
 
 .PHONY: install run test lint format bench calibrate clean
 
@@ -25,7 +24,7 @@ run: install
 	$(MANAGE) collectstatic --noinput -v0
 	@# One embedded worker: whatever was running when the last one stopped is orphaned.
 	$(MANAGE) resume_matches --stale-after 0
-	@scripts/serve
+	@HOST=$(HOST) PORT=$(PORT) scripts/serve
 
 test: install
 	$(VENV)/bin/ruff check .

@@ -85,8 +85,9 @@ def live_site(tmp_path_factory):
     site.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    """One browser per test module: Playwright's sync API holds an event loop while it runs."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
     from playwright.sync_api import sync_playwright

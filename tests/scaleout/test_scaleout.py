@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -63,7 +64,9 @@ def test_a_game_served_by_two_daphnes_stays_in_sync(scaled_site):
             back = await until(ws_a, lambda m: m["ply"] >= 4)
             assert f"<li>{free}</li>" in back["html"]
 
-    asyncio.run(play())
+    # Run the clients on their own loop in a thread: other suites (Playwright) may own this thread's loop.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play()).result()
 
 
 def test_two_workers_on_postgresql_run_every_match_exactly_once(scaled_site, tmp_path):
@@ -91,7 +94,8 @@ import json
 from django.db.models import Count
 from django_tasks_db.models import DBTaskResult
 from arena.models import Decision, Match
-tasks = list(DBTaskResult.objects.values_list("args_kwargs", "status", "worker_ids", "return_value"))
+tasks = list(DBTaskResult.objects.filter(task_path__endswith="run_match_task")
+             .values_list("args_kwargs", "status", "worker_ids", "return_value"))
 runs = {}
 for args, status, workers, value in tasks:
     runs.setdefault(args["args"][0], []).append((status, workers, value))

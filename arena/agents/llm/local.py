@@ -138,8 +138,11 @@ def start_server(
     config_path = directory / f"llama-server-{port}.json"
     config_path.write_text(json.dumps(config, indent=2))
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the child owns it
+    # The server's settings also read HOST and PORT from the environment (and `make` exports ours):
+    # pin them to the config's so the server always listens where we look for it.
+    env = {**os.environ, "HOST": config["host"], "PORT": str(port)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--config_file", str(config_path)], stdout=log, stderr=log
+        [sys.executable, "-m", "llama_cpp.server", "--config_file", str(config_path)], stdout=log, stderr=log, env=env
     )
     if log_path:
         log.close()
