@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -102,6 +103,9 @@ def chromium():
 def page(chromium):
     context = chromium.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
+    # Generous waits: CI machines are shared and two cores run the browser, daphne and the tests.
+    page.set_default_timeout(60_000)
+    expect.set_options(timeout=20_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -31,13 +31,13 @@ def play_until_over(page, max_moves: int) -> int:
     moves = 0
     status = page.locator(".match-status")
     while moves < max_moves:
-        expect(status).to_contain_text(re.compile(r"Your move|Game over"), timeout=15000)
+        expect(status).to_contain_text(re.compile(r"Your move|Game over"), timeout=30000)
         if "Game over" in status.inner_text():
             return moves
         played = page.locator(".move-list li:not(.muted)")
         before = played.count()
         page.locator(".cell-target").first.click()
-        expect(played).not_to_have_count(before, timeout=15000)  # the server took our move
+        expect(played).not_to_have_count(before, timeout=30000)  # the server took our move
         moves += 1
     raise AssertionError("the game did not end")
 
@@ -47,7 +47,7 @@ def test_person_plays_connect_four_by_clicking_and_survives_a_reload(page, live_
     expect(page.locator(".match-status")).to_contain_text("Your move.")
     page.locator(".cell-target").first.click()
     # Our disc and the bot's reply both appear in the move list.
-    expect(page.locator(".move-list li")).to_have_count(2, timeout=15000)
+    expect(page.locator(".move-list li")).to_have_count(2, timeout=30000)
     before_reload = page.locator(".move-list li").all_inner_texts()
     page.reload()
     expect(page.locator("[data-connection]")).to_have_text("connected")
@@ -60,7 +60,7 @@ def test_person_plays_connect_four_by_clicking_and_survives_a_reload(page, live_
 def test_illegal_click_shows_a_message(page, live_site):
     start_game(page, live_site, "tic-tac-toe", "tic-tac-toe-lv0", "Bea")
     page.locator("[data-cell='b2']").click()
-    expect(page.locator(".move-list li")).to_have_count(2, timeout=15000)
+    expect(page.locator(".move-list li")).to_have_count(2, timeout=30000)
     page.locator("[data-cell='b2']").click()
     expect(page.locator("[data-move-error]")).to_contain_text("No legal move starts at b2")
     typed = page.locator("input[name=move]")
@@ -77,7 +77,7 @@ def test_spectator_page_updates_live(page, chromium, live_site):
     expect(spectator.locator("[data-connection]")).to_have_text("connected")
     expect(spectator.locator(".match-status")).to_contain_text("Cy is thinking")
     page.locator("[data-cell='a1']").click()
-    expect(spectator.locator(".move-list li")).to_have_count(2, timeout=15000)
+    expect(spectator.locator(".move-list li")).to_have_count(2, timeout=30000)
     assert spectator.locator(".move-list li").first.inner_text() == "a1"
     assert spectator.locator("input[name=move]").count() == 0  # spectators get no move controls
     spectator_context.close()

@@ -55,13 +55,13 @@ def test_replay_keyboard_navigation_and_permalinks(page, live_site):
 def test_a_game_continues_after_the_server_restarts(page, live_site):
     start_game(page, live_site, "tic-tac-toe", "tic-tac-toe-lv0", "Rex")
     page.locator("[data-cell='b2']").click()
-    expect(page.locator(".move-list li")).to_have_count(2, timeout=15000)
+    expect(page.locator(".move-list li")).to_have_count(2, timeout=30000)
     live_site.stop()
-    expect(page.locator("[data-connection]")).to_contain_text("reconnecting", timeout=15000)
+    expect(page.locator("[data-connection]")).to_contain_text("reconnecting", timeout=30000)
     live_site.start()
     expect(page.locator("[data-connection]")).to_have_text("connected", timeout=30000)
     expect(page.locator(".match-status")).to_contain_text("Your move.")
     page.locator(".cell-target").first.click()
-    expect(page.locator(".move-list li")).to_have_count(4, timeout=15000)
+    expect(page.locator(".move-list li")).to_have_count(4, timeout=30000)
     # While the server was down the browser's reconnection attempts were refused, as expected.
     page.console_errors[:] = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" not in e]
