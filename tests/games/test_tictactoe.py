@@ -1,0 +1,53 @@
+"""Tic-tac-toe: known values and notation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import IllegalAction, get_game
+from games.bots import ladder
+from games.bots.calibration import play_series
+
+GAME = get_game("tic-tac-toe")
+
+
+def count_games(state) -> int:
+    if GAME.current_player(state) is None:
+        return 1
+    return sum(count_games(GAME.apply(state, move)) for move in GAME.legal_actions(state))
+
+
+def test_there_are_255168_complete_games():
+    assert count_games(GAME.initial_state(seed=0)) == 255_168
+
+
+def test_outcomes_and_reasons():
+    state = GAME.initial_state(seed=0)
+    for cell in (0, 3, 1, 4, 2):  # X takes the top row
+        state = GAME.apply(state, cell)
+    assert GAME.outcome(state).scores == (1.0, 0.0)
+    state = GAME.initial_state(seed=0)
+    for cell in (0, 1, 2, 4, 3, 5, 7, 6, 8):  # a full board with no line
+        state = GAME.apply(state, cell)
+    assert GAME.outcome(state).reason == "board full"
+    assert GAME.outcome(state).winner is None
+
+
+@pytest.mark.parametrize(("text", "cell"), [("b2", 4), ("B2", 4), ("2b", 4), (" a3 ", 0), ("(0, 0)", 0), ("c1", 8)])
+def test_tolerant_notation(text, cell):
+    assert GAME.parse_action(GAME.initial_state(seed=0), text) == cell
+
+
+def test_occupied_cell_is_refused_with_the_legal_moves():
+    state = GAME.apply(GAME.initial_state(seed=0), 4)
+    with pytest.raises(IllegalAction, match="Legal moves: a3, b3"):
+        GAME.apply(state, 4)
+
+
+def test_perfect_play_never_loses_to_any_level():
+    bots = ladder("tic-tac-toe")
+    for lower in bots[:-1]:
+        result = play_series(GAME, bots[-1], lower, games_per_seat=10, first_seed=random.Random(1).randrange(100))
+        assert result.losses == 0
