@@ -27,6 +27,17 @@ def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
     ]
 
 
+SEALED = "(sealed plan)"
+
+
+def visible_move(game: Game, match: Match, seat: int, text: str, viewer_seats: list[int]) -> str:
+    """A move as a viewer may see it: another seat's plan stays sealed until the match is over."""
+    running = match.status in (Match.Status.PENDING, Match.Status.RUNNING)
+    if game.document_actions and running and seat not in viewer_seats:
+        return SEALED
+    return text
+
+
 def live_match_html(match: Match, viewer) -> str:
     """The play/spectate panel of a match as one viewer (a person's agent, or None) sees it."""
     game = get_game(match.game)
@@ -63,7 +74,7 @@ def live_match_html(match: Match, viewer) -> str:
         "legal": legal_moves(game, state) if my_turn else [],
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
-        "moves": [text for _, _, text, _ in moves],
+        "moves": [visible_move(game, match, seat, text, mine) for _, seat, text, _ in moves],
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": game.player_view(state, view_seat),
@@ -110,8 +121,14 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     over = match.status in (Match.Status.FINISHED, Match.Status.ABORTED)
     mine = person_seats(match, viewer)
     decisions = list(match.decisions.order_by("ply").only("ply", "seat", "action_text", "fallback"))
+    for decision in decisions:
+        decision.action_text = visible_move(game, match, decision.seat, decision.action_text, mine)
     decision = match.decisions.filter(ply=ply - 1).first() if ply > 0 else None
     attempts = list(decision.attempts.order_by("number")) if decision else []
+    if decision:
+        decision.action_text = visible_move(game, match, decision.seat, decision.action_text, mine)
+        if decision.action_text == SEALED:
+            attempts = []  # its prompts and replies spell the plan out
     if decision and not over and game.hidden_information and decision.seat not in mine:
         attempts = []  # another seat's prompts could reveal its hidden information
     context = {

@@ -18,6 +18,9 @@ GAMES: dict[str, str] = {
     "codenames": "games.codenames:Codenames",
     "werewolf": "games.werewolf:Werewolf",
     "skirmish": "games.skirmish:Skirmish",
+    "tower-defense": "games.tower_defense:TowerDefense",
+    "battle-card": "games.battle_card:BattleCard",
+    "attribute-battle": "games.attribute_battle:AttributeBattle",
 }
 
 _instances: dict[str, Game] = {}

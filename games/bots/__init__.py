@@ -19,6 +19,9 @@ LADDER_MODULES: dict[str, str] = {
     "codenames": "games.bots.codenames",
     "werewolf": "games.bots.werewolf",
     "skirmish": "games.bots.skirmish",
+    "tower-defense": "games.bots.tower_defense",
+    "battle-card": "games.bots.battle_card",
+    "attribute-battle": "games.bots.attribute_battle",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")
