@@ -103,7 +103,16 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
     while (seat := game.current_player(state)) is not None:
         if isinstance(agents[seat], HumanSeat):
             await sync_to_async(match_release)(match_id=match_id, worker=worker)
-            return match
+            # A person's move may have landed between our last read and the release; if a bot or
+            # model is to move now, nobody else will start it (we held the match): carry on.
+            match = await Match.objects.aget(pk=match_id)
+            state = game.from_json(match.state)
+            seat = game.current_player(state)
+            if match.status != Match.Status.RUNNING or seat is None or isinstance(agents[seat], HumanSeat):
+                return match
+            if await sync_to_async(match_claim)(match_id=match_id, worker=worker) is None:
+                return match
+            continue
         beating = asyncio.create_task(_heartbeat(match_id, worker))
         try:
             result = await agents[seat].decide(game, state, seat, match.seed)
