@@ -45,3 +45,25 @@ def test_werewolf_measures_from_the_final_state():
     key_alive = sum(1 for seat, role in enumerate(roles) if role in ("seer", "werewolf") and match.state["alive"][seat])
     assert row["ksr"]["n"] == 3  # one seer and two werewolves
     assert row["ksr"]["value"] == pytest.approx(key_alive / 3)
+
+
+def test_plan_game_matches_feed_the_process_metrics_and_the_radar():
+    from django.test import override_settings
+
+    from ratings.services import snapshot_refresh
+
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
+    match = async_to_sync(run_match)(match.pk)
+    decisions = match.decisions.order_by("ply")
+    assert decisions.filter(round=2).exists()  # the record carries the revision round
+    assert decisions.filter(revised__isnull=False).exists()
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
+        data = snapshot_refresh(game="").data
+    process = {row["agent"]: row for row in data["process"]}
+    assert set(process) == {"battle-card-lv2", "battle-card-lv0"}
+    # One record per leg the agent played: every leg of every round (two legs a round, roles swapped).
+    assert process["battle-card-lv2"]["rounds"] == len(match.state["legs"])
+    wr = process["battle-card-lv2"]["metrics"]["WR"]
+    assert 0 <= wr["low"] <= (wr["value"] or 0) <= wr["high"] <= 1
+    assert len(data["radar"]["battle-card-lv2"]) == 5
