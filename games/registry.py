@@ -15,12 +15,16 @@ GAMES: dict[str, str] = {
     "ataxx": "games.ataxx:Ataxx",
     "chess": "games.chess_game:Chess",
     "santorini": "games.santorini:Santorini",
-    "codenames": "games.codenames:Codenames",
-    "werewolf": "games.werewolf:Werewolf",
-    "skirmish": "games.skirmish:Skirmish",
     "tower-defense": "games.tower_defense:TowerDefense",
     "battle-card": "games.battle_card:BattleCard",
     "attribute-battle": "games.attribute_battle:AttributeBattle",
+    "kuhn-poker": "games.kuhn_poker:KuhnPoker",
+    "leduc-holdem": "games.leduc_holdem:LeducHoldem",
+    "holdem": "games.holdem:Holdem",
+    "codenames": "games.codenames:Codenames",
+    "werewolf": "games.werewolf:Werewolf",
+    "skirmish": "games.skirmish:Skirmish",
+    "stratego": "games.stratego:Stratego",
 }
 
 _instances: dict[str, Game] = {}

@@ -16,12 +16,16 @@ LADDER_MODULES: dict[str, str] = {
     "ataxx": "games.bots.ataxx",
     "chess": "games.bots.chess_bots",
     "santorini": "games.bots.santorini",
-    "codenames": "games.bots.codenames",
-    "werewolf": "games.bots.werewolf",
-    "skirmish": "games.bots.skirmish",
     "tower-defense": "games.bots.tower_defense",
     "battle-card": "games.bots.battle_card",
     "attribute-battle": "games.bots.attribute_battle",
+    "kuhn-poker": "games.bots.kuhn_poker",
+    "leduc-holdem": "games.bots.leduc_holdem",
+    "holdem": "games.bots.holdem",
+    "codenames": "games.bots.codenames",
+    "werewolf": "games.bots.werewolf",
+    "skirmish": "games.bots.skirmish",
+    "stratego": "games.bots.stratego",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")

@@ -1,0 +1,406 @@
+"""Heads-up no-limit Texas hold'em as BotzoneBench plays it: a match of 20 hands, 20,000 chips a hand.
+
+Every hand starts with 20,000 chips for each seat and blinds of 50/100 (BotzoneBench resets the
+stacks each hand); the match score is the sum of the chips won and lost, and the seat ahead after
+the last hand wins (level totals draw). Seat `hand % 2` has the button in hand `hand` (0-based):
+it posts the small blind and acts first before the flop. Cards come from the seed alone
+(`cards.deal`): seat 0 always gets the first two cards of the hand's deck and seat 1 the next
+two, so a seed replayed with the seats swapped gives each player the other's cards and buttons.
+Hand strength is pokerkit's (`cards.best_hand`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from games.base import Game, IllegalAction, Outcome
+from games.holdem.betting import (
+    BIG_BLIND,
+    CALL,
+    FOLD,
+    SMALL_BLIND,
+    STACK,
+    STREETS,
+    Action,
+    Betting,
+    replay,
+)
+from games.holdem.cards import best_hand, card_text, deal, hand_label
+
+DEFAULT_HANDS = 20
+MAX_HANDS = 200
+
+
+@dataclass(frozen=True)
+class HoldemState:
+    seed: int
+    ply: int
+    hands: int  # hands in the match
+    hand: int  # index of the hand being played; == hands when the match is over
+    actions: tuple[Action, ...]  # this hand's actions so far
+    past: tuple[tuple[Action, ...], ...]  # the actions of each finished hand
+
+
+@lru_cache(maxsize=4096)
+def hand_result(seed: int, hand: int, actions: tuple[Action, ...]) -> int:
+    """Chips seat 0 won (negative: lost) in a finished hand."""
+    betting = replay(actions, hand % 2)
+    if betting.folded is not None:
+        return betting.committed[1] if betting.folded == 1 else -betting.committed[0]
+    mine, yours, board = deal(seed, hand)
+    ours, theirs = best_hand((*mine, *board)), best_hand((*yours, *board))
+    if ours == theirs:
+        return 0
+    return betting.committed[0] if ours > theirs else -betting.committed[0]
+
+
+def amount(text: str) -> int:
+    return int(text.replace(",", "").replace("_", ""))
+
+
+class Holdem(Game[HoldemState, Action]):
+    slug = "holdem"
+    name = "Heads-up no-limit hold'em"
+    seat_names = ("Player 1", "Player 2")
+    hidden_information = True
+    chance = True
+    has_controls = True
+
+    # -- the contract -------------------------------------------------------------------
+
+    def initial_state(self, *, seed: int, **options: Any) -> HoldemState:
+        hands = options.pop("hands", DEFAULT_HANDS)
+        if options:
+            raise ValueError(f"holdem takes only the option 'hands', got {sorted(options)}")
+        if not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
+            raise ValueError(f"hands must be a whole number from 1 to {MAX_HANDS}, got {hands!r}")
+        return HoldemState(seed=seed, ply=0, hands=hands, hand=0, actions=(), past=())
+
+    def betting(self, state: HoldemState) -> Betting:
+        return replay(state.actions, state.hand % 2)
+
+    def current_player(self, state: HoldemState) -> int | None:
+        if state.hand >= state.hands:
+            return None
+        return self.betting(state).to_act
+
+    def raise_sizes(self, betting: Betting, seat: int) -> list[int]:
+        """Representative raise-to amounts: the minimum, half the pot, the pot, all-in (as many as differ)."""
+        if not betting.can_raise(seat):
+            return []
+        high = max(betting.street_bet)
+        top = betting.max_raise_to(seat)
+        low = min(betting.min_raise_to, top)
+        pot_after_call = betting.pot + betting.to_call(seat)
+        sizes = {low, top}
+        for fraction in (0.5, 1.0):
+            size = high + int(pot_after_call * fraction)
+            if low < size < top:
+                sizes.add(size)
+        return sorted(sizes)
+
+    def legal_actions(self, state: HoldemState) -> list[Action]:
+        seat = self.current_player(state)
+        if seat is None:
+            return []
+        betting = self.betting(state)
+        actions: list[Action] = [FOLD] if betting.to_call(seat) else []
+        return [*actions, CALL, *(("raise", size) for size in self.raise_sizes(betting, seat))]
+
+    def raise_bounds(self, state: HoldemState) -> tuple[int, int] | None:
+        """(lowest, highest) legal raise-to of the player to act, None when they cannot raise."""
+        seat = self.current_player(state)
+        if seat is None:
+            return None
+        betting = self.betting(state)
+        if not betting.can_raise(seat):
+            return None
+        top = betting.max_raise_to(seat)
+        return min(betting.min_raise_to, top), top
+
+    def is_legal(self, state: HoldemState, action: Action) -> bool:
+        seat = self.current_player(state)
+        if seat is None or not isinstance(action, tuple):
+            return False
+        if action == FOLD:
+            return self.betting(state).to_call(seat) > 0
+        if action == CALL:
+            return True
+        if len(action) == 2 and action[0] == "raise" and type(action[1]) is int:
+            bounds = self.raise_bounds(state)
+            return bounds is not None and bounds[0] <= action[1] <= bounds[1]
+        return False
+
+    def require_legal(self, state: HoldemState, action: Action) -> None:
+        if self.current_player(state) is not None and isinstance(action, tuple) and action[:1] == ("raise",):
+            self._check_raise(state, action[1] if len(action) == 2 else None)
+        if self.current_player(state) is not None and action == FOLD and not self.is_legal(state, action):
+            raise IllegalAction("There is nothing to call, so you cannot fold: check instead.")
+        super().require_legal(state, action)
+
+    def _check_raise(self, state: HoldemState, to: Any) -> None:
+        bounds = self.raise_bounds(state)
+        if bounds is None:
+            raise IllegalAction("You cannot raise now (the other player is all-in or you have no chips behind).")
+        low, high = bounds
+        if type(to) is not int or not low <= to <= high:
+            raise IllegalAction(f"raise-to must be at least {low:,} and at most your stack of {high:,}.")
+
+    def apply(self, state: HoldemState, action: Action) -> HoldemState:
+        self.require_legal(state, action)
+        actions = (*state.actions, action)
+        if replay(actions, state.hand % 2).over:
+            return HoldemState(state.seed, state.ply + 1, state.hands, state.hand + 1, (), (*state.past, actions))
+        return HoldemState(state.seed, state.ply + 1, state.hands, state.hand, actions, state.past)
+
+    def net(self, state: HoldemState) -> int:
+        """Chips seat 0 has won over the finished hands (seat 1 has the opposite)."""
+        return sum(hand_result(state.seed, hand, actions) for hand, actions in enumerate(state.past))
+
+    def outcome(self, state: HoldemState) -> Outcome | None:
+        if state.hand < state.hands:
+            return None
+        net = self.net(state)
+        if net == 0:
+            return Outcome.draw(f"level after {state.hands} hands")
+        winner = 0 if net > 0 else 1
+        return Outcome.win(winner, f"{self.seat_names[winner]} won {abs(net):,} chips over {state.hands} hands")
+
+    def to_json(self, state: HoldemState) -> dict[str, Any]:
+        return {
+            "seed": state.seed,
+            "ply": state.ply,
+            "hands": state.hands,
+            "hand": state.hand,
+            "actions": [list(a) for a in state.actions],
+            "past": [[list(a) for a in hand] for hand in state.past],
+        }
+
+    def from_json(self, data: dict[str, Any]) -> HoldemState:
+        return HoldemState(
+            seed=int(data["seed"]),
+            ply=int(data["ply"]),
+            hands=int(data["hands"]),
+            hand=int(data["hand"]),
+            actions=tuple(tuple(a) for a in data["actions"]),
+            past=tuple(tuple(tuple(a) for a in hand) for hand in data["past"]),
+        )
+
+    # -- notation ------------------------------------------------------------------------
+
+    def action_to_text(self, state: HoldemState, action: Action) -> str:
+        if action == FOLD:
+            return "fold"
+        seat = self.current_player(state)
+        betting = self.betting(state) if seat is not None else None
+        if action == CALL:
+            return "call" if betting is not None and betting.to_call(seat) else "check"
+        if betting is not None and action[1] == betting.max_raise_to(seat):
+            return "all-in"
+        return f"raise-to {action[1]}"
+
+    def parse_action(self, state: HoldemState, text: str) -> Action:
+        cleaned = text.strip().lower().replace("_", "-")
+        cleaned = re.sub(r"\s+", " ", cleaned).strip(" .!`'\"")
+        seat = self.current_player(state)
+        betting = self.betting(state) if seat is not None else None
+        if cleaned in ("fold", "f", "-1"):
+            return FOLD
+        if cleaned in ("check", "k", "call", "c", "check-call", "check/call", "0"):
+            if cleaned in ("check", "k") and betting is not None and betting.to_call(seat):
+                owed = betting.to_call(seat)
+                raise IllegalAction(f"You cannot check: there is {owed:,} to call. Call, raise or fold.")
+            return CALL
+        if cleaned in ("all-in", "allin", "all in", "shove", "-2"):
+            if betting is None:
+                return ("raise", STACK)
+            self._check_raise(state, betting.max_raise_to(seat))
+            return ("raise", betting.max_raise_to(seat))
+        match = re.fullmatch(r"(?:(?:raise|bet)(?:[ -]?to)?[ :]*)?(\d[\d,_]*)", cleaned)
+        if match:
+            to = amount(match[1])
+            if seat is not None:
+                self._check_raise(state, to)
+            return ("raise", to)
+        raise IllegalAction(
+            f"Could not read {text.strip()!r}; answer fold, check, call, raise-to <amount> (your total bet "
+            "in this betting round, e.g. raise-to 300) or all-in."
+        )
+
+    # -- views -----------------------------------------------------------------------------
+
+    def _hand_view(self, state: HoldemState, hand: int, actions: tuple, viewer: int | None, reveal: bool):
+        betting = replay(actions, hand % 2)
+        holes = deal(state.seed, hand)
+        shown = reveal or betting.showdown
+        board = list(holes[2][: betting.board_shown()])
+        cards = [list(holes[s]) if shown or s == viewer else [] for s in (0, 1)]
+        view: dict[str, Any] = {
+            "number": hand + 1,
+            "button": hand % 2,
+            "street": STREETS[min(betting.street, 3)] if not betting.over else "over",
+            "cards": cards,
+            "card_faces": [[card_text(c) for c in seat_cards] for seat_cards in cards],
+            "board": board,
+            "board_faces": [card_text(c) for c in board],
+            "board_slots": [card_text(c) for c in board] + [""] * (5 - len(board)),
+            "pot": betting.pot,
+            "committed": list(betting.committed),
+            "street_bet": list(betting.street_bet),
+            "stacks": [betting.stack(0), betting.stack(1)],
+            "lines": self.action_lines(actions, hand),
+            "showdown": betting.showdown,
+            "folded": betting.folded,
+            "result": hand_result(state.seed, hand, actions) if betting.over else None,
+            "hands_made": [hand_label((*c, *holes[2])) if c and betting.showdown else "" for c in cards],
+        }
+        if betting.over:
+            view["summary"] = self._summary(view)
+        if betting.to_act is not None:
+            seat = betting.to_act
+            view["to_call"] = betting.to_call(seat)
+            view["raise_bounds"] = list(self.raise_bounds(state) or ()) if actions == state.actions else []
+        return view
+
+    def _view(self, state: HoldemState, viewer: int | None, reveal: bool) -> dict[str, Any]:
+        net = self.net(state)
+        over = state.hand >= state.hands
+        to_act = self.current_player(state)
+        view: dict[str, Any] = {
+            "viewer": viewer,
+            "seat_names": list(self.seat_names),
+            "hands": state.hands,
+            "hand_number": min(state.hand + 1, state.hands),
+            "over": over,
+            "to_act": to_act,
+            "net": [net, -net],
+            "blinds": [SMALL_BLIND, BIG_BLIND],
+            "stack": STACK,
+            "current": None if over else self._hand_view(state, state.hand, state.actions, viewer, reveal),
+            "last": None,
+            "legal": [self.action_to_text(state, a) for a in self.legal_actions(state)],
+        }
+        if state.past:
+            last = len(state.past) - 1
+            view["last"] = self._hand_view(state, last, state.past[last], viewer, reveal)
+        view["table"] = [self._seat_view(view, seat) for seat in ((1, 0) if viewer != 1 else (0, 1))]
+        if reveal:
+            view["seed"] = state.seed
+            view["history"] = [self._hand_view(state, h, a, None, True) for h, a in enumerate(state.past)]
+        return view
+
+    def _seat_view(self, view: dict[str, Any], seat: int) -> dict[str, Any]:
+        """One seat at the table as the viewer sees it (the viewer's own seat is drawn at the bottom)."""
+        hand = view["current"]
+        return {
+            "seat": seat,
+            "name": self.seat_names[seat],
+            "you": view["viewer"] == seat,
+            "cards": hand["cards"][seat] if hand else [],
+            "faces": hand["card_faces"][seat] if hand else [],
+            "net": view["net"][seat],
+            "stack": hand["stacks"][seat] if hand else STACK,
+            "street_bet": hand["street_bet"][seat] if hand else 0,
+            "committed": hand["committed"][seat] if hand else 0,
+            "button": bool(hand) and hand["button"] == seat,
+            "to_act": view["to_act"] == seat,
+        }
+
+    def player_view(self, state: HoldemState, player: int | None) -> dict[str, Any]:
+        # No seed here: the seed determines every deal.
+        return self._view(state, player, reveal=False)
+
+    def full_view(self, state: HoldemState) -> dict[str, Any]:
+        return self._view(state, None, reveal=True)
+
+    # -- text for people and models ---------------------------------------------------------
+
+    def action_lines(self, actions: tuple, hand: int) -> list[str]:
+        """One line per betting round: 'preflop: Player 1 raises to 300, Player 2 calls'."""
+        betting = replay(actions, hand % 2)
+        rounds: dict[int, list[str]] = {}
+        bets = {0: BIG_BLIND}
+        for street, seat, action, all_in in betting.log:
+            high = bets.get(street, 0)
+            if action == FOLD:
+                word = "folds"
+            elif action == CALL:
+                word = ("calls" if high else "checks") + (" (all-in)" if all_in else "")
+            else:
+                verb = "raises to" if high else "bets"
+                word = f"{verb} {action[1]:,}" + (" (all-in)" if all_in else "")
+                bets[street] = action[1]
+            rounds.setdefault(street, []).append(f"{self.seat_names[seat]} {word}")
+        return [f"{STREETS[street]}: {', '.join(words)}" for street, words in sorted(rounds.items())]
+
+    def _summary(self, view: dict[str, Any]) -> str:
+        button = self.seat_names[view["button"]]
+        text = f"Hand {view['number']} (button {button}): " + ("; ".join(view["lines"]) or "no action")
+        if view["board"]:
+            text += f"; board {' '.join(view['board'])}"
+        if view["showdown"]:
+            shows = [f"{self.seat_names[s]} {' '.join(view['cards'][s])} ({view['hands_made'][s]})" for s in (0, 1)]
+            text += "; showdown " + ", ".join(shows)
+        elif view["result"] is not None:  # cards this viewer may see of a hand without a showdown
+            held = [f"{self.seat_names[s]} held {' '.join(view['cards'][s])}" for s in (0, 1) if view["cards"][s]]
+            text += "".join(f"; {line}" for line in held)
+        result = view["result"]
+        if result is None:
+            return text
+        if result == 0:
+            return text + "; split pot."
+        winner = 0 if result > 0 else 1
+        return text + f"; {self.seat_names[winner]} wins {abs(result):,}."
+
+    def public_history(self, state: HoldemState) -> str:
+        lines = [self._summary(self._hand_view(state, h, a, None, False)) for h, a in enumerate(state.past)]
+        if state.hand < state.hands and state.actions:
+            lines.append(self._summary(self._hand_view(state, state.hand, state.actions, None, False)) + " (now)")
+        return "\n".join(lines)
+
+    def observation_text(self, state: HoldemState, player: int) -> str:
+        view = self.player_view(state, player)
+        other = 1 - player
+        lines = [f"Match total after {len(state.past)} of {state.hands} hands: you {view['net'][player]:+,} chips."]
+        if view["last"]:
+            lines.append("Last hand: " + self._summary(view["last"]))
+        hand = view["current"]
+        if hand is None:
+            return "\n".join([*lines, "The match is over."])
+        you_button = hand["button"] == player
+        lines += [
+            f"Hand {hand['number']} of {state.hands}. "
+            + ("You have the button (small blind)." if you_button else "You are the big blind."),
+            f"Your hole cards: {' '.join(hand['cards'][player])}. Board: {' '.join(hand['board']) or '(none yet)'}.",
+            f"Betting round: {hand['street']}. " + ("; ".join(hand["lines"]) or "No action yet") + ".",
+            f"Pot {hand['pot']:,}. You have put in {hand['committed'][player]:,} "
+            f"({hand['street_bet'][player]:,} this round) and have {hand['stacks'][player]:,} behind; "
+            f"the other player has put in {hand['committed'][other]:,} "
+            f"({hand['street_bet'][other]:,} this round) and has {hand['stacks'][other]:,} behind.",
+        ]
+        if view["to_act"] == player:
+            bounds = hand.get("raise_bounds")
+            lines.append(
+                f"To call: {hand['to_call']:,}."
+                + (f" Raise-to from {bounds[0]:,} to {bounds[1]:,} (all-in)." if bounds else " You cannot raise.")
+            )
+        return "\n".join(lines)
+
+    def rules_text(self) -> str:
+        return (
+            "Heads-up no-limit Texas hold'em, a match of several hands (20 by default) between Player 1 and "
+            f"Player 2. Every hand both players start with {STACK:,} chips; the blinds are {SMALL_BLIND}/{BIG_BLIND}. "
+            "The players take turns holding the button: the button posts the small blind and acts first before "
+            "the flop; the big blind acts first on the flop, turn and river. Each player gets two private hole "
+            "cards; five board cards are turned up: three on the flop, one on the turn, one on the river. "
+            "Betting actions: fold (only when facing a bet), check (nothing to call), call, raise-to <amount> "
+            "(your total bet in this betting round after raising; at least the current bet plus the size of the "
+            "last raise, and at least one big blind more), all-in (raise-to everything you have). "
+            "At the showdown the best five-card hand from your two cards and the board wins the pot; equal hands "
+            "split it. Cards are written rank then suit: A K Q J T 9 … 2 and c d h s (e.g. As = ace of spades). "
+            "The match winner is the player who won more chips over all hands; equal totals are a draw.\n"
+            "Answer with one action: fold, check, call, raise-to <amount> (e.g. raise-to 300) or all-in."
+        )

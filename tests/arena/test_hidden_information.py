@@ -1,0 +1,108 @@
+"""Hidden information never reaches a viewer who may not see it: every frame a player and a spectator
+receive during a live poker match is checked against the deal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils.html import escape
+
+from arena.asgi import application
+from arena.models import Agent, Match
+from arena.people import person_agent_for_user, person_match_create
+from arena.selectors import match_state_at
+from arena.services import bots_ensure
+from games import get_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def frames_until_over(ws, person: bool, moves: list, limit: int = 60) -> list[dict]:
+    """Every fragment a connection receives; as the player, answer each turn with its first legal move."""
+    seen = []
+    for _ in range(limit):
+        if not person and await ws.receive_nothing(timeout=2):
+            return seen  # a spectator has read everything pushed so far
+        message = json.loads(await ws.receive_from(timeout=60))
+        if message["type"] != "fragment":
+            continue
+        seen.append(message)
+        html = message["html"]
+        if "Game over" in html:
+            return seen
+        if person and "Your move." in html:
+            legal = json.loads(html.split('type="application/json">')[1].split("</script>")[0])
+            moves.append(legal[0]["text"])
+            await ws.send_to(text_data=json.dumps({"type": "move", "move": legal[0]["text"], "ply": message["ply"]}))
+    return seen
+
+
+@pytest.mark.parametrize("slug", ["kuhn-poker", "leduc-holdem"])
+async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_model, slug):
+    user = await sync_to_async(django_user_model.objects.create_user)("pat", password="pw-123456")
+    await sync_to_async(client.force_login)(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+
+    def create() -> Match:
+        bots_ensure(game=slug)
+        person = person_agent_for_user(user=user)
+        return person_match_create(person=person, opponent=Agent.objects.get(slug=f"{slug}-lv0"), game=slug, seat=0)
+
+    match = await sync_to_async(create)()
+    headers = [(b"origin", b"http://localhost")]
+    player = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=[*headers, (b"cookie", cookie)])
+    spectator = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers)
+    assert (await player.connect())[0]
+    assert (await spectator.connect())[0]
+    moves: list[str] = []
+    player_frames = await frames_until_over(player, True, moves)
+    spectator_frames = await frames_until_over(spectator, False, [])
+    await player.disconnect()
+    await spectator.disconnect()
+    assert moves, "the person never got to act"
+
+    game = get_game(slug)
+    match = await Match.objects.aget(pk=match.pk)
+    checked = 0
+    for frames, hidden_seats in ((player_frames, (1,)), (spectator_frames, (0, 1))):
+        for frame in frames:
+            if 'data-status="running"' not in frame["html"]:
+                continue
+            state = await sync_to_async(match_state_at)(match, frame["ply"])
+            status = game.status(state)
+            if status.showdown or status.folded is not None or state.hand >= state.hands:
+                continue  # cards may be face up now
+            cards = game.deal(state)
+            for seat in hidden_seats:
+                assert f'data-card="{cards[seat]}"' not in frame["html"], (slug, frame["ply"], seat)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("slug", ["tower-defense", "battle-card", "attribute-battle"])
+async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(django_user_model, slug):
+    from arena.rendering import live_match_html, replay_html
+    from arena.runner import run_match
+
+    def setup():
+        bots_ensure(game=slug)
+        user = django_user_model.objects.create_user("opp", password="pw-123456")
+        person = person_agent_for_user(user=user)
+        match = person_match_create(person=person, opponent=Agent.objects.get(slug=f"{slug}-lv0"), game=slug, seat=1)
+        return person, user, match
+
+    person, user, match = await sync_to_async(setup)()
+    match = await run_match(match.pk)  # the bot (seat 0) seals its plan; then it is the person's turn
+    match = await Match.objects.aget(pk=match.pk)
+    plan = (await match.decisions.aget(ply=0)).action_text
+    assert len(plan) > 20
+    for viewer in (person, None):
+        live = await sync_to_async(live_match_html)(match, viewer)
+        replay = await sync_to_async(replay_html)(match, 1, viewer, user)
+        for html in (live, replay):
+            assert "(sealed plan)" in html
+            assert plan not in html
+            assert escape(plan) not in html
