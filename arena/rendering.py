@@ -27,15 +27,10 @@ def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
     ]
 
 
-SEALED = "(sealed plan)"
-
-
 def visible_move(game: Game, match: Match, seat: int, text: str, viewer_seats: list[int]) -> str:
-    """A move as a viewer may see it: another seat's plan stays sealed until the match is over."""
+    """A move as a viewer may see it: another seat's plan or setup stays hidden until the match is over."""
     running = match.status in (Match.Status.PENDING, Match.Status.RUNNING)
-    if game.document_actions and running and seat not in viewer_seats:
-        return SEALED
-    return text
+    return game.public_action_text(text) if running and seat not in viewer_seats else text
 
 
 def live_match_html(match: Match, viewer) -> str:
@@ -126,9 +121,10 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     decision = match.decisions.filter(ply=ply - 1).first() if ply > 0 else None
     attempts = list(decision.attempts.order_by("number")) if decision else []
     if decision:
-        decision.action_text = visible_move(game, match, decision.seat, decision.action_text, mine)
-        if decision.action_text == SEALED:
-            attempts = []  # its prompts and replies spell the plan out
+        shown = visible_move(game, match, decision.seat, decision.action_text, mine)
+        if shown != decision.action_text:
+            attempts = []  # its prompts and replies spell out what is hidden
+        decision.action_text = shown
     if decision and not over and game.hidden_information and decision.seat not in mine:
         attempts = []  # another seat's prompts could reveal its hidden information
     context = {

@@ -144,6 +144,10 @@ class Game[S, A]:
         """What `player` (None: a spectator) may see. Perfect-information games show all."""
         return self.to_json(state)
 
+    def public_action_text(self, text: str) -> str:
+        """How another seat's action reads to others while the match runs (a plan or a setup stays hidden)."""
+        return text
+
     def team_of(self, state: S, seat: int) -> int:
         """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
         return seat

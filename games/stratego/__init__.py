@@ -216,6 +216,10 @@ class Stratego(Game[StrategoState, Action]):
             flag_taken_by=int(data["flag_taken_by"]),
         )
 
+    def public_action_text(self, text: str) -> str:
+        """Moves are public; a setup names every piece's rank, so others only learn that one was made."""
+        return text if re.fullmatch(r"[a-j]\d{1,2}[-x][a-j]\d{1,2}", text) else "setup (hidden)"
+
     def action_to_text(self, state: StrategoState, action: Action) -> str:
         if isinstance(action, str):
             return action

@@ -69,6 +69,10 @@ class PlanGame(PlanViews, Game[PlanState, str]):
     hidden_information = True
     has_controls = True
     document_actions = True  # plans are JSON documents: a model's answer is its reply's last JSON object
+
+    def public_action_text(self, text: str) -> str:
+        return "(sealed plan)"  # the other seat must not read it before its own plan is in
+
     seat_names = ("Blue", "Red")
     #: (attacking role, defending role), e.g. ("invader", "defender").
     role_names: ClassVar[tuple[str, str]] = ("attacker", "defender")

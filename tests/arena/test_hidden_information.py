@@ -106,3 +106,24 @@ async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(djan
             assert "(sealed plan)" in html
             assert plan not in html
             assert escape(plan) not in html
+
+
+async def test_a_stratego_setup_is_not_shown_to_the_other_seat(django_user_model):
+    from arena.rendering import live_match_html
+    from arena.runner import run_match
+
+    def setup():
+        bots_ensure(game="stratego")
+        user = django_user_model.objects.create_user("gen", password="pw-123456")
+        person = person_agent_for_user(user=user)
+        opponent = Agent.objects.get(slug="stratego-lv0")
+        return person, person_match_create(person=person, opponent=opponent, game="stratego", seat=1)
+
+    person, match = await sync_to_async(setup)()
+    match = await run_match(match.pk)  # the bot (seat 0) submits its setup; then the person sets up
+    match = await Match.objects.aget(pk=match.pk)
+    setup_text = (await match.decisions.aget(ply=0)).action_text
+    for viewer in (person, None):
+        html = await sync_to_async(live_match_html)(match, viewer)
+        assert "setup (hidden)" in html
+        assert f"<li>{escape(setup_text)}</li>" not in html
