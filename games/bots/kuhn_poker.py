@@ -1,4 +1,8 @@
-"""Kuhn poker ladder: random, a hand-strength rule, then the CFR+ Nash equilibrium (an exactly known anchor).
+"""Kuhn poker ladder: random, a loose rule, then the CFR+ Nash equilibrium (an exactly known anchor).
+
+The equilibrium does not exploit: an honest "bet kings, call with queens" bot is a best response to it
+and draws. The Lv1 rule (never fold, bet whenever allowed except when opening a jack) is the pure
+strategy that both beats random and loses most to the equilibrium (docs/games.md).
 
 Every bot decides from `player_view` of its own seat only: its card and the public betting.
 """
@@ -21,17 +25,6 @@ SOLVER_ITERATIONS = 500  # exploitability below 1e-4 chips per hand, in well und
 def equilibrium() -> Strategy:
     """The CFR+ average strategy of Kuhn poker, computed once per process."""
     return Solver(KUHN).run(SOLVER_ITERATIONS).strategy_table()
-
-
-def _honest(game: KuhnPoker, state: LimitPokerState, rng: random.Random) -> str:
-    """Bets and calls with a king, checks a queen and calls with it, folds a jack; never bluffs."""
-    own, _, _ = seen(game, state)
-    legal = game.legal_actions(state)
-    if own == "K":
-        return "bet" if "bet" in legal else "call"
-    if "check" in legal:
-        return "check"
-    return "call" if own == "Q" else "fold"
 
 
 def _never_folds(game: KuhnPoker, state: LimitPokerState, rng: random.Random) -> str:

@@ -1,4 +1,4 @@
-"""Leduc hold'em ladder: random, two hand-strength rules, then a CFR+ Nash equilibrium.
+"""Leduc hold'em ladder: random, a per-round hand-strength rule, then a CFR+ Nash equilibrium.
 
 Every bot decides from `player_view` of its own seat only: its card, the board card once dealt,
 and the public betting (never the opponent's card).

@@ -1,4 +1,5 @@
-"""Stratego ladder: random, a one-move heuristic, then determinised sampling with a two-ply search.
+"""Stratego ladder: random, a one-move heuristic diluted with random moves (50%, then 15%), then
+determinised sampling with a two-ply search.
 
 Every bot starts from `Stratego.observed_board(state, seat)`: the other side's hidden pieces are
 UNKNOWN there, so no bot sees a hidden rank. What is known publicly about the unknown pieces —
