@@ -8,6 +8,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import override_settings
 from django.utils.html import escape
 
 from arena.asgi import application
@@ -41,6 +42,8 @@ async def frames_until_over(ws, person: bool, moves: list, limit: int = 60) -> l
 
 
 @pytest.mark.parametrize("slug", ["kuhn-poker", "leduc-holdem"])
+# The scripted player answers faster than a person may (30 frames per 10 s): lift the frame limit here.
+@override_settings(ARENA_RATE_LIMITS={"frames": (10_000, 10)})
 async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_model, slug):
     user = await sync_to_async(django_user_model.objects.create_user)("pat", password="pw-123456")
     await sync_to_async(client.force_login)(user)
