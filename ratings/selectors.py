@@ -52,26 +52,31 @@ def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str
     return rows
 
 
+#: The pairing a two-seat match belongs to, by its seats' agent kinds (order does not matter).
+PAIRINGS = {
+    frozenset({"bot"}): "bot vs bot",
+    frozenset({"llm"}): "model vs model",
+    frozenset({"llm", "bot"}): "model vs bot",
+}
+
+
 def first_mover_table() -> list[dict]:
     """Per game and pairing type: first seat's wins, draws, losses with 95% Wilson intervals."""
-    kinds = dict(
-        Seat.objects.filter(match__status=Match.Status.FINISHED).values_list("pk", "agent_version__agent__kind")
-    )
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     seats = Seat.objects.filter(match__status=Match.Status.FINISHED, match__scores__isnull=False).order_by(
         "match", "index"
     )
     by_match: dict[int, list] = defaultdict(list)
-    for pk, match_id, game, score in seats.values_list("pk", "match_id", "match__game", "score"):
-        by_match[match_id].append((game, kinds[pk], score))
+    for match_id, game, kind, score in seats.values_list(
+        "match_id", "match__game", "agent_version__agent__kind", "score"
+    ):
+        by_match[match_id].append((game, kind, score))
     for entries in by_match.values():
         if len(entries) != 2:
             continue
         (game, first_kind, first_score), (_, second_kind, _) = entries
-        pairing = "person vs other" if "human" in (first_kind, second_kind) else f"{first_kind} vs {second_kind}"
-        pairing = {"bot vs bot": "bot vs bot", "llm vs llm": "model vs model"}.get(pairing, pairing)
-        if pairing in ("bot vs llm", "llm vs bot"):
-            pairing = "model vs bot"
+        kinds = frozenset({first_kind, second_kind})
+        pairing = "person vs other" if "human" in kinds else PAIRINGS[kinds]
         for key in ((game, "all"), (game, pairing)):
             counts[key][{1.0: 0, 0.5: 1, 0.0: 2}[first_score]] += 1
     rows = []
