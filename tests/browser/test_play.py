@@ -13,9 +13,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def start_game(page, live_site, game: str, opponent: str, nickname: str) -> str:
     page.goto(f"{live_site.url}/play/")
     page.select_option("select[name=game]", game)
-    # htmx swaps in this game's opponents; wait for the bot to be offered.
+    # htmx swaps in this game's opponents (even when the game was already chosen): let the swap
+    # finish before choosing, or the new select would replace our choice with its default.
     expect(page.locator(f"#id_opponent option[value='{opponent}']")).to_have_count(1)
+    page.wait_for_load_state("networkidle")
     page.select_option("#id_opponent", opponent)
+    expect(page.locator("#id_opponent")).to_have_value(opponent)
     page.select_option("select[name=seat]", "0")
     page.fill("input[name=nickname]", nickname)
     page.check("input[name=consent][value=yes]")
