@@ -8,7 +8,7 @@ from django.contrib.staticfiles import finders
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
-from games.registry import GAMES
+from games import all_games
 
 # (label, url name); entries whose page is not installed are left out.
 NAVIGATION = (
@@ -25,8 +25,11 @@ NAVIGATION = (
 
 @cache
 def game_stylesheets() -> list[str]:
-    """Each registered game's stylesheet that exists (a game may need none)."""
-    return [path for slug in GAMES if finders.find(path := f"games/{slug}.css")]
+    """Each registered game's stylesheet that exists (a game may need none), shared ones once, first."""
+    names = []
+    for game in all_games():
+        names += [name for name in (game.shared_stylesheet, game.slug) if name and name not in names]
+    return [path for name in names if finders.find(path := f"games/{name}.css")]
 
 
 def site(request: HttpRequest) -> dict:

@@ -79,6 +79,8 @@ class Game[S, A]:
     #: True when the game ships static/games/<slug>.js for its play page (plan editors, bet controls),
     #: and templates/games/<slug>/controls.html, shown to the player to move instead of board clicks alone.
     has_controls: ClassVar[bool] = False
+    #: A stylesheet several games share (static/games/<name>.css), linked once before their own.
+    shared_stylesheet: ClassVar[str | None] = None
     #: True when an action is a JSON document (a plan), so a model's answer is the reply's last JSON object.
     document_actions: ClassVar[bool] = False
 

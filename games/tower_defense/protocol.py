@@ -68,6 +68,7 @@ class PlanGame(PlanViews, Game[PlanState, str]):
 
     hidden_information = True
     has_controls = True
+    shared_stylesheet = "plan-games"
     document_actions = True  # plans are JSON documents: a model's answer is its reply's last JSON object
 
     def public_action_text(self, text: str) -> str:

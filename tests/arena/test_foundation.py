@@ -44,6 +44,14 @@ def test_every_game_has_a_rules_page_with_its_board(client):
     assert client.get("/games/no-such-game/").status_code == 404
 
 
+@pytest.mark.django_db
+def test_a_stylesheet_shared_by_several_games_is_linked_once_before_theirs(client):
+    body = client.get("/").content.decode()
+    assert body.count("games/plan-games.css") == 1
+    assert body.index("games/plan-games.css") < body.index("games/tower-defense.css")
+    assert client.get("/static/games/plan-games.css").status_code == 200
+
+
 def test_static_assets_are_served_offline(client):
     for path in ("/static/css/arena.css", "/static/django_htmx/htmx-2.min.js", "/static/vendor/plotly.min.js"):
         response = client.get(path)
