@@ -284,6 +284,14 @@ class Werewolf(Game[WerewolfState, tuple]):
             "'kill P<n>', 'inspect P<n>' or 'protect P<n>'."
         )
 
+    def public_action_text(self, text: str) -> str:
+        """Another seat's move while the match runs: debate messages are public; a night action would give the
+        actor's role away and a vote is secret until the round's tally, so both read as what they are, no more."""
+        verb = text.strip().partition(" ")[0].lower().rstrip(":")
+        if verb == "say":
+            return text
+        return "(vote)" if verb in ("vote", "abstain") else "(night action)"
+
     def action_cells(self, state: WerewolfState, action: tuple) -> tuple[str, ...]:
         if action[0] in ("kill", "inspect", "protect", "vote"):
             return (NAMES[action[1]],)
@@ -306,11 +314,11 @@ class Werewolf(Game[WerewolfState, tuple]):
                     known[target] = "werewolf" if state.roles[target] == "werewolf" else "not a werewolf"
         return known
 
-    def visible_events(self, state: WerewolfState, viewer: int | None, reveal: bool) -> list[Event]:
+    def visible_indices(self, state: WerewolfState, viewer: int | None, reveal: bool) -> list[int]:
         """Public events, own private ones, and the wolves' kills for wolves; votes once the round's vote is over."""
         wolf = viewer is not None and state.roles[viewer] == "werewolf"
         shown = []
-        for event in state.events:
+        for index, event in enumerate(state.events):
             kind, number, actor, _, _ = event
             if (
                 reveal
@@ -319,8 +327,11 @@ class Werewolf(Game[WerewolfState, tuple]):
                 or (kind == "kill" and wolf)
                 or (kind == "vote" and not (number == state.round and state.phase == "vote"))
             ):
-                shown.append(event)
+                shown.append(index)
         return shown
+
+    def visible_events(self, state: WerewolfState, viewer: int | None, reveal: bool) -> list[Event]:
+        return [state.events[i] for i in self.visible_indices(state, viewer, reveal)]
 
     def describe(self, state: WerewolfState, event: Event) -> str:
         kind, number, actor, target, text = event
@@ -345,9 +356,40 @@ class Werewolf(Game[WerewolfState, tuple]):
             return f"Day {number}: {who} voted {'to remove ' + whom if whom else 'to abstain'}."
         return f"Day {number}: the vote removed {whom}." if whom else f"Day {number}: no majority, no one was removed."
 
+    def shown_to_act(self, state: WerewolfState, viewer: int | None, reveal: bool) -> int | None:
+        """Who acts now, as `viewer` may know it: at night the order (wolves, seer, doctor) would give roles away,
+        so only the actor itself, and a viewer who already knows the actor is a werewolf, learn who it is."""
+        to_act = self.current_player(state)
+        if reveal or to_act is None or state.phase != "night" or to_act == viewer:
+            return to_act
+        return to_act if self.known_roles(state, viewer, reveal).get(to_act) == "werewolf" else None
+
+    def chat_entry(self, state: WerewolfState, index: int, viewer: int | None, known: dict[int, str]) -> dict[str, Any]:
+        """One visible event for the debate panel: a message (kind 'say') or a notice, with who and when."""
+        kind, number, actor, target, text = state.events[index]
+        part = "night" if kind in ("kill", "inspect", "protect", "dawn") else "day"
+        described = self.describe(state, state.events[index])
+        notice = "" if kind == "say" else described.partition(": ")[2]  # the group already says "Night 2"
+        return {
+            "index": index,
+            "kind": kind,
+            "round": number,
+            "part": part,
+            "group": f"{part.capitalize()} {number}",
+            "text": described,
+            "notice": notice[:1].upper() + notice[1:],
+            "actor": actor if actor >= 0 else None,
+            "speaker": NAMES[actor] if actor >= 0 else "",
+            "speaker_role": known.get(actor, "") if actor >= 0 else "",
+            "target": NAMES[target] if target >= 0 else "",
+            "message": text if kind == "say" else "",
+            "you": viewer is not None and actor == viewer,
+            "secret": kind in ("kill", "inspect", "protect"),
+        }
+
     def _view(self, state: WerewolfState, viewer: int | None, reveal: bool) -> dict[str, Any]:
         known = self.known_roles(state, viewer, reveal)
-        to_act = self.current_player(state)
+        to_act = self.shown_to_act(state, viewer, reveal)
         voted = {e[2] for e in state.events if e[0] == "vote" and e[1] == state.round}
         players = [
             {
@@ -361,15 +403,19 @@ class Werewolf(Game[WerewolfState, tuple]):
             }
             for s in range(PLAYERS)
         ]
-        events = self.visible_events(state, viewer, reveal)
+        indices = self.visible_indices(state, viewer, reveal)
         return {
             "game": self.slug,
             "viewer": viewer,
             "round": state.round,
             "phase": state.phase,
             "to_act": to_act,
+            "to_act_name": NAMES[to_act] if to_act is not None else "",
             "players": players,
-            "log": [{"kind": e[0], "text": self.describe(state, e)} for e in events],
+            "living": sum(state.alive),
+            "votes_cast": len(voted) if state.phase == "vote" else 0,
+            "max_say": MAX_SAY,
+            "log": [self.chat_entry(state, i, viewer, known) for i in indices],
             "result": state.result,
             "max_rounds": state.max_rounds,
         }

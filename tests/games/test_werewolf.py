@@ -154,3 +154,49 @@ def test_rule_bot_plays_legal_moves_to_the_end():
         while GAME.current_player(state) is not None:
             state = GAME.apply(state, LADDER[1].choose(GAME, state, rng))
         assert GAME.outcome(state) is not None
+
+
+def test_chat_entries_carry_speaker_round_and_kind():
+    state = play(fixed(), "kill P6", "kill P6", "inspect P1", "protect P4", "say Hello from P1.", "say <b>P2</b> here.")
+    log = GAME.player_view(state, 1)["log"]
+    dawn, first, mine = log[-3:]
+    assert (dawn["kind"], dawn["part"], dawn["group"], dawn["target"]) == ("dawn", "night", "Night 1", "P6")
+    assert dawn["speaker"] == ""
+    assert not dawn["secret"]
+    assert (first["kind"], first["round"], first["group"], first["speaker"]) == ("say", 1, "Day 1", "P1")
+    assert first["message"] == "Hello from P1."
+    assert not first["you"]
+    assert (mine["speaker"], mine["message"], mine["you"]) == ("P2", "<b>P2</b> here.", True)
+    assert mine["index"] == len(state.events) - 1
+    assert first["speaker_role"] == "werewolf"  # P2 is a wolf: it knows its partner
+    assert [(e["kind"], e["secret"]) for e in log[:2]] == [("kill", True), ("kill", True)]
+    assert all(not e["you"] for e in GAME.full_view(state)["log"])
+
+
+def test_chat_entries_and_turns_give_no_role_away():
+    state = play(fixed(), "kill P6")  # P2 (wolf) picks next, then the seer, then the doctor
+    for seat in range(2, 8):
+        view = GAME.player_view(state, seat)
+        assert (view["to_act"], view["to_act_name"]) == (None, "")
+        assert not any(p["to_act"] for p in view["players"])
+        assert view["log"] == []
+    assert GAME.player_view(state, 0)["to_act"] == 1  # a wolf knows its partner is picking
+    assert GAME.player_view(state, 1)["to_act_name"] == "P2"
+    assert GAME.full_view(state)["to_act"] == 1
+    state = play(state, "kill P6")
+    assert GAME.player_view(state, 0)["to_act"] is None  # the seer's turn: wolves do not learn who it is
+    assert GAME.player_view(state, 2)["to_act"] == 2
+    state = play(state, "inspect P1", "protect P4", "say I am the seer.")
+    assert GAME.player_view(state, 5)["to_act_name"] == "P2"  # the debate order is public
+    for seat in range(3, 8):
+        log = GAME.player_view(state, seat)["log"]
+        assert {e["speaker_role"] for e in log if e["actor"] not in (None, seat)} == {""}
+        assert [e for e in log if e["secret"]] == [e for e in log if e["actor"] == seat]
+        assert all(e["kind"] in ("dawn", "say", "exile") for e in log if e["actor"] != seat)
+
+
+def test_other_seats_night_actions_and_votes_read_as_placeholders():
+    assert GAME.public_action_text("inspect P1") == "(night action)"
+    assert GAME.public_action_text("kill P6") == "(night action)"
+    assert GAME.public_action_text("vote P3") == GAME.public_action_text("abstain") == "(vote)"
+    assert GAME.public_action_text("say I suspect P3.") == "say I suspect P3."
