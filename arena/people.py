@@ -125,14 +125,14 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
     Raises ServiceError (not your turn, stale position) or IllegalAction (with the rules' message);
     in both cases nothing about the game changes.
     """
-    match = Match.objects.prefetch_related("seats__agent_version").get(pk=match_id)
+    match = Match.objects.get(pk=match_id)
     if match.status != Match.Status.RUNNING:
         raise ServiceError(f"This match is {match.get_status_display().lower()}; no more moves.")
     game = get_game(match.game)
     state = game.from_json(match.state)
     seat = game.current_player(state)
-    if seat not in person_seats(match, agent):
-        raise ServiceError("It is not your turn." if person_seats(match, agent) else "You are not playing this match.")
+    if seat not in (mine := person_seats(match, agent)):
+        raise ServiceError("It is not your turn." if mine else "You are not playing this match.")
     if ply != match.ply:
         raise ServiceError("The position changed before your move arrived; look again and retry.")
     text = text.strip()
@@ -146,6 +146,7 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
             match=match, ply=ply, seat=seat, attempt=AttemptData(verdict="illegal", raw_text=text, message=str(error))
         )
         raise
+    action = game.arrival(state, action, time_used_s(match))  # real-time games: thinking delays the command
     return decision_record(match=match, ply=ply, action=action, attempts=[AttemptData(verdict="ok", raw_text=text)])
 
 
@@ -168,7 +169,7 @@ def person_flag(*, match_id: int) -> Match | None:
 
 def person_resign(*, match_id: int, agent: Agent) -> Match:
     """The person gives up the match (their seat loses)."""
-    match = Match.objects.prefetch_related("seats__agent_version").get(pk=match_id)
+    match = Match.objects.get(pk=match_id)
     seats = person_seats(match, agent)
     if not seats:
         raise ServiceError("You are not playing this match.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from games.skirmish.hexmap import COLS, LETTERS, ROWS, TERRAIN, cell_name, terrain_at
@@ -26,6 +27,8 @@ def shown_units(game: Skirmish, state: SkirmishState, viewer: int | None, reveal
 
 
 def board_view(game: Skirmish, state: SkirmishState, viewer: int | None, reveal: bool) -> dict[str, Any]:
+    from games.skirmish import TICKS_PER_SECOND  # read at call time: the package imports this module lazily
+
     units = shown_units(game, state, viewer, reveal)
     by_cell = {u.cell: u for u in units}
     cells = []
@@ -43,6 +46,8 @@ def board_view(game: Skirmish, state: SkirmishState, viewer: int | None, reveal:
                 }
             )
     to_act = game.current_player(state)
+    real_time = state.mode == "real-time"
+    window_end = game.window_end(state) if real_time and to_act is not None else None
     view: dict[str, Any] = {
         "game": game.slug,
         "viewer": viewer,
@@ -57,7 +62,11 @@ def board_view(game: Skirmish, state: SkirmishState, viewer: int | None, reveal:
         "to_act": to_act,
         "mode": state.mode,
         "clock": state.clock,
-        "window_end": game.window_end(state) if state.mode == "real-time" and to_act is not None else None,
+        "window_end": window_end,
+        "ticks_per_second": TICKS_PER_SECOND if real_time else None,
+        # The most whole seconds of thinking (since the last command, or the start) with which the acting side's
+        # command still arrives inside its window: arrival = clock + ⌈thinking × ticks per second⌉ < window end.
+        "window_s": math.floor((window_end - state.clock - 1) / TICKS_PER_SECOND) if window_end is not None else None,
         "failed_commands": list(state.failed),
         "spatial_errors": list(state.spatial),
         "log": [text for turn, audience, text in state.log if reveal or audience == -1 or audience == viewer][-12:],

@@ -106,11 +106,26 @@
     else if (complete.length >= 1) choose(complete); // promotions, or a move that could also go on
   }
 
+  // Countdowns on the thinking clock, no server round trip: [data-countdown-s] is the seconds a move may take
+  // (its [data-countdown-left] show what is left; data-state: ok, warning within data-warn-s, over), and
+  // [data-count-from] shows data-count-from + ⌈seconds thought × data-per-s⌉ (e.g. the tick a move arrives at).
+  function countdowns() {
+    live().querySelectorAll("[data-countdown-s]").forEach((el) => {
+      const left = Number(el.dataset.countdownS) - thinking;
+      el.dataset.state = left < 0 ? "over" : left <= Number(el.dataset.warnS || 0) ? "warning" : "ok";
+      el.querySelectorAll("[data-countdown-left]").forEach((out) => (out.textContent = Math.max(left, 0)));
+    });
+    live().querySelectorAll("[data-count-from]").forEach((el) => {
+      el.textContent = Number(el.dataset.countFrom) + Math.ceil(thinking * Number(el.dataset.perS || 1));
+    });
+  }
+
   function tick() {
     const clock = live().querySelector("[data-clock]");
     if (!clock || live().dataset.status !== "running") return;
     thinking += 1;
     clock.textContent = `${thinking} s`;
+    countdowns();
     const limit = Number(live().dataset.timeLimit);
     if (limit && thinking > limit && !flagged) {
       flagged = true;
@@ -123,6 +138,7 @@
     template.innerHTML = html.trim();
     live().replaceWith(template.content.firstElementChild);
     thinking = Number(live().dataset.thinking) || 0;
+    countdowns();
     flagged = false;
     selected = [];
     highlight();
@@ -169,6 +185,7 @@
   });
 
   thinking = Number(live().dataset.thinking) || 0;
+  countdowns();
   highlight();
   setInterval(tick, 1000);
   connect();

@@ -202,3 +202,19 @@ def test_real_time_commands_arrive_after_the_thinking_time():
     turn_based = game.initial_state(seed=3)
     first = game.legal_actions(turn_based)[0]
     assert game.arrival(turn_based, first, thinking_s=9.0) == first
+
+
+def test_real_time_views_carry_the_timer_facts():
+    state = position(unit(1, "infantry", 0, 0), unit(6, "infantry", 11, 9), mode="real-time", window_ticks=10)
+    state = play(state, "@3 move U1 to a2")
+    for viewer in (0, 1, None):
+        view = GAME.player_view(state, viewer)
+        assert (view["mode"], view["clock"], view["window_end"], view["ticks_per_second"]) == ("real-time", 4, 10, 1.0)
+        assert view["window_s"] == 5  # ⌈5 s × 1 tick/s⌉ = 5 → arrives at tick 9, the window's last
+    late = GAME.arrival(state, GAME.legal_actions(state)[0], thinking_s=view["window_s"] + 0.1)
+    assert late[-1] == view["window_end"]  # a moment longer and the command is late
+    turn_based = GAME.player_view(GAME.initial_state(seed=1), 0)
+    assert turn_based["mode"] == "turn-based"
+    assert turn_based["window_end"] is None
+    assert turn_based["window_s"] is None
+    assert turn_based["ticks_per_second"] is None
