@@ -81,25 +81,62 @@ def needs_runner(match: Match) -> bool:
     seat = game.current_player(game.from_json(match.state))
     if seat is None:
         return False
-    agent = match.seats.select_related("agent_version__agent").get(index=seat).agent_version.agent
-    return agent.kind != Agent.Kind.HUMAN
+    return match.seats.filter(index=seat).values_list("agent_version__agent__kind", flat=True).get() != Agent.Kind.HUMAN
+
+
+def apply_frame(match_id: int, viewer: Agent, frame: dict[str, Any]) -> Match | None:
+    """Carry out a player's frame through the services; the match afterwards, or None if nothing changed."""
+    if frame["type"] == "move":
+        return person_move(match_id=match_id, agent=viewer, text=frame["move"], ply=frame["ply"])
+    if frame["type"] == "resign":
+        return person_resign(match_id=match_id, agent=viewer)
+    return person_flag(match_id=match_id)
+
+
+def fragment_frame(match: Match, viewer: Agent | None) -> str:
+    """The viewer's live panel as a websocket frame."""
+    return json.dumps({"type": "fragment", "ply": match.ply, "html": live_match_html(match, viewer)})
+
+
+def shown_key(ply: int, status: str) -> tuple[int, int]:
+    """How far a fragment got: later plies, then later statuses, supersede earlier ones."""
+    return ply, STATUS_ORDER.index(status)
+
+
+STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.ABORTED]
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
-    """ws/matches/<id>/: live fragments for players and spectators; moves from players."""
+    """ws/matches/<id>/: live fragments for players and spectators; moves from players.
+
+    Each step is one trip to the database thread (sync Django work), so a busy server interleaves
+    many games fairly; an update this page has already shown (the bot replied before the person's
+    own move was rendered) is not rendered twice.
+    """
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        match = await Match.objects.filter(pk=self.match_id).afirst()
-        if match is None:
+        self.shown = (-1, -1)
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        opened = await sync_to_async(self.open)()
+        if opened is None:
+            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
             await self.close(code=4404)
             return
-        self.viewer = await sync_to_async(viewer_agent)(self.scope)
-        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        frame, needs = opened
         await self.accept()
-        await self.send_fragment()
-        if await sync_to_async(needs_runner)(match):
+        await self.send(text_data=frame)
+        if needs:
             kick_runner(self.match_id)
+
+    def open(self) -> tuple[str, bool] | None:
+        """Who is watching, their first fragment, and whether the match needs a runner (None: no match)."""
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None
+        self.viewer = viewer_agent(self.scope)
+        self.shown = shown_key(match.ply, match.status)
+        return fragment_frame(match, self.viewer), needs_runner(match)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
@@ -112,26 +149,28 @@ class MatchConsumer(AsyncWebsocketConsumer):
             frame = parse_frame(text_data)
             if self.viewer is None:
                 raise FrameError("Spectators cannot move; start your own game from the lobby.")
-            if frame["type"] == "move":
-                await sync_to_async(person_move)(
-                    match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"]
-                )
-            elif frame["type"] == "resign":
-                await sync_to_async(person_resign)(match_id=self.match_id, agent=self.viewer)
-            elif await sync_to_async(person_flag)(match_id=self.match_id) is None:
-                return  # nobody has run out of time: nothing changed
+            match = await sync_to_async(apply_frame)(self.match_id, self.viewer, frame)
         except (FrameError, ServiceError, IllegalAction) as error:
             await self.send(text_data=json.dumps({"type": "error", "message": str(error)}))
             return
-        await broadcast_match_updated(self.match_id)
-        match = await Match.objects.aget(pk=self.match_id)
+        if match is None:
+            return  # nobody has run out of time: nothing changed
+        await broadcast_match_updated(match)
         if await sync_to_async(needs_runner)(match):
             kick_runner(self.match_id)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
-        await self.send_fragment()
+        if shown_key(event["ply"], event["status"]) <= self.shown:
+            return  # already on the page
+        frame = await sync_to_async(self.render)()
+        if frame is not None:
+            await self.send(text_data=frame)
 
-    async def send_fragment(self) -> None:
-        match = await Match.objects.aget(pk=self.match_id)
-        html = await sync_to_async(live_match_html)(match, self.viewer)
-        await self.send(text_data=json.dumps({"type": "fragment", "ply": match.ply, "html": html}))
+    def render(self) -> str | None:
+        """The current fragment, unless this page already shows that position."""
+        match = Match.objects.get(pk=self.match_id)
+        key = shown_key(match.ply, match.status)
+        if key <= self.shown:
+            return None
+        self.shown = key
+        return fragment_frame(match, self.viewer)

@@ -67,11 +67,12 @@ def _load(match_id: int, worker: str):
     return match, [seat_agent(v) for v in versions], get_game(match.game).from_json(match.state), was_pending
 
 
-async def broadcast_match_updated(match_id: int) -> None:
-    """Tell every page watching the match that its record changed (ids only, never state)."""
+async def broadcast_match_updated(match: Match) -> None:
+    """Tell every page watching the match that its record changed (how far it got, never state)."""
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(match_group(match_id), {"type": "match.updated", "match_id": match_id})
+        event = {"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status}
+        await layer.group_send(match_group(match.pk), event)
 
 
 def match_group(match_id: int) -> str:
@@ -98,8 +99,9 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
     if match is None:
         return None
     game = get_game(match.game)
+    people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
     if was_pending:
-        await broadcast_match_updated(match_id)  # watchers see the match start
+        await broadcast_match_updated(match)  # watchers see the match start
     while (seat := game.current_player(state)) is not None:
         if isinstance(agents[seat], HumanSeat):
             await sync_to_async(match_release)(match_id=match_id, worker=worker)
@@ -121,7 +123,7 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
         if result.action is None:
             result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, result)
             if ended is not None:
-                await broadcast_match_updated(match_id)
+                await broadcast_match_updated(ended)
                 return ended
         # Real-time games: the command takes effect when it arrives, after the agent's thinking time.
         result = replace(result, action=game.arrival(state, result.action, result.elapsed_ms / 1000))
@@ -135,11 +137,14 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
                 elapsed_ms=result.elapsed_ms,
                 fallback=result.fallback,
                 worker=worker,
+                release_to=people,
             )
         except ServiceError:
             # The match ended (resignation, time) or changed hands while the agent thought.
             return await Match.objects.aget(pk=match_id)
-        await broadcast_match_updated(match_id)
+        await broadcast_match_updated(match)
+        if not match.claimed_by:
+            return match  # over, or a person is to move: the record let go of the match
         state = game.from_json(match.state)
     return match
 

@@ -6,6 +6,7 @@ They are keyword-only, typed, atomic, and named <noun>_<verb>.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,11 +228,14 @@ def decision_record(
     revised: bool | None = None,
     plan_similarity: float | None = None,
     worker: str | None = None,
+    release_to: Collection[int] = (),
 ) -> Match:
     """Apply `action` at `ply`, store the decision and its attempts, advance the match.
 
     The ply must be the match's next one; a repeat (same ply twice, e.g. a resumed worker)
     raises ServiceError and changes nothing, as does a `worker` that no longer holds the match.
+    When a seat in `release_to` (a person's) is to move next, the worker lets go of the match in
+    the same write, so whoever runs the turn after that person's move may claim it.
     """
     locked = Match.objects.select_for_update().get(pk=match.pk)
     if locked.status != Match.Status.RUNNING:
@@ -277,7 +281,11 @@ def decision_record(
     locked.state = game.to_json(new_state)
     locked.ply = ply + 1  # safe: the row is locked and `ply` was checked above
     locked.heartbeat_at = timezone.now()
-    locked.save(update_fields=["state", "ply", "heartbeat_at"])
+    fields = ["state", "ply", "heartbeat_at"]
+    if worker is not None and game.current_player(new_state) in release_to:
+        locked.claimed_by = ""
+        fields.append("claimed_by")
+    locked.save(update_fields=fields)
     if game.current_player(new_state) is None:
         outcome = game.outcome(new_state)
         _close(locked, status=Match.Status.FINISHED, scores=list(outcome.scores), termination=outcome.reason)

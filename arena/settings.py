@@ -72,6 +72,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": CONFIG.var_dir / "arena.sqlite3",
+            # A local file: keep each thread's connection rather than reopening it (and re-running
+            # the PRAGMAs below) for every websocket frame.
+            "CONN_MAX_AGE": None,
             "OPTIONS": {
                 # WAL lets the web server read while a worker writes; IMMEDIATE avoids
                 # upgrade deadlocks between them; the timeout waits out short write locks.

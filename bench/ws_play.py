@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import socket
@@ -38,6 +39,12 @@ def free_port() -> int:
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def prepare(game: str, players: int) -> list[tuple[int, str]]:
@@ -144,7 +151,9 @@ def main() -> None:
                     break
                 except OSError:
                     time.sleep(0.2)
+            cpu = cpu_seconds(daphne.pid)
             stats = asyncio.run(run_load(port, players, args.moves, args.think))
+            cpu = cpu_seconds(daphne.pid) - cpu
         finally:
             daphne.terminate()
             daphne.wait()
@@ -154,6 +163,7 @@ def main() -> None:
             f"{sorted(stats.get('error_kinds', []))}\n"
             f"  own move shown: p50 {percentile(ack, 50):.1f} ms  p95 {percentile(ack, 95):.1f} ms  "
             f"p99 {percentile(ack, 99):.1f} ms\n"
+            f"  server CPU: {cpu:.1f} s, {1000 * cpu / max(len(reply), 1):.1f} ms per move and reply\n"
             f"  bot reply shown: p50 {percentile(reply, 50):.1f} ms  p95 {percentile(reply, 95):.1f} ms  "
             f"p99 {percentile(reply, 99):.1f} ms  (mean {statistics.fmean(reply) if reply else float('nan'):.1f})",
             flush=True,
