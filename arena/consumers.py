@@ -17,7 +17,7 @@ from django.utils import timezone
 from arena.models import Agent, Match
 from arena.people import person_flag, person_move, person_resign
 from arena.ratelimit import allow
-from arena.rendering import live_match_html
+from arena.rendering import live_match_html, live_seats
 from arena.runner import broadcast_match_updated, match_group, run_match
 from arena.services import STALE_AFTER_S, ServiceError
 from games import IllegalAction, get_game
@@ -93,9 +93,9 @@ def apply_frame(match_id: int, viewer: Agent, frame: dict[str, Any]) -> Match | 
     return person_flag(match_id=match_id)
 
 
-def fragment_frame(match: Match, viewer: Agent | None) -> str:
+def fragment_frame(match: Match, viewer: Agent | None, seats: list[dict[str, Any]]) -> str:
     """The viewer's live panel as a websocket frame."""
-    return json.dumps({"type": "fragment", "ply": match.ply, "html": live_match_html(match, viewer)})
+    return json.dumps({"type": "fragment", "ply": match.ply, "html": live_match_html(match, viewer, seats)})
 
 
 def shown_key(ply: int, status: str) -> tuple[int, int]:
@@ -135,8 +135,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if match is None:
             return None
         self.viewer = viewer_agent(self.scope)
+        self.seats = live_seats(match)
         self.shown = shown_key(match.ply, match.status)
-        return fragment_frame(match, self.viewer), needs_runner(match)
+        return fragment_frame(match, self.viewer, self.seats), needs_runner(match)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
@@ -173,4 +174,4 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if key <= self.shown:
             return None
         self.shown = key
-        return fragment_frame(match, self.viewer)
+        return fragment_frame(match, self.viewer, self.seats)

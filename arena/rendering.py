@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
@@ -13,10 +14,17 @@ from arena.selectors import match_state_at, tournament_progress
 from games import Game, get_game
 
 
+def render_plain(template: str, context: dict[str, Any]) -> str:
+    """A template rendered without number localisation: boards and live panels are redrawn on every
+    move, they hold coordinates and counts rather than prose, and localising each number is a large
+    share of their cost."""
+    return get_template(template).template.render(Context(context, use_l10n=False))
+
+
 def board_html(game: Game, state: Any, seat: int | None, *, reveal: bool = False) -> str:
     """The game's board as `seat` (None: a spectator) may see it, or everything with `reveal`."""
     view = game.full_view(state) if reveal else game.player_view(state, seat)
-    return render_to_string(f"games/{game.slug}/board.html", {"view": view, "seat": seat})
+    return render_plain(f"games/{game.slug}/board.html", {"view": view, "seat": seat})
 
 
 def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
@@ -33,25 +41,33 @@ def visible_move(game: Game, match: Match, seat: int, text: str, viewer_seats: l
     return game.public_action_text(text) if running and seat not in viewer_seats else text
 
 
-def live_match_html(match: Match, viewer) -> str:
-    """The play/spectate panel of a match as one viewer (a person's agent, or None) sees it."""
-    game = get_game(match.game)
-    state = game.from_json(match.state)
-    seats = [
-        {
-            "index": seat.index,
-            "name": game.seat_names[seat.index],
-            "agent": seat.agent_version.agent,
-            "score": seat.score,
-        }
+def live_seats(match: Match) -> list[dict[str, Any]]:
+    """Who sits where: fixed when the match is made, so a live page fetches it once."""
+    names = get_game(match.game).seat_names
+    return [
+        {"index": seat.index, "name": names[seat.index], "agent": seat.agent_version.agent}
         for seat in match.seats.select_related("agent_version__agent").order_by("index")
     ]
+
+
+def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> str:
+    """The play/spectate panel of a match as one viewer (a person's agent, or None) sees it.
+
+    `seats` is `live_seats(match)` when the caller keeps it (a websocket consumer does).
+    """
+    game = get_game(match.game)
+    state = game.from_json(match.state)
+    scores = match.scores or [None] * len(game.seat_names)
+    seats = [{**seat, "score": scores[seat["index"]]} for seat in seats or live_seats(match)]
     mine = [seat["index"] for seat in seats if viewer is not None and seat["agent"].pk == viewer.pk]
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
+    shown_to_move = game.shown_to_move(state, view_seat) if to_move is not None else None
     moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at"))
     reasoning = None
-    if moves and seats[moves[-1][1]]["agent"].kind == Agent.Kind.LLM:
+    last_seat = moves[-1][1] if moves else None
+    secret = game.hidden_information and to_move is not None and last_seat not in mine
+    if moves and seats[last_seat]["agent"].kind == Agent.Kind.LLM and not secret:
         ok = Attempt.objects.filter(decision_id=moves[-1][0], verdict=Attempt.Verdict.OK)
         reasoning = ok.values("reasoning_text", "raw_text").last()
     since = moves[-1][3] if moves else (match.started_at or match.created_at)
@@ -63,7 +79,8 @@ def live_match_html(match: Match, viewer) -> str:
         "board": board_html(game, state, view_seat),
         "my_seats": mine,
         "to_move": to_move,
-        "to_move_agent": seats[to_move]["agent"] if to_move is not None else None,
+        "shown_to_move": shown_to_move,
+        "to_move_agent": seats[shown_to_move]["agent"] if shown_to_move is not None else None,
         "legal_id": f"match-{match.pk}-legal",
         "my_turn": my_turn,
         "legal": legal_moves(game, state) if my_turn else [],
@@ -74,7 +91,7 @@ def live_match_html(match: Match, viewer) -> str:
         "controls_template": f"games/{game.slug}/controls.html",
         "view": game.player_view(state, view_seat),
     }
-    return render_to_string("arena/partials/match-live.html", context)
+    return render_plain("arena/partials/match-live.html", context)
 
 
 def tournament_progress_html(tournament: Tournament) -> str:
@@ -124,6 +141,7 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
         shown = visible_move(game, match, decision.seat, decision.action_text, mine)
         if shown != decision.action_text:
             attempts = []  # its prompts and replies spell out what is hidden
+            decision.seat = None  # and who acted when can give a role away (Werewolf's night order)
         decision.action_text = shown
     if decision and not over and game.hidden_information and decision.seat not in mine:
         attempts = []  # another seat's prompts could reveal its hidden information

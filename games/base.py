@@ -146,6 +146,14 @@ class Game[S, A]:
         """What `player` (None: a spectator) may see. Perfect-information games show all."""
         return self.to_json(state)
 
+    def shown_to_move(self, state: S, viewer: int | None) -> int | None:
+        """Whose turn it is as `viewer` (a seat, None for spectators) may know it while the match runs.
+
+        Games whose turn order gives secrets away (Werewolf's night: wolves, then seer, then doctor)
+        answer None for viewers who must not know.
+        """
+        return self.current_player(state)
+
     def public_action_text(self, text: str) -> str:
         """How another seat's action reads to others while the match runs (a plan or a setup stays hidden)."""
         return text

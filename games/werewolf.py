@@ -356,6 +356,9 @@ class Werewolf(Game[WerewolfState, tuple]):
             return f"Day {number}: {who} voted {'to remove ' + whom if whom else 'to abstain'}."
         return f"Day {number}: the vote removed {whom}." if whom else f"Day {number}: no majority, no one was removed."
 
+    def shown_to_move(self, state: WerewolfState, viewer: int | None) -> int | None:
+        return self.shown_to_act(state, viewer, reveal=False)
+
     def shown_to_act(self, state: WerewolfState, viewer: int | None, reveal: bool) -> int | None:
         """Who acts now, as `viewer` may know it: at night the order (wolves, seer, doctor) would give roles away,
         so only the actor itself, and a viewer who already knows the actor is a werewolf, learn who it is."""

@@ -1,0 +1,71 @@
+"""The live panel (play and spectate) shows a model's reasoning after its move, but never what a seat hides."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from arena.people import person_agent_for_user
+from arena.rendering import live_match_html, replay_html
+from arena.services import AttemptData, agent_create, bots_ensure, decision_record, match_claim, match_create
+from games import get_game
+
+pytestmark = pytest.mark.django_db
+
+WHY = "I hold the King, so I bet."
+
+
+@pytest.fixture
+def model():
+    return agent_create(slug="m", name="Model M", kind="llm", config={"model": "x", "api_key_env": "M_KEY"})
+
+
+@pytest.fixture
+def person(django_user_model):
+    return person_agent_for_user(user=django_user_model.objects.create_user("pat", password="pw-123456"))
+
+
+def model_moves_first(game_slug: str, model, person, text: str | None = None):
+    """The model (seat 0) makes its first move with a reply that explains it; the person is to move next."""
+    match = match_claim(match_id=match_create(game=game_slug, agents=[model, person], seed=4).pk, worker="w")
+    game = get_game(game_slug)
+    state = game.from_json(match.state)
+    action = game.parse_action(state, text) if text else game.legal_actions(state)[0]
+    reply = AttemptData(verdict="ok", raw_text=f"Answer: {game.action_to_text(state, action)}", reasoning_text=WHY)
+    return decision_record(match=match, ply=0, action=action, attempts=[reply], worker="w", release_to={1})
+
+
+def test_a_models_reasoning_is_shown_after_its_move(model, person):
+    match = model_moves_first("tic-tac-toe", model, person, "b2")
+    for viewer in (person, None):
+        html = live_match_html(match, viewer)
+        assert "Why the model played its last move" in html
+        assert WHY.replace(",", "") in html.replace(",", "")
+
+
+def test_a_models_reasoning_stays_hidden_in_a_hidden_information_game(model, person):
+    match = model_moves_first("kuhn-poker", model, person)
+    assert match.status == "running"
+    assert match.claimed_by == ""
+    for viewer in (person, None):
+        html = live_match_html(match, viewer)
+        assert "Why the model played" not in html
+        assert "hold the King" not in html
+
+
+def test_werewolf_night_turn_is_not_shown_in_the_players_list_or_the_replay(person):
+    bot = {a.slug: a for a in bots_ensure(game="werewolf")}["werewolf-lv0"]
+    match = match_claim(match_id=match_create(game="werewolf", agents=[person] + [bot] * 7, seed=427).pk, worker="w")
+    game = get_game("werewolf")
+    state = game.from_json(match.state)
+    assert state.phase == "night"
+    assert game.current_player(state) != 0
+    html = live_match_html(match, person)
+    assert 'class="to-move"' not in html
+    assert "Players act in secret" in html
+    match = decision_record(match=match, ply=0, action=game.legal_actions(state)[0])
+    heading = re.search(r'-heading">(.*?)</h2>', replay_html(match, 1, person, person.user)).group(1)
+    assert heading == "Move 1"  # not "Move 1 · seat 1": who acted first at night gives a wolf away
+    after = replay_html(match, 0, person, person.user)  # the start position has no move heading at all
+    assert "Start position" in after
