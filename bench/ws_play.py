@@ -123,27 +123,42 @@ async def run_load(port: int, players: list[tuple[int, str]], moves: int, think:
     return stats
 
 
+def server_processes(pid: int) -> list[int]:
+    """The `manage.py serve` process and its daphne children."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [pid, *map(int, children)]
+
+
+def start_redis() -> tuple[subprocess.Popen, str]:
+    """A throw-away redis-server on loopback for the shared channel layer."""
+    port = free_port()
+    redis = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    time.sleep(0.5)
+    return redis, f"redis://127.0.0.1:{port}/0"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--moves", type=int, default=4, help="Moves per person.")
     parser.add_argument("--think", type=float, default=1.0, help="Mean seconds a person thinks before moving.")
     parser.add_argument("--game", default="connect-four")
+    parser.add_argument("--processes", type=int, default=1, help="daphne processes (more than one: Redis layer).")
     args = parser.parse_args()
     var = setup_django()
     env = {"ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "PATH": "/usr/bin:/bin"}
+    redis = None
+    if args.processes > 1:
+        redis, env["REDIS_URL"] = start_redis()
     figures = []
     for count in args.games:
         players = prepare(args.game, count)
         port = free_port()
-        command = [str(Path(sys.executable).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port)]
-        daphne = subprocess.Popen(
-            [*command, "arena.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        serve = [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", str(args.processes)]
+        server = subprocess.Popen(serve, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for _ in range(100):
                 try:
@@ -151,12 +166,13 @@ def main() -> None:
                     break
                 except OSError:
                     time.sleep(0.2)
-            cpu = cpu_seconds(daphne.pid)
+            pids = server_processes(server.pid)
+            cpu = sum(map(cpu_seconds, pids))
             stats = asyncio.run(run_load(port, players, args.moves, args.think))
-            cpu = cpu_seconds(daphne.pid) - cpu
+            cpu = sum(map(cpu_seconds, pids)) - cpu
         finally:
-            daphne.terminate()
-            daphne.wait()
+            server.terminate()
+            server.wait()
         ack, reply = stats["ack"], stats["reply"]
         print(
             f"{count} concurrent games, {len(ack)} moves in {stats['seconds']:.1f} s, errors {stats['errors']} "
@@ -175,6 +191,8 @@ def main() -> None:
             f"figure ws_reply_p95_ms_{count} {percentile(reply, 95):.1f} ms",
             f"figure ws_errors_{count} {stats['errors']} errors",
         ]
+    if redis is not None:
+        redis.terminate()
     print()
     print("\n".join(figures))
 

@@ -161,3 +161,63 @@ def test_a_database_outage_gives_clear_pages_and_loses_nothing(scaled_site, post
         time.sleep(0.5)
     assert (status["done"], status["aborted"]) == (160, 0)
     scaled_site.manage("verify_replays")  # every stored match still replays to its stored result
+
+
+def test_serve_runs_several_daphnes_on_one_port_and_stops_them_all(scaled_site):
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    import websockets
+
+    from tests.browser.conftest import free_port
+    from tests.scaleout.conftest import ROOT
+
+    without_redis = {k: v for k, v in scaled_site.env.items() if k != "REDIS_URL"}
+    refused = subprocess.run([sys.executable, "manage.py", "serve", "--processes", "2"], cwd=ROOT,
+                             env=without_redis, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert refused.returncode != 0
+    assert "Several web processes need a shared channel layer: set REDIS_URL" in refused.stderr
+
+    scaled_site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    setup = scaled_site.python(SETUP_GAME)
+    port = free_port()
+    command = [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", "3"]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    serve = subprocess.Popen(command, cwd=ROOT, env=scaled_site.env, **quiet)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if urllib.request.urlopen(f"{base}/healthz", timeout=2).status == 200:
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "serve did not become healthy"
+                time.sleep(0.2)
+        children = [int(pid) for pid in Path(f"/proc/{serve.pid}/task/{serve.pid}/children").read_text().split()]
+        assert len(children) == 3
+        assert all("--fd" in Path(f"/proc/{pid}/cmdline").read_text() for pid in children)
+
+        async def play() -> None:
+            url = f"ws://127.0.0.1:{port}/ws/matches/{setup['match']}/"
+            headers = {"Cookie": setup["cookie"], "Origin": base}
+            sockets = [await websockets.connect(url, additional_headers=headers) for _ in range(6)]
+            try:
+                for ws in sockets:
+                    await until(ws, lambda m: "Your move." in m["html"])
+                await sockets[0].send(json.dumps({"type": "move", "move": "b2", "ply": 0}))
+                for ws in sockets:  # wherever each page was accepted, it sees the move and the bot's reply
+                    seen = await until(ws, lambda m: m["ply"] >= 2)
+                    assert "<li>b2</li>" in seen["html"]
+            finally:
+                for ws in sockets:
+                    await ws.close()
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, play()).result()
+    finally:
+        serve.terminate()
+        assert serve.wait(timeout=60) == 0
+    assert not any(Path(f"/proc/{pid}").exists() for pid in children)

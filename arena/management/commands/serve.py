@@ -1,0 +1,68 @@
+"""Serve Arena with daphne: one process, or several sharing one listening socket (one per core).
+
+Python runs one thread of Django code at a time per process, so a machine's other cores serve
+websockets only through more processes. They share the port (the kernel hands each new
+connection to one of them) and must share a channel layer (Redis), so that a move made through
+one process reaches every page watching the match through another.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+DAPHNE = str(Path(sys.executable).with_name("daphne"))
+
+
+def shared_channel_layer() -> bool:
+    return "InMemory" not in settings.CHANNEL_LAYERS["default"]["BACKEND"]
+
+
+class Command(BaseCommand):
+    help = "Serve HTTP and websockets with daphne, in --processes processes on one port."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument(
+            "--processes", type=int, default=1, help="daphne processes; more than one needs REDIS_URL set."
+        )
+
+    def handle(self, *, host: str, port: int, processes: int, **options) -> None:
+        if processes < 1:
+            raise CommandError("--processes must be at least 1.")
+        if processes > 1 and not shared_channel_layer():
+            raise CommandError(
+                "Several web processes need a shared channel layer: set REDIS_URL (see docs/operations.md)."
+            )
+        try:
+            listener = socket.create_server((host, port), backlog=1024)
+        except OSError as error:
+            raise CommandError(f"Cannot listen on {host}:{port}: {error.strerror}.") from None
+        fd = listener.fileno()
+        children = [
+            subprocess.Popen([DAPHNE, "--fd", str(fd), "arena.asgi:application"], pass_fds=[fd])
+            for _ in range(processes)
+        ]
+        listener.close()  # the children hold it now
+        self.stdout.write(f"Arena is serving http://{host}:{port}/ with {processes} daphne process(es).")
+        stop = lambda *_: [child.terminate() for child in children if child.poll() is None]  # noqa: E731
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        # If one process dies, the others are stopped too: a supervisor (systemd, make run) restarts the set.
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+        failed = [child.returncode for child in children if child.returncode is not None and child.returncode > 0]
+        stop()
+        for child in children:
+            child.wait()
+        if failed:
+            raise CommandError(f"A daphne process exited with status {failed[0]}.")
