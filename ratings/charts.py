@@ -15,6 +15,28 @@ def _layout(title: str, **extra) -> dict:
     return {"title": {"text": title}, "margin": {"l": 60, "r": 20, "t": 50, "b": 50}, "hovermode": "closest", **extra}
 
 
+def human_bands(baseline: dict | None, axis: str) -> list[dict]:
+    """The human baseline's percentile bands across a rating axis ("x" or "y"): where the middle 80%
+    and 50% of consenting people stand, and their median, each a legend entry."""
+    bands = (baseline or {}).get("percentiles")
+    if not bands:
+        return []
+    other = "y" if axis == "x" else "x"
+    colour = KIND_COLOURS["human"]
+    people = bands["people"]
+
+    def span(low: float, high: float, **style) -> dict:
+        return {"type": "rect", "layer": "below", f"{axis}ref": axis, f"{other}ref": "paper",
+                f"{axis}0": low, f"{axis}1": high, f"{other}0": 0, f"{other}1": 1,
+                "line": {"width": 0}, "showlegend": True, **style}  # fmt: skip
+
+    return [
+        span(bands["p10"], bands["p90"], fillcolor=colour, opacity=0.08, name=f"people P10–P90 (n = {people})"),
+        span(bands["p25"], bands["p75"], fillcolor=colour, opacity=0.16, name="people P25–P75"),
+        {**span(bands["p50"], bands["p50"], name="people median"), "line": {"color": colour, "dash": "dot"}},
+    ]
+
+
 def rating_intervals(rows: list[dict], baseline: dict | None) -> dict:
     """Who is strongest? Each agent's rating with its 95% interval, coloured by kind."""
     shown = [r for r in rows if r["rating"] is not None][:40]
@@ -52,6 +74,7 @@ def rating_intervals(rows: list[dict], baseline: dict | None) -> dict:
             xaxis={"title": {"text": "rating (Elo scale)"}},
             yaxis={"automargin": True},
             height=height,
+            shapes=human_bands(baseline, "x"),
         ),
     }
 
@@ -127,8 +150,11 @@ def heatmap(labels: list[str], fractions: list[list[float | None]], counts: list
     }
 
 
-def scatter(rows: list[dict], x: str, x_title: str, title: str, log_x: bool = False) -> dict:
-    """Rating against a cost (latency, money), one point per agent, coloured by kind."""
+def scatter(
+    rows: list[dict], x: str, x_title: str, title: str, log_x: bool = False, baseline: dict | None = None
+) -> dict:
+    """Rating against a cost (latency, money), one point per agent, coloured by kind, over the
+    human baseline's percentile bands."""
     data = []
     for kind in ("llm", "bot", "human"):
         mine = [r for r in rows if r["kind"] == kind and r.get(x) is not None and r["rating"] is not None]
@@ -151,6 +177,7 @@ def scatter(rows: list[dict], x: str, x_title: str, title: str, log_x: bool = Fa
             title,
             xaxis={"title": {"text": x_title}, "type": "log" if log_x else "linear"},
             yaxis={"title": {"text": "rating"}},
+            shapes=human_bands(baseline, "y"),
         ),
     }
 

@@ -146,7 +146,7 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
         "correlations": correlations(process),
         "radar": radar_values(process),
         "people": _people_ratings(rows, agents) if game else [],
-        "baseline": _human_baseline(rows, agents, anchors, index, rounds),
+        "baseline": _human_baseline(rows, agents, anchors, index, rounds, table),
         "first_move_advantage": result and result["first_move_advantage"],
         "first_move_interval": result and result["first_move_interval"],
         "matches": len(rows),
@@ -184,8 +184,24 @@ def _people_ratings(rows: list[tuple], agents: dict[int, Agent]) -> list[dict]:
     return sorted(people, key=lambda p: -p["conservative"])
 
 
-def _human_baseline(rows, agents, anchors, index, rounds) -> dict | None:
-    """All consenting people pooled into one entry, fitted on the same scale as everyone else."""
+#: Percentiles of individual consenting people drawn as bands on rating charts (middle 80% and 50%, median).
+BASELINE_PERCENTILES = (10, 25, 50, 75, 90)
+#: Fewer people than this and the bands would describe a handful of individuals, not a population.
+MIN_PEOPLE_FOR_BANDS = 5
+
+
+def people_percentiles(table: list[dict]) -> dict[str, float | int] | None:
+    """Where individual consenting people stand on the shared scale: P10…P90 of their ratings."""
+    ratings = [r["rating"] for r in table if r["kind"] == "human" and r["consent"] and r["rating"] is not None]
+    if len(ratings) < MIN_PEOPLE_FOR_BANDS:
+        return None
+    values = np.percentile(ratings, BASELINE_PERCENTILES)
+    return {"people": len(ratings), **{f"p{q}": float(v) for q, v in zip(BASELINE_PERCENTILES, values, strict=True)}}
+
+
+def _human_baseline(rows, agents, anchors, index, rounds, table) -> dict | None:
+    """All consenting people pooled into one entry, fitted on the same scale as everyone else, with the
+    spread of the individual people who make it up (percentile bands for the charts)."""
     consenting = {pk for pk, a in agents.items() if a.kind == Agent.Kind.HUMAN and a.baseline_consent}
     if not any(r[1] in consenting or r[2] in consenting for r in rows):
         return None
@@ -206,6 +222,7 @@ def _human_baseline(rows, agents, anchors, index, rounds) -> dict | None:
         "provisional": result["provisional"][merged],
         "matches": len(people_rows),
         "win_rate": sum(1 for s in score if s == 1.0) / len(score) if score else None,
+        "percentiles": people_percentiles(table),
     }
 
 

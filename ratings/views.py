@@ -146,6 +146,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
     h2h = head_to_head(game)
     snapshot = snapshot_for(game="", filters={})
     rows = snapshot.data.get("rows", []) if snapshot else []
+    baseline = snapshot.data.get("baseline") if snapshot else None
     star, social = star_error_rates(), werewolf_social()
     if request.GET.get("format") == "csv":
         tables = {
@@ -190,11 +191,18 @@ def analysis(request: HttpRequest) -> HttpResponse:
         "first_mover_chart": charts.first_mover_bars(overall) if overall else None,
         "h2h_chart": charts.heatmap(h2h["labels"], h2h["fractions"], h2h["counts"]) if h2h["labels"] else None,
         "latency_chart": charts.scatter(
-            rows, "latency_ms_p50", "median decision time (ms, log)", "Strength against thinking time", log_x=True
+            rows,
+            "latency_ms_p50",
+            "median decision time (ms, log)",
+            "Strength against thinking time",
+            log_x=True,
+            baseline=baseline,
         )
         if rows
         else None,
-        "cost_chart": charts.scatter(rows, "cost_per_match", "cost per match ($)", "Strength against cost")
+        "cost_chart": charts.scatter(
+            rows, "cost_per_match", "cost per match ($)", "Strength against cost", baseline=baseline
+        )
         if any(r.get("cost_per_match") for r in rows)
         else None,
         "ladder": ladder_table(),

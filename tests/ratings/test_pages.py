@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -129,3 +130,26 @@ def test_analysis_tables_download_as_csv(client, results):
     matrix = client.get("/analysis/?format=csv&table=head-to-head&game=tic-tac-toe").content.decode()
     assert matrix.splitlines()[0].startswith("agent,")
     assert client.get("/analysis/?format=csv&table=nonsense").status_code == 404
+
+
+def test_the_human_baseline_carries_percentile_bands_of_individual_people(client, results):
+    lv0 = Agent.objects.get(slug="tic-tac-toe-lv0")
+    for n in range(4):  # four more consenting people; person n wins n + 1 times and loses once to Lv0
+        person = guest_agent_create(nickname=f"P{n}")
+        person_consent_set(agent=person, consent=True)
+        for seed, seats in enumerate([[person, lv0]] * (n + 1) + [[lv0, person]]):
+            match = match_claim(match_id=match_create(game="tic-tac-toe", agents=seats, seed=seed).pk, worker="w")
+            for ply, cell in enumerate([0, 3, 1, 4, 2]):  # the first seat takes the top row
+                match = decision_record(match=match, ply=ply, action=cell)
+    snapshot_refresh(game="tic-tac-toe")
+    data = client.get("/leaderboard/tic-tac-toe/?format=json").json()
+    bands = data["human_baseline"]["percentiles"]
+    people = sorted(r["rating"] for r in data["rows"] if r["kind"] == "human")
+    assert bands["people"] == len(people) == 5
+    assert bands["p10"] < bands["p25"] < bands["p50"] < bands["p75"] < bands["p90"]
+    assert bands["p50"] == pytest.approx(people[2])  # the middle one of five
+    body = client.get("/leaderboard/tic-tac-toe/").content.decode()
+    assert f"individuals P25–P75 {bands['p25']:.0f}–{bands['p75']:.0f}" in body
+    chart = json.loads(body.split('<script id="leaderboard-chart" type="application/json">')[1].split("</script>")[0])
+    outer = chart["layout"]["shapes"][0]
+    assert (outer["name"], outer["x0"], outer["x1"]) == ("people P10–P90 (n = 5)", bands["p10"], bands["p90"])
