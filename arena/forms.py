@@ -41,6 +41,11 @@ class LLMAgentForm(forms.Form):
         return {k: v for k, v in data.items() if v not in ("", None)}
 
 
+def variant_choices(variants) -> list[tuple[str, str]]:
+    """The variant select of a game: the standard rules, then the game's own variants."""
+    return [("", "standard"), *((name, name) for name in variants)]
+
+
 SEAT_CHOICES = [("random", "random"), ("0", "first"), ("1", "second")]
 TIME_CHOICES = [("", "no limit"), ("30", "30 s per move"), ("60", "1 min per move"), ("300", "5 min per move")]
 CONSENT_CHOICES = [("yes", "Yes, my games may be used as human-baseline data"), ("no", "No, keep my games out of it")]
@@ -52,6 +57,7 @@ class LobbyForm(forms.Form):
 
     game = forms.ChoiceField()
     opponent = forms.ChoiceField(help_text="A bot level, a model, or an open challenge for another person.")
+    variant = forms.ChoiceField(required=False, help_text="Other rules the game can be played with.")
     seat = forms.ChoiceField(choices=SEAT_CHOICES, initial="random")
     time_limit = forms.ChoiceField(choices=TIME_CHOICES, required=False, label="Time limit")
     nickname = forms.CharField(max_length=40, required=False, help_text="Shown to your opponent and on leaderboards.")
@@ -59,10 +65,11 @@ class LobbyForm(forms.Form):
         choices=CONSENT_CHOICES, widget=forms.RadioSelect, required=False, label="Human baseline"
     )
 
-    def __init__(self, *args, games, opponents, needs_nickname: bool, needs_consent: bool, **kwargs):
+    def __init__(self, *args, games, opponents, variants, needs_nickname: bool, needs_consent: bool, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(g.slug, g.name) for g in games]
         self.fields["opponent"].choices = [(OPEN_CHALLENGE, "Open challenge (another person)"), *opponents]
+        self.fields["variant"].choices = variant_choices(variants)
         self.fields["nickname"].required = needs_nickname
         self.fields["consent"].required = needs_consent
         if not needs_nickname:

@@ -227,6 +227,8 @@ class Challenge(models.Model):
     #: The creator's seat: 0, 1, or None for a random draw when accepted.
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     move_time_limit_s = models.PositiveIntegerField(null=True, blank=True)
+    #: A variant of the game (Game.variants), "" for the standard rules.
+    variant = models.CharField(max_length=40, blank=True, default="")
     match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge")
     created_at = models.DateTimeField(auto_now_add=True)
 

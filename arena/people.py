@@ -72,24 +72,46 @@ def _seat_order(person: Agent, opponent: Agent, seat: int | None, seats: int, rn
 
 
 @transaction.atomic
+def variant_options(game: str, variant: str) -> dict:
+    """The `initial_state` options of one of a game's variants ("" is the standard rules)."""
+    if not variant:
+        return {}
+    rules = get_game(game)
+    if variant not in rules.variants:
+        choices = ", ".join(["standard", *rules.variants])
+        raise ServiceError(f"{rules.name} has no variant {variant!r}; choose from: {choices}.")
+    return rules.variants[variant]
+
+
 def person_match_create(
-    *, person: Agent, opponent: Agent, game: str, seat: int | None, move_time_limit_s: int | None = None
+    *,
+    person: Agent,
+    opponent: Agent,
+    game: str,
+    seat: int | None,
+    move_time_limit_s: int | None = None,
+    variant: str = "",
 ) -> Match:
     """A person against a bot or a model, the person in `seat` (None: drawn at random)."""
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only a person can start a match from the lobby.")
+    options = variant_options(game, variant)
     agents = _seat_order(person, opponent, seat, get_game(game).num_players, random.SystemRandom())
     policies = {"move_time_limit_s": move_time_limit_s} if move_time_limit_s else {}
-    return match_create(game=game, agents=agents, policies=policies)
+    return match_create(game=game, agents=agents, options=options, policies=policies)
 
 
 @transaction.atomic
-def challenge_create(*, creator: Agent, game: str, seat: int | None, move_time_limit_s: int | None = None) -> Challenge:
+def challenge_create(
+    *, creator: Agent, game: str, seat: int | None, move_time_limit_s: int | None = None, variant: str = ""
+) -> Challenge:
     """An open challenge other people can accept."""
-    get_game(game)
+    variant_options(game, variant)
     if creator.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only people post challenges.")
-    return Challenge.objects.create(creator=creator, game=game, seat=seat, move_time_limit_s=move_time_limit_s)
+    return Challenge.objects.create(
+        creator=creator, game=game, seat=seat, move_time_limit_s=move_time_limit_s, variant=variant
+    )
 
 
 @transaction.atomic
@@ -106,6 +128,7 @@ def challenge_accept(*, challenge: Challenge, accepter: Agent) -> Match:
         game=challenge.game,
         seat=challenge.seat,
         move_time_limit_s=challenge.move_time_limit_s,
+        variant=challenge.variant,
     )
     challenge.match = match
     challenge.save(update_fields=["match"])

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arena.forms import OPEN_CHALLENGE, LobbyForm
+from arena.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
 from arena.models import Agent, Challenge, Match, Tournament
 from arena.people import (
     challenge_accept,
@@ -55,6 +55,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         initial={"game": game},
         games=games,
         opponents=opponent_choices(game),
+        variants=get_game(game).variants,
         needs_nickname=person is None,
         needs_consent=person is None or person.baseline_consent is None,
     )
@@ -78,21 +79,33 @@ def _start(request: HttpRequest, form: LobbyForm, person: Agent | None) -> HttpR
         person_consent_set(agent=person, consent=form.cleaned_data["consent"] == "yes")
     game = form.cleaned_data["game"]
     if form.cleaned_data["opponent"] == OPEN_CHALLENGE:
-        challenge_create(creator=person, game=game, seat=form.seat_index(), move_time_limit_s=form.time_limit_s())
+        challenge_create(
+            creator=person,
+            game=game,
+            seat=form.seat_index(),
+            move_time_limit_s=form.time_limit_s(),
+            variant=form.cleaned_data["variant"],
+        )
         messages.success(request, "Your challenge is open; the game starts when someone accepts it.")
         return redirect("play")
     opponent = get_object_or_404(Agent, slug=form.cleaned_data["opponent"])
     match = person_match_create(
-        person=person, opponent=opponent, game=game, seat=form.seat_index(), move_time_limit_s=form.time_limit_s()
+        person=person,
+        opponent=opponent,
+        game=game,
+        seat=form.seat_index(),
+        move_time_limit_s=form.time_limit_s(),
+        variant=form.cleaned_data["variant"],
     )
     return redirect("play-match", pk=match.pk)
 
 
 def lobby_opponents(request: HttpRequest) -> HttpResponse:
-    """The opponent select for one game (htmx swaps it in when the game changes)."""
-    return render(
-        request, "arena/partials/opponent-select.html", {"groups": opponent_choices(request.GET.get("game", ""))}
-    )
+    """The opponent and variant selects for one game (htmx swaps them in when the game changes)."""
+    slug = request.GET.get("game", "")
+    variants = get_game(slug).variants if slug in {g.slug for g in all_games()} else {}
+    context = {"groups": opponent_choices(slug), "variants": variant_choices(variants)}
+    return render(request, "arena/partials/opponent-select.html", context)
 
 
 @require_POST

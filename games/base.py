@@ -81,6 +81,9 @@ class Game[S, A]:
     has_controls: ClassVar[bool] = False
     #: A stylesheet several games share (static/games/<name>.css), linked once before their own.
     shared_stylesheet: ClassVar[str | None] = None
+    #: Variants a person may choose in the lobby: name -> `initial_state` options (the rules' defaults
+    #: are the "standard" variant and need no entry), e.g. Skirmish's {"real-time": {"mode": "real-time"}}.
+    variants: ClassVar[dict[str, dict[str, Any]]] = {}
     #: True when an action is a JSON document (a plan), so a model's answer is the reply's last JSON object.
     document_actions: ClassVar[bool] = False
 

@@ -68,6 +68,7 @@ class Skirmish(Game[SkirmishState, tuple]):
     name = "Skirmish"
     hidden_information = True
     seat_names = SIDES
+    variants = {"real-time": {"mode": "real-time"}}
 
     def initial_state(self, *, seed: int, **options: Any) -> SkirmishState:
         mode = options.pop("mode", "turn-based")
