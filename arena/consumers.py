@@ -84,13 +84,16 @@ def needs_runner(match: Match) -> bool:
     return match.seats.filter(index=seat).values_list("agent_version__agent__kind", flat=True).get() != Agent.Kind.HUMAN
 
 
-def apply_frame(match_id: int, viewer: Agent, frame: dict[str, Any]) -> Match | None:
-    """Carry out a player's frame through the services; the match afterwards, or None if nothing changed."""
+def apply_frame(match_id: int, viewer: Agent, frame: dict[str, Any]) -> tuple[Match | None, bool]:
+    """Carry out a player's frame through the services: the match afterwards (None if nothing changed),
+    and whether a bot or model must now be set to move."""
     if frame["type"] == "move":
-        return person_move(match_id=match_id, agent=viewer, text=frame["move"], ply=frame["ply"])
-    if frame["type"] == "resign":
-        return person_resign(match_id=match_id, agent=viewer)
-    return person_flag(match_id=match_id)
+        match = person_move(match_id=match_id, agent=viewer, text=frame["move"], ply=frame["ply"])
+    elif frame["type"] == "resign":
+        match = person_resign(match_id=match_id, agent=viewer)
+    else:
+        match = person_flag(match_id=match_id)
+    return match, match is not None and needs_runner(match)
 
 
 def fragment_frame(match: Match, viewer: Agent | None, seats: list[dict[str, Any]]) -> str:
@@ -150,14 +153,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             frame = parse_frame(text_data)
             if self.viewer is None:
                 raise FrameError("Spectators cannot move; start your own game from the lobby.")
-            match = await sync_to_async(apply_frame)(self.match_id, self.viewer, frame)
+            match, needs = await sync_to_async(apply_frame)(self.match_id, self.viewer, frame)
         except (FrameError, ServiceError, IllegalAction) as error:
             await self.send(text_data=json.dumps({"type": "error", "message": str(error)}))
             return
         if match is None:
             return  # nobody has run out of time: nothing changed
         await broadcast_match_updated(match)
-        if await sync_to_async(needs_runner)(match):
+        if needs:
             kick_runner(self.match_id)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
