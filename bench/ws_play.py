@@ -3,10 +3,12 @@
 Each simulated person connects like a browser (session cookie, Origin header), waits for its
 turn, thinks for --think seconds, sends a random legal move, and measures two round trips:
 until its own move comes back in a fragment (ack), and until the bot's reply arrives (reply).
-There is no peer implementation to run beside it, so the figures are absolute; the goal is
-p95 ack < 100 ms at 200 concurrent games.
+The peer, run on the same clients in the same run, is that protocol on a bare daphne with no
+Django work (bench/ws_floor_asgi.py): the floor set by the transport. The goal is p95 ack
+< 100 ms at 200 concurrent games. `--processes N` serves Arena with `manage.py serve
+--processes N` (a throw-away redis-server is started for the channel layer).
 
-Usage: .venv/bin/python bench/ws_play.py [--games 50 200] [--moves 6] [--think 1.0] [--game tic-tac-toe]
+Usage: .venv/bin/python bench/ws_play.py [--games 50 200] [--moves 4] [--think 1.0] [--processes 2]
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import os
 import random
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -140,6 +141,27 @@ def start_redis() -> tuple[subprocess.Popen, str]:
     return redis, f"redis://127.0.0.1:{port}/0"
 
 
+def measure(command: list[str], env: dict, players: list[tuple[int, str]], args) -> tuple[dict, float]:
+    """Start a server, play every person's game against it, stop it; the stats and its CPU seconds."""
+    port = free_port()
+    command = [part.replace("{port}", str(port)) for part in command]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        pids = server_processes(server.pid)
+        cpu = sum(map(cpu_seconds, pids))
+        stats = asyncio.run(run_load(port, players, args.moves, args.think))
+        return stats, sum(map(cpu_seconds, pids)) - cpu
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, nargs="+", default=[50, 200])
@@ -153,35 +175,27 @@ def main() -> None:
     redis = None
     if args.processes > 1:
         redis, env["REDIS_URL"] = start_redis()
+    arena = [sys.executable, "manage.py", "serve", "--port", "{port}", "--processes", str(args.processes)]
+    daphne = str(Path(sys.executable).with_name("daphne"))
+    floor = [daphne, "-b", "127.0.0.1", "-p", "{port}", "bench.ws_floor_asgi:application"]
     figures = []
     for count in args.games:
         players = prepare(args.game, count)
-        port = free_port()
-        serve = [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", str(args.processes)]
-        server = subprocess.Popen(serve, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(100):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                    break
-                except OSError:
-                    time.sleep(0.2)
-            pids = server_processes(server.pid)
-            cpu = sum(map(cpu_seconds, pids))
-            stats = asyncio.run(run_load(port, players, args.moves, args.think))
-            cpu = sum(map(cpu_seconds, pids)) - cpu
-        finally:
-            server.terminate()
-            server.wait()
-        ack, reply = stats["ack"], stats["reply"]
+        stats, cpu = measure(arena, env, players, args)
+        peer, _ = measure(floor, env, players, args)
+        ack, reply, bare = stats["ack"], stats["reply"], peer["ack"]
+        ratio = percentile(ack, 95) / percentile(bare, 95)
         print(
-            f"{count} concurrent games, {len(ack)} moves in {stats['seconds']:.1f} s, errors {stats['errors']} "
-            f"{sorted(stats.get('error_kinds', []))}\n"
+            f"{count} concurrent games ({args.processes} daphne), {len(ack)} moves in {stats['seconds']:.1f} s, "
+            f"errors {stats['errors']} {sorted(stats.get('error_kinds', []))}\n"
             f"  own move shown: p50 {percentile(ack, 50):.1f} ms  p95 {percentile(ack, 95):.1f} ms  "
             f"p99 {percentile(ack, 99):.1f} ms\n"
-            f"  server CPU: {cpu:.1f} s, {1000 * cpu / max(len(reply), 1):.1f} ms per move and reply\n"
             f"  bot reply shown: p50 {percentile(reply, 50):.1f} ms  p95 {percentile(reply, 95):.1f} ms  "
-            f"p99 {percentile(reply, 99):.1f} ms  (mean {statistics.fmean(reply) if reply else float('nan'):.1f})",
+            f"p99 {percentile(reply, 99):.1f} ms\n"
+            f"  server CPU: {cpu:.1f} s, {1000 * cpu / max(len(reply), 1):.1f} ms per move and reply\n"
+            f"  peer, the same protocol on a bare daphne (no Django): p50 {percentile(bare, 50):.1f} ms  "
+            f"p95 {percentile(bare, 95):.1f} ms  errors {peer['errors']}\n"
+            f"  ratio, own move shown p95 / peer p95: {ratio:.1f}x",
             flush=True,
         )
         figures += [
@@ -190,6 +204,9 @@ def main() -> None:
             f"figure ws_move_p99_ms_{count} {percentile(ack, 99):.1f} ms",
             f"figure ws_reply_p95_ms_{count} {percentile(reply, 95):.1f} ms",
             f"figure ws_errors_{count} {stats['errors']} errors",
+            f"figure ws_cpu_ms_per_move_{count} {1000 * cpu / max(len(reply), 1):.1f} ms",
+            f"figure ws_peer_p95_ms_{count} {percentile(bare, 95):.1f} ms",
+            f"figure ws_move_p95_vs_peer_{count} {ratio:.2f}",
         ]
     if redis is not None:
         redis.terminate()
