@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -43,8 +44,17 @@ def _database_status() -> str:
 async def _channel_layer_status() -> str:
     layer = get_channel_layer()
     channel = await layer.new_channel("healthz")
-    await layer.send(channel, {"type": "healthz.ping"})
-    message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+    try:
+        await layer.send(channel, {"type": "healthz.ping"})
+        message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+    finally:
+        # Redis pub/sub keeps a subscription per channel until a receive on it is cancelled (as
+        # Channels does when a consumer leaves): do that, or every health check would leave one.
+        leftover = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0)
+        leftover.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await leftover
     return "ok" if message.get("type") == "healthz.ping" else "unexpected reply"
 
 

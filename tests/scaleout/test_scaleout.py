@@ -196,6 +196,11 @@ def test_serve_runs_several_daphnes_on_one_port_and_stops_them_all(scaled_site):
             except OSError:
                 assert time.monotonic() < deadline, "serve did not become healthy"
                 time.sleep(0.2)
+        for _ in range(5):  # health checks ping through the channel layer and leave no subscription behind
+            assert urllib.request.urlopen(f"{base}/healthz", timeout=5).status == 200
+        import redis
+
+        assert redis.Redis.from_url(scaled_site.env["REDIS_URL"]).pubsub_channels("*healthz*") == []
         children = [int(pid) for pid in Path(f"/proc/{serve.pid}/task/{serve.pid}/children").read_text().split()]
         assert len(children) == 3
         assert all("--fd" in Path(f"/proc/{pid}/cmdline").read_text() for pid in children)
