@@ -69,8 +69,11 @@ def kick_runner(match_id: int) -> None:
     task.add_done_callback(_running.discard)
 
 
-def needs_runner(match: Match) -> bool:
-    """True when the match must be started, or a bot or model is to move and nobody runs it."""
+def needs_runner(match: Match, seats: list[dict[str, Any]]) -> bool:
+    """True when the match must be started, or a bot or model is to move and nobody runs it.
+
+    `seats` is `live_seats(match)`, which the consumer keeps.
+    """
     if match.status == Match.Status.PENDING:
         return True  # the runner starts it, plays any opening bot moves, then waits for the person
     if match.status != Match.Status.RUNNING:
@@ -81,19 +84,7 @@ def needs_runner(match: Match) -> bool:
     seat = game.current_player(game.from_json(match.state))
     if seat is None:
         return False
-    return match.seats.filter(index=seat).values_list("agent_version__agent__kind", flat=True).get() != Agent.Kind.HUMAN
-
-
-def apply_frame(match_id: int, viewer: Agent, frame: dict[str, Any]) -> tuple[Match | None, bool]:
-    """Carry out a player's frame through the services: the match afterwards (None if nothing changed),
-    and whether a bot or model must now be set to move."""
-    if frame["type"] == "move":
-        match = person_move(match_id=match_id, agent=viewer, text=frame["move"], ply=frame["ply"])
-    elif frame["type"] == "resign":
-        match = person_resign(match_id=match_id, agent=viewer)
-    else:
-        match = person_flag(match_id=match_id)
-    return match, match is not None and needs_runner(match)
+    return seats[seat]["agent"].kind != Agent.Kind.HUMAN
 
 
 def fragment_frame(match: Match, viewer: Agent | None, seats: list[dict[str, Any]]) -> str:
@@ -140,7 +131,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.viewer = viewer_agent(self.scope)
         self.seats = live_seats(match)
         self.shown = shown_key(match.ply, match.status)
-        return fragment_frame(match, self.viewer, self.seats), needs_runner(match)
+        return fragment_frame(match, self.viewer, self.seats), needs_runner(match, self.seats)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
@@ -153,7 +144,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             frame = parse_frame(text_data)
             if self.viewer is None:
                 raise FrameError("Spectators cannot move; start your own game from the lobby.")
-            match, needs = await sync_to_async(apply_frame)(self.match_id, self.viewer, frame)
+            match, needs = await sync_to_async(self.act)(frame)
         except (FrameError, ServiceError, IllegalAction) as error:
             await self.send(text_data=json.dumps({"type": "error", "message": str(error)}))
             return
@@ -162,6 +153,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await broadcast_match_updated(match)
         if needs:
             kick_runner(self.match_id)
+
+    def act(self, frame: dict[str, Any]) -> tuple[Match | None, bool]:
+        """Carry out a player's frame through the services: the match afterwards (None if nothing
+        changed), and whether a bot or model must now be set to move."""
+        if frame["type"] == "move":
+            match = person_move(match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"])
+        elif frame["type"] == "resign":
+            match = person_resign(match_id=self.match_id, agent=self.viewer)
+        else:
+            match = person_flag(match_id=self.match_id)
+        return match, match is not None and needs_runner(match, self.seats)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         if shown_key(event["ply"], event["status"]) <= self.shown:

@@ -169,7 +169,8 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
             match=match, ply=ply, seat=seat, attempt=AttemptData(verdict="illegal", raw_text=text, message=str(error))
         )
         raise
-    action = game.arrival(state, action, time_used_s(match))  # real-time games: thinking delays the command
+    if game.clock_runs(state):  # real-time games: the person's thinking delays the command
+        action = game.arrival(state, action, time_used_s(match))
     return decision_record(match=match, ply=ply, action=action, attempts=[AttemptData(verdict="ok", raw_text=text)])
 
 

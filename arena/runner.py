@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import socket
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -18,7 +20,7 @@ from django.utils import timezone
 from arena.agents.base import DecisionResult, SeatAgent
 from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
-from arena.models import Agent, AgentVersion, Match, Tournament
+from arena.models import Agent, AgentVersion, Match, Seat, Tournament
 from arena.services import (
     HEARTBEAT_INTERVAL_S,
     STALE_AFTER_S,
@@ -63,8 +65,16 @@ def _load(match_id: int, worker: str):
     match = match_claim(match_id=match_id, worker=worker)
     if match is None:
         return None, None, None, False
-    versions = [seat.agent_version for seat in match.seats.select_related("agent_version__agent").order_by("index")]
-    return match, [seat_agent(v) for v in versions], get_game(match.game).from_json(match.state), was_pending
+    agents = [seat_agent(version) for version in _seat_versions(match.uid)]
+    return match, agents, get_game(match.game).from_json(match.state), was_pending
+
+
+@functools.lru_cache(maxsize=4096)
+def _seat_versions(match_uid: uuid.UUID) -> tuple[AgentVersion, ...]:
+    """Who plays a match, in seat order: fixed when it is made (and versions are frozen once they
+    play), so a process reads it once rather than on every bot turn of a person's game."""
+    seats = Seat.objects.filter(match__uid=match_uid).select_related("agent_version__agent").order_by("index")
+    return tuple(seat.agent_version for seat in seats)
 
 
 async def broadcast_match_updated(match: Match) -> None:

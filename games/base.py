@@ -165,6 +165,10 @@ class Game[S, A]:
         """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
         return seat
 
+    def clock_runs(self, state: S) -> bool:
+        """True in real-time play, where thinking time changes what an action does (see `arrival`)."""
+        return False
+
     def arrival(self, state: S, action: A, thinking_s: float) -> A:
         """The action as it takes effect after `thinking_s` of thought: real-time games stamp its arrival."""
         return action

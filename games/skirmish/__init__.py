@@ -133,6 +133,9 @@ class Skirmish(Game[SkirmishState, tuple]):
                     heapq.heappush(queue, (total, nxt))
         return best
 
+    def clock_runs(self, state: SkirmishState) -> bool:
+        return state.mode == "real-time"
+
     def arrival(self, state: SkirmishState, action: tuple, thinking_s: float) -> tuple:
         """Real-time: a command arrives `thinking_s` × TICKS_PER_SECOND ticks after the clock it was issued at."""
         if state.mode != "real-time":
