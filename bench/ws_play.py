@@ -8,7 +8,11 @@ Django work (bench/ws_floor_asgi.py): the floor set by the transport. The goal i
 < 100 ms at 200 concurrent games. `--processes N` serves Arena with `manage.py serve
 --processes N` (a throw-away redis-server is started for the channel layer).
 
-Usage: .venv/bin/python bench/ws_play.py [--games 50 200] [--moves 4] [--think 1.0] [--processes 2]
+A person thinks 0.5–1.5 × --think seconds (default 5 s, about the pace of blitz chess) between
+moves; `--think 1` is a stress test (200 people each moving every second). By default Arena runs
+as `make run WEB_PROCESSES=2` would on this 2-core machine.
+
+Usage: .venv/bin/python bench/ws_play.py [--games 50 200] [--moves 4] [--think 5] [--processes 2] [--runs 3]
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import random
 import re
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -162,13 +167,39 @@ def measure(command: list[str], env: dict, players: list[tuple[int, str]], args)
         server.wait()
 
 
+def one_run(count: int, arena: list[str], floor: list[str], env: dict, args) -> dict[str, float]:
+    """Arena and the peer on the same fresh games; the run's figures, printed as they come."""
+    players = prepare(args.game, count)
+    stats, cpu = measure(arena, env, players, args)
+    peer, _ = measure(floor, env, players, args)
+    ack, reply, bare = stats["ack"], stats["reply"], peer["ack"]
+    run = {
+        "p50": percentile(ack, 50),
+        "p95": percentile(ack, 95),
+        "p99": percentile(ack, 99),
+        "reply_p95": percentile(reply, 95),
+        "cpu_ms": 1000 * cpu / max(len(reply), 1),
+        "peer_p95": percentile(bare, 95),
+        "errors": stats["errors"] + peer["errors"],
+    }
+    print(
+        f"  {len(ack)} moves in {stats['seconds']:.1f} s: own move shown p50 {run['p50']:.1f} / p95 {run['p95']:.1f}"
+        f" / p99 {run['p99']:.1f} ms, bot reply p95 {run['reply_p95']:.1f} ms, server CPU {run['cpu_ms']:.1f} ms"
+        f" per move and reply; peer p95 {run['peer_p95']:.1f} ms; errors {run['errors']}"
+        f" {sorted(stats.get('error_kinds', set()) | peer.get('error_kinds', set()))}",
+        flush=True,
+    )
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--moves", type=int, default=4, help="Moves per person.")
-    parser.add_argument("--think", type=float, default=1.0, help="Mean seconds a person thinks before moving.")
+    parser.add_argument("--think", type=float, default=5.0, help="Mean seconds a person thinks before moving.")
     parser.add_argument("--game", default="connect-four")
-    parser.add_argument("--processes", type=int, default=1, help="daphne processes (more than one: Redis layer).")
+    parser.add_argument("--processes", type=int, default=2, help="daphne processes (more than one: Redis layer).")
+    parser.add_argument("--runs", type=int, default=3, help="Runs per N; medians over runs are reported.")
     args = parser.parse_args()
     var = setup_django()
     env = {"ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "PATH": "/usr/bin:/bin"}
@@ -180,33 +211,26 @@ def main() -> None:
     floor = [daphne, "-b", "127.0.0.1", "-p", "{port}", "bench.ws_floor_asgi:application"]
     figures = []
     for count in args.games:
-        players = prepare(args.game, count)
-        stats, cpu = measure(arena, env, players, args)
-        peer, _ = measure(floor, env, players, args)
-        ack, reply, bare = stats["ack"], stats["reply"], peer["ack"]
-        ratio = percentile(ack, 95) / percentile(bare, 95)
+        print(f"{count} concurrent games, {args.processes} daphne, think {args.think} s, {args.runs} runs", flush=True)
+        runs = [one_run(count, arena, floor, env, args) for _ in range(args.runs)]
+        median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        p95s = sorted(run["p95"] for run in runs)
+        ratio = median["p95"] / median["peer_p95"]
         print(
-            f"{count} concurrent games ({args.processes} daphne), {len(ack)} moves in {stats['seconds']:.1f} s, "
-            f"errors {stats['errors']} {sorted(stats.get('error_kinds', []))}\n"
-            f"  own move shown: p50 {percentile(ack, 50):.1f} ms  p95 {percentile(ack, 95):.1f} ms  "
-            f"p99 {percentile(ack, 99):.1f} ms\n"
-            f"  bot reply shown: p50 {percentile(reply, 50):.1f} ms  p95 {percentile(reply, 95):.1f} ms  "
-            f"p99 {percentile(reply, 99):.1f} ms\n"
-            f"  server CPU: {cpu:.1f} s, {1000 * cpu / max(len(reply), 1):.1f} ms per move and reply\n"
-            f"  peer, the same protocol on a bare daphne (no Django): p50 {percentile(bare, 50):.1f} ms  "
-            f"p95 {percentile(bare, 95):.1f} ms  errors {peer['errors']}\n"
-            f"  ratio, own move shown p95 / peer p95: {ratio:.1f}x",
+            f"  median of runs: own move shown p50 {median['p50']:.1f} / p95 {median['p95']:.1f} "
+            f"(runs {p95s[0]:.1f}–{p95s[-1]:.1f}) / p99 {median['p99']:.1f} ms; peer p95 {median['peer_p95']:.1f} ms;"
+            f" ratio {ratio:.1f}x; errors {sum(run['errors'] for run in runs)}",
             flush=True,
         )
         figures += [
-            f"figure ws_move_p50_ms_{count} {percentile(ack, 50):.1f} ms",
-            f"figure ws_move_p95_ms_{count} {percentile(ack, 95):.1f} ms",
-            f"figure ws_move_p99_ms_{count} {percentile(ack, 99):.1f} ms",
-            f"figure ws_reply_p95_ms_{count} {percentile(reply, 95):.1f} ms",
-            f"figure ws_errors_{count} {stats['errors']} errors",
-            f"figure ws_cpu_ms_per_move_{count} {1000 * cpu / max(len(reply), 1):.1f} ms",
-            f"figure ws_peer_p95_ms_{count} {percentile(bare, 95):.1f} ms",
+            f"figure ws_move_p50_ms_{count} {median['p50']:.1f} ms",
+            f"figure ws_move_p95_ms_{count} {median['p95']:.1f} ms",
+            f"figure ws_move_p99_ms_{count} {median['p99']:.1f} ms",
+            f"figure ws_reply_p95_ms_{count} {median['reply_p95']:.1f} ms",
+            f"figure ws_cpu_ms_per_move_{count} {median['cpu_ms']:.1f} ms",
+            f"figure ws_peer_p95_ms_{count} {median['peer_p95']:.1f} ms",
             f"figure ws_move_p95_vs_peer_{count} {ratio:.2f}",
+            f"figure ws_errors_{count} {sum(run['errors'] for run in runs)} errors",
         ]
     if redis is not None:
         redis.terminate()
