@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match
 from arena.people import person_flag, person_move, person_resign
-from arena.ratelimit import allow
+from arena.ratelimit import ConnectionBudget
 from arena.rendering import live_match_html, live_seats
 from arena.runner import broadcast_match_updated, match_group, run_match
 from arena.services import STALE_AFTER_S, ServiceError
@@ -111,6 +111,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.shown = (-1, -1)
+        self.budget = ConnectionBudget("frames")
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
         opened = await sync_to_async(self.open)()
         if opened is None:
@@ -139,7 +140,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            if not allow("frames", self.channel_name):
+            if not self.budget.allow():
                 raise FrameError("Too many messages; slow down.")
             frame = parse_frame(text_data)
             if self.viewer is None:

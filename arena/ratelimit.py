@@ -1,4 +1,5 @@
-"""Fixed-window rate limits in the cache (shared by all processes when REDIS_URL is set)."""
+"""Fixed-window rate limits: in the cache for people and addresses (shared by all processes when
+REDIS_URL is set), and inside a websocket connection for its own frames."""
 
 from __future__ import annotations
 
@@ -29,6 +30,23 @@ def allow(name: str, who: str) -> bool:
     except ValueError:  # the bucket expired between add and incr: this is the window's first hit
         cache.add(bucket, 1, timeout=window + 1)
         return True
+
+
+class ConnectionBudget:
+    """A limit on one connection's own messages, kept in the connection: nothing is shared, so
+    counting a websocket frame never waits on the network (with Redis, the cache would, on the
+    event loop, for every frame of every game)."""
+
+    def __init__(self, name: str) -> None:
+        self.hits, self.window = limit_for(name)
+        self.started, self.used = time.monotonic(), 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        if now - self.started >= self.window:
+            self.started, self.used = now, 0
+        self.used += 1
+        return self.used <= self.hits
 
 
 def client_key(request) -> str:

@@ -7,6 +7,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import override_settings
 
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
@@ -119,6 +120,26 @@ async def test_malformed_frames_get_error_frames_not_crashes(person_cookie, fram
     await ws.send_to(text_data=json.dumps({"type": "move", "move": "a1", "ply": 0}))
     assert (await next_fragment(ws, min_ply=1))["ply"] >= 1
     await ws.disconnect()
+
+
+@override_settings(ARENA_RATE_LIMITS={"frames": (3, 60)})
+async def test_a_flood_of_frames_is_turned_away_per_connection(person_cookie):
+    user, cookie = person_cookie
+    match = await sync_to_async(make_match)(user)
+    flooding, other_tab = await connect(match.pk, cookie), await connect(match.pk, cookie)
+    await next_fragment(flooding)
+    for _ in range(3):  # within the allowance: each gets its own answer
+        await flooding.send_to(text_data=json.dumps({"type": "dance"}))
+        assert "Unknown frame" in await next_error(flooding)
+    await flooding.send_to(text_data=json.dumps({"type": "move", "move": "a1", "ply": 0}))
+    assert await next_error(flooding) == "Too many messages; slow down."
+    assert await Match.objects.filter(pk=match.pk, ply=0).aexists()  # the refused move changed nothing
+    # The budget is the connection's own: another tab of the same person may still move.
+    await next_fragment(other_tab)
+    await other_tab.send_to(text_data=json.dumps({"type": "move", "move": "a1", "ply": 0}))
+    assert (await next_fragment(other_tab, min_ply=1))["ply"] >= 1
+    await flooding.disconnect()
+    await other_tab.disconnect()
 
 
 async def test_spectators_and_other_people_cannot_move(person_cookie, client, django_user_model):
