@@ -202,6 +202,10 @@ def test_serve_runs_several_daphnes_on_one_port_and_stops_them_all(scaled_site):
 
         assert redis.Redis.from_url(scaled_site.env["REDIS_URL"]).pubsub_channels("*healthz*") == []
         children = [int(pid) for pid in Path(f"/proc/{serve.pid}/task/{serve.pid}/children").read_text().split()]
+        second = subprocess.run([*command[:-1], "1"], cwd=ROOT, env=scaled_site.env, capture_output=True, text=True,
+                                timeout=120)  # fmt: skip
+        assert second.returncode != 0  # a port already served is not shared with another server
+        assert f"Cannot listen on 127.0.0.1:{port}" in second.stderr
         assert len(children) == 3
         assert all("--fd" in Path(f"/proc/{pid}/cmdline").read_text() for pid in children)
 

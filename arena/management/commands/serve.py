@@ -1,9 +1,11 @@
 """Serve Arena with daphne: one process, or several sharing one listening socket (one per core).
 
 Python runs one thread of Django code at a time per process, so a machine's other cores serve
-websockets only through more processes. They share the port (the kernel hands each new
-connection to one of them) and must share a channel layer (Redis), so that a move made through
-one process reaches every page watching the match through another.
+websockets only through more processes. Each has its own listening socket on the same port
+(SO_REUSEPORT), so the kernel spreads new connections evenly over them (one shared socket lets
+whichever process wakes first take a burst of connections, and that process then serves most
+games); they must share a channel layer (Redis), so that a move made through one process
+reaches every page watching the match through another.
 """
 
 from __future__ import annotations
@@ -44,15 +46,18 @@ class Command(BaseCommand):
                 "Several web processes need a shared channel layer: set REDIS_URL (see docs/operations.md)."
             )
         try:
-            listener = socket.create_server((host, port), backlog=1024)
+            # A plain bind first: a port another server holds (even another `serve`) is an error,
+            # not a port to share.
+            socket.create_server((host, port)).close()
+            listeners = [socket.create_server((host, port), backlog=1024, reuse_port=True) for _ in range(processes)]
         except OSError as error:
             raise CommandError(f"Cannot listen on {host}:{port}: {error.strerror}.") from None
-        fd = listener.fileno()
         children = [
-            subprocess.Popen([DAPHNE, "--fd", str(fd), "arena.asgi:application"], pass_fds=[fd])
-            for _ in range(processes)
+            subprocess.Popen([DAPHNE, "--fd", str(sock.fileno()), "arena.asgi:application"], pass_fds=[sock.fileno()])
+            for sock in listeners
         ]
-        listener.close()  # the children hold it now
+        for sock in listeners:
+            sock.close()  # the children hold them now
         self.stdout.write(f"Arena is serving http://{host}:{port}/ with {processes} daphne process(es).")
         stop = lambda *_: [child.terminate() for child in children if child.poll() is None]  # noqa: E731
         signal.signal(signal.SIGTERM, stop)
