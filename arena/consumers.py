@@ -92,12 +92,12 @@ def fragment_frame(match: Match, viewer: Agent | None, seats: list[dict[str, Any
     return json.dumps({"type": "fragment", "ply": match.ply, "html": live_match_html(match, viewer, seats)})
 
 
+STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.ABORTED]
+
+
 def shown_key(ply: int, status: str) -> tuple[int, int]:
     """How far a fragment got: later plies, then later statuses, supersede earlier ones."""
     return ply, STATUS_ORDER.index(status)
-
-
-STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.ABORTED]
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
