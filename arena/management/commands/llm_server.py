@@ -51,9 +51,13 @@ class Command(BaseCommand):
         self.stdout.write(f"serving {', '.join(model or (SMOLLM2, GEMMA3))} on {base_url} (pid {process.pid})")
         if detach:
             return
-        # Foreground: stop the server with us, whether by Ctrl-C or a supervisor's SIGTERM.
-        signal.signal(signal.SIGTERM, lambda *_: stop_server(process))
+        # Foreground: stop the server with us, whether by Ctrl-C or a supervisor's SIGTERM. SIGTERM is
+        # handled as Ctrl-C, so the wait below is left before the server is stopped: stopping it from
+        # inside the handler would wait on it again while this wait holds its lock, and hang.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         try:
             process.wait()
         except KeyboardInterrupt:
+            pass
+        finally:
             stop_server(process)

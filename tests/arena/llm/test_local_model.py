@@ -72,3 +72,30 @@ async def test_gemma3_base_model_is_held_to_a_legal_move_by_the_grammar(local_ll
     assert attempt.raw_text == f"Answer: {attempt.parsed_action}"
     assert attempt.model_reported == GEMMA3
     assert attempt.completion_tokens > 0
+
+
+def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
+    """`make run` stops it with SIGTERM: it must stop llama.cpp and exit, not hang waiting on it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from arena.agents.llm.local import server_ready
+
+    port = _free_port()
+    command = [sys.executable, "manage.py", "llm_server", "--model", SMOLLM2, "--port", str(port), "--wait", "300"]
+    process = subprocess.Popen(command, env={**os.environ, "LLM_PORT": str(port)}, stdout=subprocess.PIPE, text=True)
+    try:
+        assert "serving" in process.stdout.readline()  # printed once the server answers
+        assert server_ready(local_base_url(port))
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+        deadline = time.monotonic() + 20
+        while server_ready(local_base_url(port)):
+            assert time.monotonic() < deadline, "llama.cpp still answers after the command exited"
+            time.sleep(0.5)
+    finally:
+        if process.poll() is None:
+            process.kill()
