@@ -206,36 +206,42 @@ def main() -> None:
     redis = None
     if args.processes > 1:
         redis, env["REDIS_URL"] = start_redis()
+    try:
+        figures = [line for count in args.games for line in measure_count(count, env, args)]
+    finally:  # even when a run fails or is interrupted, no redis-server is left behind
+        if redis is not None:
+            redis.terminate()
+            redis.wait()
+    print()
+    print("\n".join(figures))
+
+
+def measure_count(count: int, env: dict, args) -> list[str]:
+    """`args.runs` runs with `count` concurrent games: the medians printed, and their figure lines."""
     arena = [sys.executable, "manage.py", "serve", "--port", "{port}", "--processes", str(args.processes)]
     daphne = str(Path(sys.executable).with_name("daphne"))
     floor = [daphne, "-b", "127.0.0.1", "-p", "{port}", "bench.ws_floor_asgi:application"]
-    figures = []
-    for count in args.games:
-        print(f"{count} concurrent games, {args.processes} daphne, think {args.think} s, {args.runs} runs", flush=True)
-        runs = [one_run(count, arena, floor, env, args) for _ in range(args.runs)]
-        median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-        p95s = sorted(run["p95"] for run in runs)
-        ratio = median["p95"] / median["peer_p95"]
-        print(
-            f"  median of runs: own move shown p50 {median['p50']:.1f} / p95 {median['p95']:.1f} "
-            f"(runs {p95s[0]:.1f}–{p95s[-1]:.1f}) / p99 {median['p99']:.1f} ms; peer p95 {median['peer_p95']:.1f} ms;"
-            f" ratio {ratio:.1f}x; errors {sum(run['errors'] for run in runs)}",
-            flush=True,
-        )
-        figures += [
-            f"figure ws_move_p50_ms_{count} {median['p50']:.1f} ms",
-            f"figure ws_move_p95_ms_{count} {median['p95']:.1f} ms",
-            f"figure ws_move_p99_ms_{count} {median['p99']:.1f} ms",
-            f"figure ws_reply_p95_ms_{count} {median['reply_p95']:.1f} ms",
-            f"figure ws_cpu_ms_per_move_{count} {median['cpu_ms']:.1f} ms",
-            f"figure ws_peer_p95_ms_{count} {median['peer_p95']:.1f} ms",
-            f"figure ws_move_p95_vs_peer_{count} {ratio:.2f}",
-            f"figure ws_errors_{count} {sum(run['errors'] for run in runs)} errors",
-        ]
-    if redis is not None:
-        redis.terminate()
-    print()
-    print("\n".join(figures))
+    print(f"{count} concurrent games, {args.processes} daphne, think {args.think} s, {args.runs} runs", flush=True)
+    runs = [one_run(count, arena, floor, env, args) for _ in range(args.runs)]
+    median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+    p95s = sorted(run["p95"] for run in runs)
+    ratio = median["p95"] / median["peer_p95"]
+    print(
+        f"  median of runs: own move shown p50 {median['p50']:.1f} / p95 {median['p95']:.1f} "
+        f"(runs {p95s[0]:.1f}–{p95s[-1]:.1f}) / p99 {median['p99']:.1f} ms; peer p95 {median['peer_p95']:.1f} ms;"
+        f" ratio {ratio:.1f}x; errors {sum(run['errors'] for run in runs)}",
+        flush=True,
+    )
+    return [
+        f"figure ws_move_p50_ms_{count} {median['p50']:.1f} ms",
+        f"figure ws_move_p95_ms_{count} {median['p95']:.1f} ms",
+        f"figure ws_move_p99_ms_{count} {median['p99']:.1f} ms",
+        f"figure ws_reply_p95_ms_{count} {median['reply_p95']:.1f} ms",
+        f"figure ws_cpu_ms_per_move_{count} {median['cpu_ms']:.1f} ms",
+        f"figure ws_peer_p95_ms_{count} {median['peer_p95']:.1f} ms",
+        f"figure ws_move_p95_vs_peer_{count} {ratio:.2f}",
+        f"figure ws_errors_{count} {sum(run['errors'] for run in runs)} errors",
+    ]
 
 
 if __name__ == "__main__":
