@@ -103,7 +103,10 @@ def _start(request: HttpRequest, form: LobbyForm, person: Agent | None) -> HttpR
 def lobby_opponents(request: HttpRequest) -> HttpResponse:
     """The opponent and variant selects for one game (htmx swaps them in when the game changes)."""
     slug = request.GET.get("game", "")
-    variants = get_game(slug).variants if slug in {g.slug for g in all_games()} else {}
+    try:
+        variants = get_game(slug).variants
+    except UnknownGame:
+        variants = {}
     context = {"groups": opponent_choices(slug), "variants": variant_choices(variants)}
     return render(request, "arena/partials/opponent-select.html", context)
 
