@@ -116,6 +116,20 @@ def redis_url():
     server.wait(timeout=30)
 
 
+def wait_healthy(url: str, what: str) -> str:
+    """Wait (up to a minute) until `url`/healthz answers 200; returns `url`."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return url
+        except OSError:
+            pass
+        assert time.monotonic() < deadline, f"{what} did not become healthy"
+        time.sleep(0.2)
+
+
 class ScaledSite:
     """Arena processes (daphne, db_worker, manage.py) sharing one PostgreSQL and one Redis."""
 
@@ -148,17 +162,16 @@ class ScaledSite:
                 stderr=subprocess.DEVNULL,
             )
         )
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return url
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "daphne did not become healthy"
-            time.sleep(0.2)
+        return wait_healthy(f"http://127.0.0.1:{port}", "daphne")
+
+    def serve(self, processes: int) -> tuple[str, subprocess.Popen]:
+        """`manage.py serve --processes N` on a free port: its URL once healthy, and the process."""
+        port = free_port()
+        command = [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", str(processes)]
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        process = subprocess.Popen(command, cwd=ROOT, env=self.env, **quiet)
+        self.processes.append(process)
+        return wait_healthy(f"http://127.0.0.1:{port}", "serve"), process
 
     def worker(self) -> subprocess.Popen:
         process = subprocess.Popen(

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
 from tests.arena.test_worker_resume import AGENTS, Site
+from tests.scaleout.conftest import ROOT
 
 pytestmark = [pytest.mark.scaleout, pytest.mark.slow]
 
@@ -164,15 +169,8 @@ def test_a_database_outage_gives_clear_pages_and_loses_nothing(scaled_site, post
 
 
 def test_serve_runs_several_daphnes_on_one_port_and_stops_them_all(scaled_site):
-    import subprocess
-    import sys
-    import urllib.request
-    from pathlib import Path
-
+    import redis
     import websockets
-
-    from tests.browser.conftest import free_port
-    from tests.scaleout.conftest import ROOT
 
     without_redis = {k: v for k, v in scaled_site.env.items() if k != "REDIS_URL"}
     refused = subprocess.run([sys.executable, "manage.py", "serve", "--processes", "2"], cwd=ROOT,
@@ -182,28 +180,15 @@ def test_serve_runs_several_daphnes_on_one_port_and_stops_them_all(scaled_site):
 
     scaled_site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
     setup = scaled_site.python(SETUP_GAME)
-    port = free_port()
-    command = [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", "3"]
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    serve = subprocess.Popen(command, cwd=ROOT, env=scaled_site.env, **quiet)
-    base = f"http://127.0.0.1:{port}"
+    base, serve = scaled_site.serve(processes=3)
+    port = base.rsplit(":", 1)[1]
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if urllib.request.urlopen(f"{base}/healthz", timeout=2).status == 200:
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "serve did not become healthy"
-                time.sleep(0.2)
         for _ in range(5):  # health checks ping through the channel layer and leave no subscription behind
             assert urllib.request.urlopen(f"{base}/healthz", timeout=5).status == 200
-        import redis
-
         assert redis.Redis.from_url(scaled_site.env["REDIS_URL"]).pubsub_channels("*healthz*") == []
         children = [int(pid) for pid in Path(f"/proc/{serve.pid}/task/{serve.pid}/children").read_text().split()]
-        second = subprocess.run([*command[:-1], "1"], cwd=ROOT, env=scaled_site.env, capture_output=True, text=True,
-                                timeout=120)  # fmt: skip
+        second = subprocess.run([sys.executable, "manage.py", "serve", "--port", port], cwd=ROOT,
+                                env=scaled_site.env, capture_output=True, text=True, timeout=120)  # fmt: skip
         assert second.returncode != 0  # a port already served is not shared with another server
         assert f"Cannot listen on 127.0.0.1:{port}" in second.stderr
         assert len(children) == 3
