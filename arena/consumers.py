@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
+from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -16,15 +19,20 @@ from django.utils import timezone
 
 from arena.models import Agent, Match
 from arena.people import person_flag, person_move, person_resign
+from arena.play_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.ratelimit import ConnectionBudget
 from arena.rendering import live_match_html, live_seats
 from arena.runner import broadcast_match_updated, match_group, run_match
 from arena.services import STALE_AFTER_S, ServiceError
 from games import IllegalAction, get_game
 
+logger = logging.getLogger(__name__)
+
 #: Large enough for a plan game's JSON plan; anything bigger is refused before parsing.
 MAX_FRAME_BYTES = 16384
 FRAME_TYPES = {"move", "resign", "flag"}
+#: A ply no match reaches; keeps absurd numbers out of every comparison and message.
+MAX_PLY = 10**9
 STALE_AFTER = timezone.timedelta(seconds=STALE_AFTER_S)
 
 #: Bot and model turns started by this process; kept so the tasks are not garbage-collected.
@@ -37,18 +45,26 @@ class FrameError(ValueError):
 
 def parse_frame(text: str | None) -> dict[str, Any]:
     """Validate a client frame: {"type": "move", "move": str, "ply": int} | {"type": "resign"} | {"type": "flag"}."""
-    if text is None or len(text.encode()) > MAX_FRAME_BYTES:
+    if text is None or len(text) > MAX_FRAME_BYTES or len(text.encode(errors="replace")) > MAX_FRAME_BYTES:
         raise FrameError(f"Frames must be text of at most {MAX_FRAME_BYTES} bytes.")
     try:
         frame = json.loads(text)
     except json.JSONDecodeError:
         raise FrameError("Frames must be JSON objects.") from None
-    if not isinstance(frame, dict) or frame.get("type") not in FRAME_TYPES:
+    except ValueError:  # an integer longer than Python converts (4,300 digits)
+        raise FrameError("A number in this frame is too long.") from None
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str) or frame["type"] not in FRAME_TYPES:
         raise FrameError(f"Unknown frame; 'type' must be one of {', '.join(sorted(FRAME_TYPES))}.")
     if frame["type"] == "move":
-        if not isinstance(frame.get("move"), str) or not frame["move"].strip():
+        move = frame.get("move")
+        if not isinstance(move, str) or not move.strip():
             raise FrameError("A move frame needs 'move', the move as text.")
-        if not isinstance(frame.get("ply"), int) or isinstance(frame.get("ply"), bool):
+        try:
+            move.encode()
+        except UnicodeEncodeError:  # a lone surrogate ("\ud800") the database could not store
+            raise FrameError("A move must be valid Unicode text.") from None
+        ply = frame.get("ply")
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply < MAX_PLY:
             raise FrameError("A move frame needs 'ply', the ply number you saw.")
     return frame
 
@@ -69,11 +85,15 @@ def kick_runner(match_id: int) -> None:
     task.add_done_callback(_running.discard)
 
 
-def needs_runner(match: Match, seats: list[dict[str, Any]]) -> bool:
-    """True when the match must be started, or a bot or model is to move and nobody runs it.
+def needs_runner(match: Match, seats: list[dict[str, Any]], mine: tuple[int, ...]) -> bool:
+    """True when this viewer's page must start the match, or set a bot or model to move that nobody runs.
 
+    Only a page of a seated person (`mine`, their seats) does: spectators and other people only
+    watch, and a match with nobody's person seated (a tournament's) belongs to the workers.
     `seats` is `live_seats(match)`, which the consumer keeps.
     """
+    if not mine:
+        return False
     if match.status == Match.Status.PENDING:
         return True  # the runner starts it, plays any opening bot moves, then waits for the person
     if match.status != Match.Status.RUNNING:
@@ -87,11 +107,6 @@ def needs_runner(match: Match, seats: list[dict[str, Any]]) -> bool:
     return seats[seat]["agent"].kind != Agent.Kind.HUMAN
 
 
-def fragment_frame(match: Match, viewer: Agent | None, seats: list[dict[str, Any]]) -> str:
-    """The viewer's live panel as a websocket frame."""
-    return json.dumps({"type": "fragment", "ply": match.ply, "html": live_match_html(match, viewer, seats)})
-
-
 STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.ABORTED]
 
 
@@ -100,43 +115,121 @@ def shown_key(ply: int, status: str) -> tuple[int, int]:
     return ply, STATUS_ORDER.index(status)
 
 
+class FragmentCache:
+    """This process's recent live panels by (match, ply, status, the viewer's seats).
+
+    Every spectator of a position shares one render and each seat has its own: a viewer's identity
+    changes only which seats are theirs. A panel is reused for `fresh_for_s` only, as it also shows
+    how long the side to move has been thinking.
+    """
+
+    def __init__(self, size: int = 512, fresh_for_s: float = 2.0) -> None:
+        self.size, self.fresh_for_s = size, fresh_for_s
+        self.frames: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
+
+    def get(self, key: tuple) -> str | None:
+        found = self.frames.get(key)
+        if found is None or time.monotonic() - found[0] > self.fresh_for_s:
+            return None
+        return found[1]
+
+    def frame(self, match: Match, viewer: Agent | None, seats: list[dict[str, Any]], mine: tuple[int, ...]) -> str:
+        """The viewer's live panel of `match` as a websocket frame, rendered unless a fresh one is kept."""
+        key = (match.pk, match.ply, match.status, mine)
+        frame = self.get(key)
+        if frame is None:
+            html = live_match_html(match, viewer, seats)
+            frame = json.dumps({"type": "fragment", "ply": match.ply, "html": html})
+            self.frames[key] = (time.monotonic(), frame)
+            while len(self.frames) > self.size:
+                self.frames.popitem(last=False)
+        self.frames.move_to_end(key)
+        return frame
+
+
+#: Shared by every consumer of this process; they all render on Django's one database thread.
+fragments = FragmentCache()
+
+
+def client_address(scope: dict[str, Any]) -> str:
+    """The connection's client address (the proxy's, unless daphne is told to trust its headers)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def client_person(scope: dict[str, Any]) -> str | None:
+    """The account or session behind a connection, if any (a cookie-less client has neither)."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    session = scope.get("session")
+    return f"session:{session.session_key}" if session is not None and session.session_key else None
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     """ws/matches/<id>/: live fragments for players and spectators; moves from players.
 
     Each step is one trip to the database thread (sync Django work), so a busy server interleaves
     many games fairly; an update this page has already shown (the bot replied before the person's
-    own move was rendered) is not rendered twice.
+    own move was rendered) is not rendered twice, and pages of the same viewer kind share a render.
     """
+
+    lease: SocketLease | None = None
+    renewing: asyncio.Task | None = None
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.shown = (-1, -1)
         self.budget = ConnectionBudget("frames")
+        # Joined before the first render, so no update between that render and joining is missed.
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
         opened = await sync_to_async(self.open)()
         if opened is None:
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
             await self.close(code=4404)
             return
-        frame, needs = opened
+        frame, needs, refusal = opened
         await self.accept()
+        if refusal:
+            await self.send(text_data=json.dumps({"type": "error", "message": refusal}))
+            await self.close(code=TOO_MANY_SOCKETS, reason=refusal)
+            return
+        self.renewing = asyncio.get_running_loop().create_task(self.renew_lease())
         await self.send(text_data=frame)
         if needs:
             kick_runner(self.match_id)
 
-    def open(self) -> tuple[str, bool] | None:
-        """Who is watching, their first fragment, and whether the match needs a runner (None: no match)."""
+    def open(self) -> tuple[str, bool, str] | None:
+        """Who is watching, their first fragment, whether the match needs a runner, and why this socket
+        is refused ("" if it is not). None: no such match."""
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return None
+        self.lease = socket_lease(
+            match_id=self.match_id, address=client_address(self.scope), person=client_person(self.scope)
+        )
+        refusal = self.lease.acquire()
+        if refusal:
+            self.lease = None  # nothing counted, nothing to give back
+            return "", False, refusal
         self.viewer = viewer_agent(self.scope)
         self.seats = live_seats(match)
+        self.mine = tuple(seat["index"] for seat in self.seats if self.viewer and seat["agent"].pk == self.viewer.pk)
         self.shown = shown_key(match.ply, match.status)
-        return fragment_frame(match, self.viewer, self.seats), needs_runner(match, self.seats)
+        return fragments.frame(match, self.viewer, self.seats, self.mine), needs_runner(match, self.seats, self.mine), ""
+
+    async def renew_lease(self) -> None:
+        """Keep this socket counted in its limits for as long as it stays open (see arena.play_limits)."""
+        while True:
+            await asyncio.sleep(SocketLease.renew_delay_s())
+            await sync_to_async(self.lease.renew)()
 
     async def disconnect(self, code: int) -> None:
+        if self.renewing is not None:
+            self.renewing.cancel()
         if hasattr(self, "match_id"):
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+        if self.lease is not None:
+            await sync_to_async(self.lease.release)()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -144,10 +237,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 raise FrameError("Too many messages; slow down.")
             frame = parse_frame(text_data)
             if self.viewer is None:
-                raise FrameError("Spectators cannot move; start your own game from the lobby.")
+                raise FrameError("Spectators cannot move, resign or flag a clock; start your own game from the lobby.")
             match, needs = await sync_to_async(self.act)(frame)
         except (FrameError, ServiceError, IllegalAction) as error:
             await self.send(text_data=json.dumps({"type": "error", "message": str(error)}))
+            return
+        except Exception:
+            # A bug must cost the sender one answer, not the connection (a 1011 close) or anyone else's game.
+            logger.exception("match %s: a frame could not be handled", self.match_id)
+            await self.send(text_data=json.dumps({"type": "error", "message": "The server could not handle that."}))
             return
         if match is None:
             return  # nobody has run out of time: nothing changed
@@ -163,21 +261,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
         elif frame["type"] == "resign":
             match = person_resign(match_id=self.match_id, agent=self.viewer)
         else:
-            match = person_flag(match_id=self.match_id)
-        return match, match is not None and needs_runner(match, self.seats)
+            match = person_flag(match_id=self.match_id, agent=self.viewer)
+        return match, match is not None and needs_runner(match, self.seats, self.mine)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         if shown_key(event["ply"], event["status"]) <= self.shown:
             return  # already on the page
-        frame = await sync_to_async(self.render)()
+        frame = await sync_to_async(self.render)(event)
         if frame is not None:
             await self.send(text_data=frame)
 
-    def render(self) -> str | None:
-        """The current fragment, unless this page already shows that position."""
+    def render(self, event: dict[str, Any]) -> str | None:
+        """The current fragment, unless this page already shows that position.
+
+        A fragment another page of this viewer kind just rendered for the event's position is sent
+        without reading the match again.
+        """
+        shared = fragments.get((self.match_id, event["ply"], event["status"], self.mine))
+        if shared is not None:
+            self.shown = shown_key(event["ply"], event["status"])
+            return shared
         match = Match.objects.get(pk=self.match_id)
         key = shown_key(match.ply, match.status)
         if key <= self.shown:
             return None
         self.shown = key
-        return fragment_frame(match, self.viewer, self.seats)
+        return fragments.frame(match, self.viewer, self.seats, self.mine)

@@ -209,6 +209,9 @@ class Attempt(models.Model):
     reasoning_tokens = models.PositiveIntegerField(default=0)
     cost = models.FloatField(default=0.0)
     model_reported = models.CharField(max_length=200, blank=True, default="")
+    #: People only: rejected moves after this one at the same decision, counted but not stored
+    #: (a decision keeps at most ARENA_PLAY_LIMITS["rejected_tries_kept"] of them).
+    unstored_rejections = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,10 +9,12 @@ import random
 import secrets
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
-from arena.models import Agent, Challenge, Match, Tournament
+from arena.models import Agent, Attempt, Challenge, Match, Tournament
+from arena.play_limits import limit
 from arena.services import (
     AttemptData,
     ServiceError,
@@ -165,13 +167,24 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
         action = game.parse_action(state, text)
         game.require_legal(state, action)
     except IllegalAction as error:
-        attempt_record_rejected(
-            match=match, ply=ply, seat=seat, attempt=AttemptData(verdict="illegal", raw_text=text, message=str(error))
-        )
+        person_rejection_record(match=match, ply=ply, seat=seat, text=text, message=str(error))
         raise
     if game.clock_runs(state):  # real-time games: the person's thinking delays the command
         action = game.arrival(state, action, time_used_s(match))
     return decision_record(match=match, ply=ply, action=action, attempts=[AttemptData(verdict="ok", raw_text=text)])
+
+
+@transaction.atomic
+def person_rejection_record(*, match: Match, ply: int, seat: int, text: str, message: str) -> None:
+    """Store a person's rejected move, or, once `rejected_tries_kept` are stored for this decision,
+    count it on the last one stored (`unstored_rejections`): a flood costs a counter, not a row."""
+    kept = Attempt.objects.select_for_update().filter(match=match, ply=ply, seat=seat).order_by("-number").first()
+    if kept is not None and kept.number >= limit("rejected_tries_kept"):
+        Attempt.objects.filter(pk=kept.pk).update(unstored_rejections=F("unstored_rejections") + 1)
+        return
+    attempt_record_rejected(
+        match=match, ply=ply, seat=seat, attempt=AttemptData(verdict="illegal", raw_text=text, message=message)
+    )
 
 
 def time_used_s(match: Match) -> float:
@@ -181,9 +194,14 @@ def time_used_s(match: Match) -> float:
     return (timezone.now() - since).total_seconds()
 
 
-def person_flag(*, match_id: int) -> Match | None:
-    """End the match on time if the side to move has overrun the per-move limit; None if not."""
+def person_flag(*, match_id: int, agent: Agent | None) -> Match | None:
+    """End the match on time if the side to move has overrun the per-move limit; None if not.
+
+    Only a player of the match may call the flag (ServiceError for anyone else).
+    """
     match = Match.objects.get(pk=match_id)
+    if not person_seats(match, agent):
+        raise ServiceError("Only the players of this match can flag its clock.")
     limit = match.record.get("policies", {}).get("move_time_limit_s")
     if not limit or match.status != Match.Status.RUNNING or time_used_s(match) <= limit:
         return None

@@ -326,11 +326,14 @@ def attempt_record_rejected(*, match: Match, ply: int, seat: int, attempt: Attem
 
 @transaction.atomic
 def match_resign(*, match: Match, seat: int, reason: str = "resignation") -> Match:
-    """End a running match with `seat` losing."""
+    """End a running match with `seat`'s side losing: its teammates too in a team game, every other side winning."""
     locked = Match.objects.select_for_update().get(pk=match.pk)
     if locked.status not in (Match.Status.RUNNING, Match.Status.PENDING):
         raise ServiceError(f"Match {locked.pk} is already {locked.status}.")
-    scores = [0.0 if i == seat else 1.0 for i in range(get_game(locked.game).num_players)]
+    game = get_game(locked.game)
+    state = game.from_json(locked.state)
+    side = game.team_of(state, seat)
+    scores = [0.0 if game.team_of(state, i) == side else 1.0 for i in range(game.num_players)]
     _close(locked, status=Match.Status.FINISHED, scores=scores, termination=f"{reason} by seat {seat}")
     return locked
 

@@ -7,6 +7,7 @@ import os
 import dj_database_url
 
 from arena.config import BASE_DIR, from_env
+from arena.play_limits import parse_limits
 
 CONFIG = from_env()
 
@@ -102,6 +103,8 @@ else:
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "matches"]}}
 #: Bootstrap rounds behind each leaderboard interval (Chatbot Arena uses 1,000).
 ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
+#: Live-play bounds over arena.play_limits.DEFAULT_LIMITS, e.g. ARENA_PLAY_LIMITS="sockets_per_address=500".
+ARENA_PLAY_LIMITS = parse_limits(os.environ.get("ARENA_PLAY_LIMITS", ""))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -32,7 +32,7 @@ def make_match(user, seat: int = 0, game: str = "tic-tac-toe") -> Match:
 
 
 async def connect(match_id: int, cookie: bytes | None = None, origin: bytes = b"http://localhost"):
-    headers = [(b"origin", origin)] + ([(b"cookie", cookie)] if cookie else [])
+    headers = [(b"origin", origin), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
     communicator = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
@@ -142,10 +142,17 @@ async def test_a_flood_of_frames_is_turned_away_per_connection(person_cookie):
     await other_tab.disconnect()
 
 
+async def first_frame(communicator) -> dict:
+    return json.loads(await communicator.receive_from(timeout=10))
+
+
 async def test_spectators_and_other_people_cannot_move(person_cookie, client, django_user_model):
-    user, _ = person_cookie
+    user, cookie = person_cookie
     match = await sync_to_async(make_match)(user)
     spectator = await connect(match.pk)
+    assert 'data-status="pending"' in (await first_frame(spectator))["html"]
+    player = await connect(match.pk, cookie)  # the seated person's page starts the match
+    assert "Your move." in (await next_fragment(player))["html"]
     assert "Your move." not in (await next_fragment(spectator))["html"]
     await spectator.send_to(text_data=json.dumps({"type": "move", "move": "a1", "ply": 0}))
     assert "Spectators cannot move" in await next_error(spectator)
@@ -158,8 +165,8 @@ async def test_spectators_and_other_people_cannot_move(person_cookie, client, dj
     await intruder.send_to(text_data=json.dumps({"type": "move", "move": "a1", "ply": 0}))
     assert "not playing this match" in await next_error(intruder)
     assert (await Match.objects.aget(pk=match.pk)).ply == 0
-    await spectator.disconnect()
-    await intruder.disconnect()
+    for ws in (spectator, intruder, player):
+        await ws.disconnect()
 
 
 async def test_reconnect_restores_the_position_and_two_tabs_stay_in_sync(person_cookie):

@@ -55,7 +55,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_
         return person_match_create(person=person, opponent=Agent.objects.get(slug=f"{slug}-lv0"), game=slug, seat=0)
 
     match = await sync_to_async(create)()
-    headers = [(b"origin", b"http://localhost")]
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     player = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=[*headers, (b"cookie", cookie)])
     spectator = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers)
     assert (await player.connect())[0]

@@ -1,0 +1,132 @@
+"""Bounds on what one visitor's live play costs: open sockets per person, per address and per match,
+and rejected tries kept per decision.
+
+Sockets are counted in the cache (shared by every daphne process when REDIS_URL is set) only when one
+opens, closes, or renews its lease once a minute, never per frame. Each open socket holds a lease in
+the current and the next time window, so a window's count is every socket open during it, and the
+sockets of a process that died without closing them stop counting within two windows.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.cache import cache
+
+#: name -> default; override any of them with the ARENA_PLAY_LIMITS setting (a dict, or the
+#: environment variable of that name: "sockets_per_address=500,sockets_per_match=100").
+DEFAULT_LIMITS = {
+    "sockets_per_person": 8,  # open match sockets of one account or guest session (tabs)
+    "sockets_per_address": 64,  # of one client address, whoever is signed in
+    "sockets_per_match": 200,  # players and spectators of one match
+    "rejected_tries_kept": 10,  # a person's rejected moves stored per decision; the rest are counted
+}
+
+REFUSALS = {
+    "match": "to this match; try again later",
+    "address": "from your address; close some and retry",
+    "person": "for you; close another tab and retry",
+}
+
+#: Seconds a socket lease window lasts: how long a dead process's sockets may still count.
+LEASE_WINDOW_S = 60
+
+#: Close code of a refused socket (4000–4999 are the application's; 429 as in HTTP).
+TOO_MANY_SOCKETS = 4429
+
+
+def limit(name: str) -> int:
+    return getattr(settings, "ARENA_PLAY_LIMITS", {}).get(name, DEFAULT_LIMITS[name])
+
+
+def parse_limits(text: str) -> dict[str, int]:
+    """'name=number,…' (the ARENA_PLAY_LIMITS environment variable) as a dict; ValueError names the bad part."""
+    limits = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, value = item.partition("=")
+        if name.strip() not in DEFAULT_LIMITS or not value.strip().isdecimal():
+            raise ValueError(f"ARENA_PLAY_LIMITS: {item!r} is not name=number with a name from {sorted(DEFAULT_LIMITS)}")
+        limits[name.strip()] = int(value)
+    return limits
+
+
+def _window(now: float | None = None) -> int:
+    return int((time.time() if now is None else now) // LEASE_WINDOW_S)
+
+
+def _key(counter: str, window: int) -> str:
+    return f"sockets:{counter}:{window}"
+
+
+def _incr(key: str) -> int:
+    cache.add(key, 0, timeout=3 * LEASE_WINDOW_S)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=3 * LEASE_WINDOW_S)
+        return 1
+
+
+def _decr(key: str) -> None:
+    try:
+        cache.decr(key)
+    except ValueError:  # already expired: nothing left to take back
+        pass
+
+
+@dataclass
+class SocketLease:
+    """One open socket's place in its counters (`counter name -> limit`), held until `release`."""
+
+    counters: dict[str, int]
+    windows: set[int] = field(default_factory=set)
+
+    def acquire(self) -> str:
+        """Count this socket in the current and next window; "" if allowed, else why it is refused."""
+        now = _window()
+        taken = []
+        for counter, allowed in self.counters.items():
+            taken.append(counter)
+            if _incr(_key(counter, now)) > allowed:
+                for counted in taken:
+                    _decr(_key(counted, now))
+                return f"Too many open connections {REFUSALS[counter.split(':', 1)[0]]} (at most {allowed})."
+        for counter in self.counters:
+            _incr(_key(counter, now + 1))
+        self.windows = {now, now + 1}
+        return ""
+
+    def renew(self) -> None:
+        """Count this socket in the next window too (call once during every window it stays open)."""
+        now = _window()
+        self.windows = {window for window in self.windows if window >= now}
+        if now + 1 not in self.windows:
+            for counter in self.counters:
+                _incr(_key(counter, now + 1))
+            self.windows.add(now + 1)
+
+    def release(self) -> None:
+        """Stop counting this socket in every window it still holds."""
+        now = _window()
+        for window in sorted(self.windows):
+            if window >= now:
+                for counter in self.counters:
+                    _decr(_key(counter, window))
+        self.windows = set()
+
+    @staticmethod
+    def renew_delay_s() -> float:
+        """Seconds until a point in the next window's first half, spread out so renewals do not bunch."""
+        now = time.time()
+        return (_window(now) + 1) * LEASE_WINDOW_S - now + random.uniform(0, LEASE_WINDOW_S / 2)
+
+
+def socket_lease(*, match_id: int, address: str, person: str | None) -> SocketLease:
+    """The counters one socket belongs to: its match, its client address, and its person if known."""
+    counters = {f"match:{match_id}": limit("sockets_per_match"), f"address:{address}": limit("sockets_per_address")}
+    if person:
+        counters[f"person:{person}"] = limit("sockets_per_person")
+    return SocketLease(counters)
