@@ -215,7 +215,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.seats = live_seats(match)
         self.mine = tuple(seat["index"] for seat in self.seats if self.viewer and seat["agent"].pk == self.viewer.pk)
         self.shown = shown_key(match.ply, match.status)
-        return fragments.frame(match, self.viewer, self.seats, self.mine), needs_runner(match, self.seats, self.mine), ""
+        needs = needs_runner(match, self.seats, self.mine)
+        return fragments.frame(match, self.viewer, self.seats, self.mine), needs, ""
 
     async def renew_lease(self) -> None:
         """Keep this socket counted in its limits for as long as it stays open (see arena.play_limits)."""

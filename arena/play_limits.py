@@ -9,6 +9,7 @@ sockets of a process that died without closing them stop counting within two win
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from dataclasses import dataclass, field
@@ -48,7 +49,8 @@ def parse_limits(text: str) -> dict[str, int]:
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, _, value = item.partition("=")
         if name.strip() not in DEFAULT_LIMITS or not value.strip().isdecimal():
-            raise ValueError(f"ARENA_PLAY_LIMITS: {item!r} is not name=number with a name from {sorted(DEFAULT_LIMITS)}")
+            names = ", ".join(DEFAULT_LIMITS)
+            raise ValueError(f"ARENA_PLAY_LIMITS: {item!r} is not name=number, with a name from: {names}.")
         limits[name.strip()] = int(value)
     return limits
 
@@ -71,10 +73,8 @@ def _incr(key: str) -> int:
 
 
 def _decr(key: str) -> None:
-    try:
+    with contextlib.suppress(ValueError):  # already expired: nothing left to take back
         cache.decr(key)
-    except ValueError:  # already expired: nothing left to take back
-        pass
 
 
 @dataclass

@@ -248,7 +248,7 @@ class Codenames(Game[CodenamesState, tuple]):
         words = text.strip().lower().replace('"', "").replace("'", "").split()
         if words == ["pass"] or words == ["end"]:
             return ("pass",)
-        if len(words) == 3 and words[0] == "clue" and words[2].isdigit():
+        if len(words) == 3 and words[0] == "clue" and re.fullmatch("[0-9]{1,4}", words[2]):
             return ("clue", words[1], int(words[2]))
         if len(words) == 2 and words[0] == "guess":
             target = words[1]

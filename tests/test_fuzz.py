@@ -21,6 +21,8 @@ json_values = st.recursive(
 )
 frames = (
     st.text(max_size=300)
+    | st.sampled_from(['{"type": ["move"]}', '{"type": {"a": 1}}', '{"type": "move", "move": "\\ud800", "ply": 0}'])
+    | st.integers(4290, 4400).map(lambda digits: f'{{"type": "move", "move": "a1", "ply": {"9" * digits}}}')
     | json_values.map(json.dumps)
     | st.fixed_dictionaries(
         {"type": st.sampled_from(["move", "resign", "flag", "x"]), "move": json_values, "ply": json_values}
@@ -42,11 +44,18 @@ def test_frames_are_parsed_or_refused_with_a_message(text):
         assert isinstance(frame["ply"], int)
 
 
+# Numbers a parser may choke on: longer than int() converts (4,300 digits), non-ASCII digits, zeros.
+awkward_numbers = st.tuples(
+    st.sampled_from(["", "clue x ", "raise to ", "move u", "move u1 to e", "attack u1 u", "@", "guess ", "e", "p"]),
+    st.sampled_from(["9" * 5000, "²", "٣", "0" * 30 + "7", "1" * 20]),
+).map("".join)
+
 # Texts a person or a model might send: noise, near-notation, JSON plans.
 move_texts = (
     st.text(max_size=80)
     | st.from_regex(r"[a-oA-O][0-9]{1,2}([-x ]?[a-oA-O][0-9]{1,2})?[qrbnQRBN]?", fullmatch=True)
     | json_values.map(json.dumps)
+    | awkward_numbers
 )
 
 

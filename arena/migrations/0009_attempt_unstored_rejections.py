@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0008_challenge_variant'),
+        ("arena", "0008_challenge_variant"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='attempt',
-            name='unstored_rejections',
+            model_name="attempt",
+            name="unstored_rejections",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

@@ -58,7 +58,11 @@ def hand_result(seed: int, hand: int, actions: tuple[Action, ...]) -> int:
 
 
 def amount(text: str) -> int:
-    return int(text.replace(",", "").replace("_", ""))
+    """A chip count as typed ('1,500', '1_500'); IllegalAction when it has more digits than any stack."""
+    digits = text.replace(",", "").replace("_", "").lstrip("0") or "0"
+    if len(digits) > len(str(STACK)):
+        raise IllegalAction(f"{text[:12]}… is more chips than any stack holds ({STACK:,}).")
+    return int(digits)
 
 
 class Holdem(Game[HoldemState, Action]):

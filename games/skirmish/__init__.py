@@ -435,10 +435,12 @@ def _bump(pair: tuple[int, int], side: int) -> tuple[int, int]:
     return (pair[0] + 1, pair[1]) if side == 0 else (pair[0], pair[1] + 1)
 
 
+# Numbers are ASCII and at most 9 digits: anything longer names no tick or unit, and int() of a
+# long enough digit string raises ValueError rather than the IllegalAction a person should see.
 COMMAND = re.compile(
-    r"^(?:@(?P<tick>\d+)\s+)?(?:(?P<end>end|wait|end_turn|end turn)"
-    r"|move\s+u?(?P<mover>\d+)\s+(?:to\s+)?(?P<cell>[a-z]+\d+)"
-    r"|attack\s+u?(?P<attacker>\d+)\s+(?:on\s+)?u?(?P<target>\d+))\.?$"
+    r"^(?:@(?P<tick>[0-9]{1,9})\s+)?(?:(?P<end>end|wait|end_turn|end turn)"
+    r"|move\s+u?(?P<mover>[0-9]{1,9})\s+(?:to\s+)?(?P<cell>[a-z]+[0-9]{1,9})"
+    r"|attack\s+u?(?P<attacker>[0-9]{1,9})\s+(?:on\s+)?u?(?P<target>[0-9]{1,9}))\.?$"
 )
 
 
