@@ -17,7 +17,7 @@ from django.utils import timezone
 from arena import consumers
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
-from arena.people import person_agent_for_user, person_match_create
+from arena.people import person_agent_for_user
 from arena.play_limits import TOO_MANY_SOCKETS
 from arena.services import bots_ensure, match_claim, match_create, match_release
 from tests.arena.test_consumers import connect, make_match, next_error, next_fragment
@@ -50,10 +50,12 @@ async def open_socket(match_id: int, cookie: bytes | None = None) -> tuple[Webso
 
 
 async def assert_refused(communicator, first: dict, reason: str) -> None:
-    assert first["type"] == "error" and reason in first["message"]
+    assert first["type"] == "error"
+    assert reason in first["message"]
     closed = await communicator.receive_output(timeout=10)
     assert closed["type"] == "websocket.close"
-    assert closed["code"] == TOO_MANY_SOCKETS and reason in closed["reason"]
+    assert closed["code"] == TOO_MANY_SOCKETS
+    assert reason in closed["reason"]
 
 
 def bot_match(game: str = "tic-tac-toe") -> Match:
@@ -190,11 +192,14 @@ async def test_a_position_is_rendered_once_per_viewer_kind(person_cookie):
         theirs = [await next_fragment(spectator, min_ply=2) for spectator in spectators]
     finally:
         template_rendered.disconnect(count)
-    assert "Your move." in mine["html"] and "(you)" in mine["html"]
+    assert "Your move." in mine["html"]
+    assert "(you)" in mine["html"]
     assert all(fragment == theirs[0] for fragment in theirs)  # the spectators all got one render…
-    assert "Your move." not in theirs[0]["html"] and "(you)" not in theirs[0]["html"]  # …a spectator's
+    assert "Your move." not in theirs[0]["html"]
+    assert "(you)" not in theirs[0]["html"]
     spectator_renders = [render for render in renders if render[2] == ()]
-    assert spectator_renders and len(renders) == len(set(renders))  # never the same view twice
+    assert spectator_renders
+    assert len(renders) == len(set(renders))
     assert len(spectator_renders) <= 2  # a position per update at most, however many watch
     for ws in (player, *spectators):
         await ws.disconnect()
@@ -264,4 +269,3 @@ async def test_a_five_thousand_digit_holdem_raise_gets_an_error(person_cookie):
     assert "more chips than any stack holds" in await next_error(ws)
     assert await Attempt.objects.filter(match=match, verdict="illegal").acount() == 1
     await ws.disconnect()
-
