@@ -176,6 +176,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     lease: SocketLease | None = None
     renewing: asyncio.Task | None = None
+    viewer: Agent | None = None
+    mine: tuple[int, ...] = ()
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -190,6 +192,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         frame, needs, refusal = opened
         await self.accept()
         if refusal:
+            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
             await self.send(text_data=json.dumps({"type": "error", "message": refusal}))
             await self.close(code=TOO_MANY_SOCKETS, reason=refusal)
             return

@@ -26,10 +26,11 @@ DEFAULT_LIMITS = {
     "rejected_tries_kept": 10,  # a person's rejected moves stored per decision; the rest are counted
 }
 
+#: Why a socket is refused, by counter (a close reason: at most 123 bytes).
 REFUSALS = {
-    "match": "to this match; try again later",
-    "address": "from your address; close some and retry",
-    "person": "for you; close another tab and retry",
+    "match": "to this match (at most {}): try again later",
+    "address": "from your address (at most {}): close some",
+    "person": "for you (at most {}): close another tab",
 }
 
 #: Seconds a socket lease window lasts: how long a dead process's sockets may still count.
@@ -93,7 +94,7 @@ class SocketLease:
             if _incr(_key(counter, now)) > allowed:
                 for counted in taken:
                     _decr(_key(counted, now))
-                return f"Too many open connections {REFUSALS[counter.split(':', 1)[0]]} (at most {allowed})."
+                return "Too many open connections " + REFUSALS[counter.split(":", 1)[0]].format(allowed)
         for counter in self.counters:
             _incr(_key(counter, now + 1))
         self.windows = {now, now + 1}

@@ -202,7 +202,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="Runs per N; medians over runs are reported.")
     args = parser.parse_args()
     var = setup_django()
-    env = {"ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "PATH": "/usr/bin:/bin"}
+    # Every simulated person connects from loopback: one address, as many sockets as games.
+    limits = f"sockets_per_address={max(args.games) + 10}"
+    env = {
+        "ARENA_VAR_DIR": str(var),
+        "DJANGO_SECRET_KEY": "bench-only",
+        "PATH": "/usr/bin:/bin",
+        "ARENA_PLAY_LIMITS": limits,
+    }
     redis = None
     if args.processes > 1:
         redis, env["REDIS_URL"] = start_redis()

@@ -156,9 +156,11 @@
       if (message.type === "fragment") swap(message.html);
       else if (message.type === "error") showError(message.message);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       const delay = Math.min(8000, 250 * 2 ** retries++);
-      setConnection(`connection lost; reconnecting in ${Math.round(delay / 100) / 10} s…`, "lost");
+      // 4429: refused by a limit on open connections; its reason says which one.
+      const why = event.code === 4429 ? event.reason : "connection lost";
+      setConnection(`${why}; reconnecting in ${Math.round(delay / 100) / 10} s…`, "lost");
       setTimeout(connect, delay);
     });
   }
