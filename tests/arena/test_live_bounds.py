@@ -173,12 +173,12 @@ async def test_a_flood_of_rejected_moves_stores_a_bounded_number_and_counts_the_
 # -- one render per viewer kind -----------------------------------------------------------
 
 
-async def test_a_position_is_rendered_once_per_viewer_kind(person_cookie):
+async def test_a_position_is_rendered_once_per_viewer_kind_while_watchers_flood(person_cookie):
     user, cookie = person_cookie
     match = await sync_to_async(make_match)(user)
     player = await connect(match.pk, cookie)
     await next_fragment(player)  # the match has started
-    spectators = [(await open_socket(match.pk))[0] for _ in range(4)]
+    spectators = [(await open_socket(match.pk))[0] for _ in range(30)]  # a flood of watchers
     renders = []
 
     def count(sender, context, **kwargs):
