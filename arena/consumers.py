@@ -207,16 +207,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return None
+        self.viewer = viewer_agent(self.scope)
+        self.seats = live_seats(match)
+        self.mine = tuple(seat["index"] for seat in self.seats if self.viewer and seat["agent"].pk == self.viewer.pk)
         self.lease = socket_lease(
-            match_id=self.match_id, address=client_address(self.scope), person=client_person(self.scope)
+            match_id=self.match_id,
+            address=client_address(self.scope),
+            person=client_person(self.scope),
+            seated=bool(self.mine),
         )
         refusal = self.lease.acquire()
         if refusal:
             self.lease = None  # nothing counted, nothing to give back
             return "", False, refusal
-        self.viewer = viewer_agent(self.scope)
-        self.seats = live_seats(match)
-        self.mine = tuple(seat["index"] for seat in self.seats if self.viewer and seat["agent"].pk == self.viewer.pk)
         self.shown = shown_key(match.ply, match.status)
         needs = needs_runner(match, self.seats, self.mine)
         return fragments.frame(match, self.viewer, self.seats, self.mine), needs, ""

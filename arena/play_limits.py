@@ -125,9 +125,12 @@ class SocketLease:
         return (_window(now) + 1) * LEASE_WINDOW_S - now + random.uniform(0, LEASE_WINDOW_S / 2)
 
 
-def socket_lease(*, match_id: int, address: str, person: str | None) -> SocketLease:
-    """The counters one socket belongs to: its match, its client address, and its person if known."""
-    counters = {f"match:{match_id}": limit("sockets_per_match"), f"address:{address}": limit("sockets_per_address")}
+def socket_lease(*, match_id: int, address: str, person: str | None, seated: bool) -> SocketLease:
+    """The counters one socket belongs to: its client address, its person if known, and its match
+    unless a player opens it (a crowd of watchers must never lock the players out of their game)."""
+    counters = {f"address:{address}": limit("sockets_per_address")}
+    if not seated:
+        counters[f"match:{match_id}"] = limit("sockets_per_match")
     if person:
         counters[f"person:{person}"] = limit("sockets_per_person")
     return SocketLease(counters)

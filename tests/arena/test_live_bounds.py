@@ -136,15 +136,19 @@ async def test_cookie_less_sockets_are_limited_by_address(person_cookie):
 
 
 @override_settings(ARENA_PLAY_LIMITS={"sockets_per_match": 2})
-async def test_a_match_holds_a_bounded_number_of_sockets(person_cookie):
-    user, _ = person_cookie
+async def test_a_match_holds_a_bounded_number_of_watchers_and_its_player_still_gets_in(person_cookie):
+    user, cookie = person_cookie
     match, other = await sync_to_async(make_match)(user), await sync_to_async(make_match)(user)
     watchers = [(await open_socket(match.pk))[0] for _ in range(2)]
     refused, first = await open_socket(match.pk)
     await assert_refused(refused, first, "to this match")
     elsewhere, first = await open_socket(other.pk)  # another match is unaffected
     assert first["type"] == "fragment"
-    for ws in (*watchers, elsewhere):
+    player = await connect(match.pk, cookie)  # the watchers do not lock the player out
+    await next_fragment(player)
+    await player.send_to(text_data=move("b2", 0))
+    assert "b2" in (await next_fragment(player, min_ply=1))["html"]
+    for ws in (*watchers, elsewhere, player):
         await ws.disconnect()
 
 

@@ -14,22 +14,26 @@ def _empty_cache():
     cache.clear()
 
 
+def watcher(match_id: int, address: str) -> play_limits.SocketLease:
+    return play_limits.socket_lease(match_id=match_id, address=address, person=None, seated=False)
+
+
 @override_settings(ARENA_PLAY_LIMITS={"sockets_per_match": 1})
 def test_a_dead_processs_sockets_stop_counting_within_two_windows_and_live_ones_keep_counting(monkeypatch):
     clock = [1_000_000.0]
     monkeypatch.setattr(play_limits.time, "time", lambda: clock[0])
-    live = play_limits.socket_lease(match_id=1, address="a", person=None)
+    live = watcher(1, address="a")
     assert live.acquire() == ""
-    assert "to this match" in play_limits.socket_lease(match_id=1, address="b", person=None).acquire()
-    orphan = play_limits.socket_lease(match_id=2, address="c", person=None)
+    assert "to this match" in watcher(1, address="b").acquire()
+    orphan = watcher(2, address="c")
     assert orphan.acquire() == ""  # its process dies: never renewed, never released
     for _ in range(3):  # three windows later the live socket, renewed in each, still counts…
         clock[0] += play_limits.LEASE_WINDOW_S
         live.renew()
-    assert "to this match" in play_limits.socket_lease(match_id=1, address="b", person=None).acquire()
-    assert play_limits.socket_lease(match_id=2, address="d", person=None).acquire() == ""  # …the orphan does not
+    assert "to this match" in watcher(1, address="b").acquire()
+    assert watcher(2, address="d").acquire() == ""  # …the orphan does not
     live.release()
-    assert play_limits.socket_lease(match_id=1, address="b", person=None).acquire() == ""
+    assert watcher(1, address="b").acquire() == ""
 
 
 def test_limits_from_the_environment_are_checked():
