@@ -22,7 +22,7 @@ from django.core.cache import cache
 DEFAULT_LIMITS = {
     "sockets_per_person": 8,  # open match sockets of one account or guest session (tabs)
     "sockets_per_address": 64,  # of one client address, whoever is signed in
-    "sockets_per_match": 200,  # players and spectators of one match
+    "sockets_per_match": 200,  # watchers of one match (its players are not counted)
     "rejected_tries_kept": 10,  # a person's rejected moves stored per decision; the rest are counted
 }
 
@@ -41,6 +41,7 @@ TOO_MANY_SOCKETS = 4429
 
 
 def limit(name: str) -> int:
+    """The limit `name` as configured, else its default."""
     return getattr(settings, "ARENA_PLAY_LIMITS", {}).get(name, DEFAULT_LIMITS[name])
 
 
