@@ -15,6 +15,7 @@ urlpatterns = [
     path("play/ladder/<slug:slug>/", play_views.ladder_climb, name="ladder-climb"),
     path("challenges/<int:pk>/accept/", play_views.challenge_accept_view, name="challenge-accept"),
     path("accounts/signup/", play_views.signup, name="signup"),
+    path("accounts/login/", play_views.LoginView.as_view(), name="login"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),
