@@ -11,13 +11,13 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from arena.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
-from arena.dataset import export_dataset
+from arena.dataset import cached_export
 from arena.forms import LLMAgentForm
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.play_views import current_person
@@ -249,11 +249,21 @@ def annotation_list_view(request: HttpRequest) -> HttpResponse:
 
 
 def dataset_download(request: HttpRequest) -> HttpResponse:
-    """The research dataset (JSONL, manifest first) for the filters given, as a file download."""
+    """The research dataset (JSONL, manifest first) for the filters given, streamed from the export cache."""
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "tournament") if request.GET.get(key)}
+    known = {
+        "game": lambda slug: slug in {g.slug for g in all_games()},
+        "agent": lambda slug: Agent.objects.filter(slug=slug).exists(),
+        "tournament": lambda slug: Tournament.objects.filter(slug=slug).exists(),
+    }
+    for key, value in filters.items():
+        if not known[key](value):
+            return refusal(request, status=400, message=f"{key}={value[:40]!r} is not known here; no such {key}.")
     if wait := limited(request, "dataset"):
         return refusal(request, status=429, message="Too many dataset downloads from here.", retry_after=wait)
-    response = HttpResponse(content_type="application/x-ndjson; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="arena-dataset.jsonl"'
-    export_dataset(response, filters=filters, **filters)
-    return response
+    return FileResponse(
+        cached_export(filters=filters),
+        as_attachment=True,
+        filename="arena-dataset.jsonl",
+        content_type="application/x-ndjson; charset=utf-8",
+    )
