@@ -102,6 +102,11 @@ else:
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "matches"]}}
 #: Bootstrap rounds behind each leaderboard interval (Chatbot Arena uses 1,000).
 ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
+#: Work a visitor can cause, bounded (docs/operations.md, "Limits").
+ARENA_RATE_LIMITS = CONFIG.rate_limits
+ARENA_CLIENT_IP_HEADER = CONFIG.client_ip_header
+ARENA_MAX_FILTERED_SNAPSHOTS = int(os.environ.get("ARENA_MAX_FILTERED_SNAPSHOTS", "20"))
+ARENA_DATASET_CACHE_FILES = int(os.environ.get("ARENA_DATASET_CACHE_FILES", "8"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

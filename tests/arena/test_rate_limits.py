@@ -8,6 +8,7 @@ from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory, override_settings
 
+from arena.config import ConfigError, from_env
 from arena.models import Agent, Annotation, Challenge, Match, Tournament
 from arena.ratelimit import client_address, login_failed, login_wait
 from arena.runner import run_match
@@ -169,3 +170,14 @@ def test_the_wait_doubles_with_each_further_failure_up_to_the_maximum():
     assert waits[:2] == [0, 0]
     assert [round(w, -1) for w in waits[2:6]] == [30, 60, 120, 240]
     assert max(waits) == 3600
+
+
+def test_operators_set_limits_and_the_proxy_header_in_the_environment(tmp_path):
+    base = {"ARENA_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "x"}
+    config = from_env(
+        {**base, "ARENA_RATE_LIMITS": "signup=2/3600, dataset=0/60", "ARENA_CLIENT_IP_HEADER": "X-Real-IP"}
+    )
+    assert config.rate_limits == {"signup": (2, 3600), "dataset": (0, 60)}
+    assert config.client_ip_header == "X-Real-IP"
+    with pytest.raises(ConfigError, match="ARENA_RATE_LIMITS: 'signup=lots' is not name=hits/seconds"):
+        from_env({**base, "ARENA_RATE_LIMITS": "signup=lots"})
