@@ -31,6 +31,8 @@ class Config:
     client_ip_header: str = ""
     #: Overrides of arena.ratelimit.DEFAULT_LIMITS: name -> (hits, window in seconds).
     rate_limits: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Overrides of arena.ratelimit.DEFAULT_LOGIN_LOCKOUT (failures, first_wait_s, max_wait_s).
+    login_lockout: dict[str, int] = field(default_factory=dict)
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -74,6 +76,17 @@ def _rate_limits(env: dict[str, str], name: str) -> dict[str, tuple[int, int]]:
     return limits
 
 
+def _login_lockout(env: dict[str, str], name: str) -> dict[str, int]:
+    """`5/30/3600` -> failures allowed, first wait and longest wait in seconds."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return {}
+    parts = [p.strip() for p in raw.split("/")]
+    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise ConfigError(f"{name}={raw!r} is not failures/first_wait_s/max_wait_s, e.g. 5/30/3600.")
+    return dict(zip(("failures", "first_wait_s", "max_wait_s"), map(int, parts), strict=True))
+
+
 def _secret_key(env: dict[str, str], var_dir: Path) -> str:
     """DJANGO_SECRET_KEY, else a key generated once into var/secret_key (never committed)."""
     if env.get("DJANGO_SECRET_KEY"):
@@ -103,5 +116,6 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         https=_flag(env, "DJANGO_HTTPS", default=False),
         client_ip_header=env.get("ARENA_CLIENT_IP_HEADER", "").strip(),
         rate_limits=_rate_limits(env, "ARENA_RATE_LIMITS"),
+        login_lockout=_login_lockout(env, "ARENA_LOGIN_LOCKOUT"),
         secret_key=_secret_key(env, var_dir),
     )

@@ -105,6 +105,7 @@ ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
 #: Work a visitor can cause, bounded (docs/operations.md, "Limits").
 ARENA_RATE_LIMITS = CONFIG.rate_limits
 ARENA_CLIENT_IP_HEADER = CONFIG.client_ip_header
+ARENA_LOGIN_LOCKOUT = CONFIG.login_lockout
 ARENA_MAX_FILTERED_SNAPSHOTS = int(os.environ.get("ARENA_MAX_FILTERED_SNAPSHOTS", "20"))
 ARENA_DATASET_CACHE_FILES = int(os.environ.get("ARENA_DATASET_CACHE_FILES", "8"))
 

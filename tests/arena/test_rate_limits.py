@@ -181,3 +181,10 @@ def test_operators_set_limits_and_the_proxy_header_in_the_environment(tmp_path):
     assert config.client_ip_header == "X-Real-IP"
     with pytest.raises(ConfigError, match="ARENA_RATE_LIMITS: 'signup=lots' is not name=hits/seconds"):
         from_env({**base, "ARENA_RATE_LIMITS": "signup=lots"})
+    assert from_env({**base, "ARENA_LOGIN_LOCKOUT": "3/10/600"}).login_lockout == {
+        "failures": 3,
+        "first_wait_s": 10,
+        "max_wait_s": 600,
+    }
+    with pytest.raises(ConfigError, match="ARENA_LOGIN_LOCKOUT='3/10' is not failures/first_wait_s/max_wait_s"):
+        from_env({**base, "ARENA_LOGIN_LOCKOUT": "3/10"})
