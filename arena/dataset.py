@@ -83,7 +83,8 @@ def _records(matches: QuerySet[Match]) -> Iterator[dict[str, Any]]:
             "description": agent.description,
             "versions": [{"number": v.number, "config": v.config} for v in agent_versions],
         }
-    for match in matches.prefetch_related("seats__agent_version__agent"):
+    # One match at a time (its seats, decisions and attempts by their own queries), so memory stays flat.
+    for match in matches.iterator(chunk_size=100):
         yield {
             "type": "match",
             "uid": str(match.uid),
@@ -99,7 +100,7 @@ def _records(matches: QuerySet[Match]) -> Iterator[dict[str, Any]]:
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
             "seats": [
                 {"index": s.index, "agent": s.agent_version.agent.slug, "version": s.agent_version.number}
-                for s in match.seats.all()
+                for s in match.seats.select_related("agent_version__agent").order_by("index")
             ],
         }
         attempts_by_ply: dict[int, list[Attempt]] = {}
@@ -153,7 +154,7 @@ def _manifest(matches: QuerySet[Match], filters: dict[str, Any] | None, counts: 
         "exported_at": timezone.now().isoformat(),
         "code_version": code_version(),
         "game_versions": {slug: get_game(slug).version for slug in games},
-        "prompt_versions": sorted({str(r.get("prompt_version")) for r in matches.values_list("record", flat=True)}),
+        "prompt_versions": sorted({str(v) for v in matches.values_list("record__prompt_version", flat=True)}),
         "seeds": sorted(set(matches.values_list("seed", flat=True))),
         "filters": filters or {},
         "counts": counts,
