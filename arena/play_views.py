@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -154,22 +156,24 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
-class LoginView(auth_views.LoginView):
-    """Django's login, slowed down after repeated failures for an account name or from an address."""
+def login_guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """`view`, a login form, refused for a while after repeated failures for an account name or from an
+    address; its own answer tells success (a redirect) from failure (the form again)."""
 
-    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if wait := login_wait(username=request.POST.get("username", ""), address=client_address(request)):
+    @wraps(view)
+    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        username, address = request.POST.get("username", ""), client_address(request)
+        if wait := login_wait(username=username, address=address):
             message = "Too many failed logins; for your account's safety, further tries wait a while."
             return refusal(request, status=429, message=message, retry_after=wait)
-        return super().post(request, *args, **kwargs)
+        response = view(request, *args, **kwargs)
+        record = login_succeeded if response.status_code == 302 else login_failed
+        record(username=username, address=address)
+        return response
 
-    def form_invalid(self, form) -> HttpResponse:
-        login_failed(username=self.request.POST.get("username", ""), address=client_address(self.request))
-        return super().form_invalid(form)
-
-    def form_valid(self, form) -> HttpResponse:
-        login_succeeded(username=self.request.POST.get("username", ""), address=client_address(self.request))
-        return super().form_valid(form)
+    return guarded
 
 
 @require_POST

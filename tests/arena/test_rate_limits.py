@@ -154,6 +154,21 @@ def test_repeated_failed_logins_are_refused_for_a_while_but_the_owner_elsewhere_
 
 
 @override_settings(ARENA_LOGIN_LOCKOUT=LOCKOUT)
+def test_the_admin_login_is_guarded_the_same_way(django_user_model):
+    django_user_model.objects.create_user("boss", password="right-horse-9", is_staff=True)
+    attacker = Client(REMOTE_ADDR="10.6.6.7")
+    for guess in ("a", "b", "c"):
+        assert attacker.post("/admin/login/", {"username": "boss", "password": guess}).status_code == 200
+    refused(attacker.post("/admin/login/", {"username": "boss", "password": "right-horse-9"}), "Too many failed logins")
+    assert (
+        Client(REMOTE_ADDR="10.1.1.2")
+        .post("/admin/login/", {"username": "boss", "password": "right-horse-9"})
+        .status_code
+        == 302
+    )
+
+
+@override_settings(ARENA_LOGIN_LOCKOUT=LOCKOUT)
 def test_failures_spread_over_addresses_lock_the_account_name_for_those_addresses():
     for n in range(3):
         login_failed(username="vic", address=f"10.7.0.{n}")
