@@ -19,7 +19,7 @@ DEFAULT_LIMITS = {
     "signup": (5, 3600),  # sign-up form submissions (each hashes a password; success creates an account)
     "annotate": (60, 60),  # annotation writes
     "dataset": (10, 600),  # /dataset.jsonl downloads
-    "refit": (10, 600),  # leaderboards asked for with filters nobody asked for yet (each queues a fit)
+    "refit": (5, 600),  # leaderboards asked for with filters nobody asked for yet (each queues a fit)
     "agent_edit": (30, 600),  # staff creating or editing model agents
     "frames": (30, 10),  # websocket frames per connection
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.test import override_settings
+from django.test import Client, override_settings
 from django_tasks_db.models import DBTaskResult
 
 from ratings.models import RatingSnapshot
@@ -59,7 +59,13 @@ def test_repeated_requests_for_one_filter_queue_one_refit(client):
     )
 
 
-@override_settings(ARENA_MAX_FILTERED_SNAPSHOTS=3, ARENA_BOOTSTRAP_ROUNDS=20)
+def test_eight_anonymous_clients_asking_for_new_filters_queue_at_most_the_default_allowance():
+    answers = [Client().get(f"/leaderboard/?since=2026-03-0{day}").status_code for day in range(1, 9)]
+    assert answers == [200] * 5 + [429] * 3
+    assert queued_refits() == 5
+
+
+@override_settings(ARENA_MAX_FILTERED_SNAPSHOTS=3, ARENA_BOOTSTRAP_ROUNDS=20, ARENA_RATE_LIMITS={"refit": (100, 600)})
 def test_new_filters_queue_at_most_the_bound_and_evict_the_least_recently_used(client):
     answers = [client.get(f"/leaderboard/?since=2026-01-0{day}").status_code for day in range(1, 9)]
     assert answers == [200, 200, 200, 503, 503, 503, 503, 503]
