@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -48,11 +49,15 @@ def choice(name: str, raw: str, allowed: list[str] | tuple[str, ...]) -> str:
     return raw
 
 
-def leaderboard_query(params: QueryDict, *, prompt_versions: list[str], sortable: set[str]) -> LeaderboardQuery:
-    """Check every leaderboard parameter (empty ones mean "any"); FilterError names the first bad one."""
+def leaderboard_query(
+    params: QueryDict, *, prompt_versions: Callable[[], list[str]], sortable: set[str]
+) -> LeaderboardQuery:
+    """Check every leaderboard parameter (empty ones mean "any"); FilterError names the first bad one.
+
+    `prompt_versions` reads the record, so it is called only when a prompt version is asked for."""
     fit = {}
     if prompt := params.get("prompt", ""):
-        fit["prompt"] = choice("prompt", prompt, prompt_versions)
+        fit["prompt"] = choice("prompt", prompt, prompt_versions())
     for name in ("since", "until"):
         if raw := params.get(name, ""):
             fit[name] = strict_date(name, raw)

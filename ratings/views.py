@@ -53,7 +53,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
     """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game; CSV and JSON downloads."""
     game = _game_or_404(game)
     try:
-        query = leaderboard_query(request.GET, prompt_versions=prompt_versions(), sortable=SORTABLE)
+        query = leaderboard_query(request.GET, prompt_versions=prompt_versions, sortable=SORTABLE)
     except FilterError as error:
         return refusal(request, status=400, message=str(error))
     filters, kinds, scaffold, sort = query.fit, query.kinds, query.scaffold, query.sort

@@ -45,6 +45,8 @@ def test_empty_filter_fields_mean_any(client):
     response = client.get("/leaderboard/?prompt=&since=&until=&scaffold=&kind=llm")
     assert response.status_code == 200
     assert RatingSnapshot.objects.get().filters == ""
+    assert client.get("/leaderboard/?prompt=1&since=2026-01-01&until=2026-02-01&sort=-elo").status_code == 200
+    assert RatingSnapshot.objects.filter(filters="prompt=1&since=2026-01-01&until=2026-02-01").exists()
 
 
 def test_repeated_requests_for_one_filter_queue_one_refit(client):
