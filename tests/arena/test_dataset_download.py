@@ -7,7 +7,6 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 from django.core.management import call_command
-from django.test import override_settings
 
 from arena.dataset import import_dataset
 from arena.people import guest_agent_create, person_consent_set
@@ -73,8 +72,8 @@ def test_withdrawn_consent_is_never_served_from_the_cache(client, ttt_bots):
     assert person.slug not in download(client)[2].decode()
 
 
-@override_settings(ARENA_DATASET_CACHE_FILES=2)
-def test_the_cache_keeps_a_bounded_number_of_files(client, ttt_bots, var_dir):
+def test_the_cache_keeps_a_bounded_number_of_files(client, ttt_bots, var_dir, settings):
+    settings.ARENA_DATASET_CACHE_FILES = 2
     play(ttt_bots, seed=1)
     for query in ("", "?game=tic-tac-toe", "?agent=tic-tac-toe-lv2", "?agent=tic-tac-toe-lv0"):
         download(client, query)

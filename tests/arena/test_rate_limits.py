@@ -108,9 +108,8 @@ def test_saving_agents_is_limited(django_user_model):
     assert list(Agent.objects.filter(kind="llm").values_list("slug", flat=True)) == ["m1"]
 
 
-@override_settings(ARENA_RATE_LIMITS={"dataset": (1, 600)})
 def test_dataset_downloads_are_limited(tmp_path, settings):
-    settings.VAR_DIR = tmp_path
+    settings.VAR_DIR, settings.ARENA_RATE_LIMITS = tmp_path, {"dataset": (1, 600)}
     assert Client().get("/dataset.jsonl").status_code == 200
     refused(Client().get("/dataset.jsonl"), "Too many dataset downloads")
 
