@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -27,6 +27,12 @@ class Config:
     database_url: str | None
     redis_url: str | None
     https: bool
+    #: Header a trusted reverse proxy sets to the client's address ("" when clients connect directly).
+    client_ip_header: str = ""
+    #: Overrides of arena.ratelimit.DEFAULT_LIMITS: name -> (hits, window in seconds).
+    rate_limits: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Overrides of arena.ratelimit.DEFAULT_LOGIN_LOCKOUT (failures, first_wait_s, max_wait_s).
+    login_lockout: dict[str, int] = field(default_factory=dict)
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -58,6 +64,29 @@ def _url(env: dict[str, str], name: str, schemes: set[str]) -> str | None:
     return raw
 
 
+def _rate_limits(env: dict[str, str], name: str) -> dict[str, tuple[int, int]]:
+    """`match_create=30/60,signup=5/3600` -> {"match_create": (30, 60), "signup": (5, 3600)}."""
+    limits = {}
+    for item in filter(None, (part.strip() for part in env.get(name, "").split(","))):
+        key, _, value = item.partition("=")
+        hits, _, window = value.partition("/")
+        if not (key.strip() and hits.strip().isdigit() and window.strip().isdigit() and int(window) > 0):
+            raise ConfigError(f"{name}: {item!r} is not name=hits/seconds, e.g. match_create=30/60.")
+        limits[key.strip()] = (int(hits), int(window))
+    return limits
+
+
+def _login_lockout(env: dict[str, str], name: str) -> dict[str, int]:
+    """`5/30/3600` -> failures allowed, first wait and longest wait in seconds."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return {}
+    parts = [p.strip() for p in raw.split("/")]
+    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise ConfigError(f"{name}={raw!r} is not failures/first_wait_s/max_wait_s, e.g. 5/30/3600.")
+    return dict(zip(("failures", "first_wait_s", "max_wait_s"), map(int, parts), strict=True))
+
+
 def _secret_key(env: dict[str, str], var_dir: Path) -> str:
     """DJANGO_SECRET_KEY, else a key generated once into var/secret_key (never committed)."""
     if env.get("DJANGO_SECRET_KEY"):
@@ -85,5 +114,8 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         database_url=_url(env, "DATABASE_URL", {"postgres", "postgresql", "pgsql", "sqlite"}),
         redis_url=_url(env, "REDIS_URL", {"redis", "rediss", "unix"}),
         https=_flag(env, "DJANGO_HTTPS", default=False),
+        client_ip_header=env.get("ARENA_CLIENT_IP_HEADER", "").strip(),
+        rate_limits=_rate_limits(env, "ARENA_RATE_LIMITS"),
+        login_lockout=_login_lockout(env, "ARENA_LOGIN_LOCKOUT"),
         secret_key=_secret_key(env, var_dir),
     )

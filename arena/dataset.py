@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import IO, Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from arena.agents.llm_config import secret_keys_in
@@ -78,7 +83,8 @@ def _records(matches: QuerySet[Match]) -> Iterator[dict[str, Any]]:
             "description": agent.description,
             "versions": [{"number": v.number, "config": v.config} for v in agent_versions],
         }
-    for match in matches.prefetch_related("seats__agent_version__agent"):
+    # One match at a time (its seats, decisions and attempts by their own queries), so memory stays flat.
+    for match in matches.iterator(chunk_size=100):
         yield {
             "type": "match",
             "uid": str(match.uid),
@@ -94,7 +100,7 @@ def _records(matches: QuerySet[Match]) -> Iterator[dict[str, Any]]:
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
             "seats": [
                 {"index": s.index, "agent": s.agent_version.agent.slug, "version": s.agent_version.number}
-                for s in match.seats.all()
+                for s in match.seats.select_related("agent_version__agent").order_by("index")
             ],
         }
         attempts_by_ply: dict[int, list[Attempt]] = {}
@@ -121,31 +127,83 @@ def _records(matches: QuerySet[Match]) -> Iterator[dict[str, Any]]:
 
 
 def export_dataset(out: IO[str], *, filters: dict[str, Any] | None = None, **query: Any) -> dict[str, Any]:
-    """Write the manifest line and then every record to `out`; returns the manifest."""
+    """Write the manifest line and then every record to `out`; returns the manifest.
+
+    The records go to a temporary file first (the manifest, which comes first, needs their checksum), so
+    memory stays flat however large the export."""
     matches = exportable_matches(**query)
-    lines, counts, digest = [], {}, hashlib.sha256()
-    for record in _records(matches):
-        line = json.dumps(record, sort_keys=True, ensure_ascii=False)
-        digest.update(line.encode() + b"\n")
-        counts[record["type"]] = counts.get(record["type"], 0) + 1
-        lines.append(line)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as body:
+        counts, digest = {}, hashlib.sha256()
+        for record in _records(matches):
+            line = json.dumps(record, sort_keys=True, ensure_ascii=False)
+            digest.update(line.encode() + b"\n")
+            counts[record["type"]] = counts.get(record["type"], 0) + 1
+            body.write(line + "\n")
+        manifest = _manifest(matches, filters, counts, digest.hexdigest())
+        out.write(json.dumps(manifest, sort_keys=True) + "\n")
+        body.seek(0)
+        shutil.copyfileobj(body, out)
+    return manifest
+
+
+def _manifest(matches: QuerySet[Match], filters: dict[str, Any] | None, counts: dict[str, int], sha256: str) -> dict:
     games = sorted(set(matches.values_list("game", flat=True)))
-    manifest = {
+    return {
         "type": "manifest",
         "format": FORMAT,
         "exported_at": timezone.now().isoformat(),
         "code_version": code_version(),
         "game_versions": {slug: get_game(slug).version for slug in games},
-        "prompt_versions": sorted({str(r.get("prompt_version")) for r in matches.values_list("record", flat=True)}),
+        "prompt_versions": sorted({str(v) for v in matches.values_list("record__prompt_version", flat=True)}),
         "seeds": sorted(set(matches.values_list("seed", flat=True))),
         "filters": filters or {},
         "counts": counts,
-        "sha256": digest.hexdigest(),
+        "sha256": sha256,
     }
-    out.write(json.dumps(manifest, sort_keys=True) + "\n")
-    for line in lines:
-        out.write(line + "\n")
-    return manifest
+
+
+def max_cached_exports() -> int:
+    return int(getattr(settings, "ARENA_DATASET_CACHE_FILES", 8))
+
+
+def _export_key(filters: dict[str, str]) -> str:
+    """Names an export by its filters and by what it covers: a match finishing, a person's consent changing
+    or an annotation being added or edited changes the key, so a cached file is never out of date."""
+    matches = exportable_matches(**filters)
+    covered = matches.aggregate(n=Count("pk", distinct=True), newest=Max("pk"), last=Max("finished_at"))
+    notes = Annotation.objects.filter(decision__match__in=matches).aggregate(
+        n=Count("pk", distinct=True), newest=Max("pk"), edited=Max("updated_at")
+    )
+    text = json.dumps([FORMAT, code_version(), sorted(filters.items()), covered, notes], default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def cached_export(*, filters: dict[str, str]) -> IO[bytes]:
+    """The export for `filters` as an open file: the cached one when nothing it covers changed, else a new one.
+
+    At most ARENA_DATASET_CACHE_FILES files are kept in ARENA_VAR_DIR/datasets (least recently served go
+    first); a file deleted while being served stays readable through its open handle."""
+    directory = Path(settings.VAR_DIR) / "datasets"
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{_export_key(filters)}.jsonl"
+    try:
+        handle = path.open("rb")
+        os.utime(path)
+        return handle
+    except FileNotFoundError:
+        pass
+    descriptor, part = tempfile.mkstemp(dir=directory, suffix=".part")
+    try:
+        with open(descriptor, "w", encoding="utf-8") as out:
+            export_dataset(out, filters=filters, **filters)
+        os.replace(part, path)  # whole files only: a concurrent request finds none or a finished one
+    finally:
+        Path(part).unlink(missing_ok=True)
+    handle = path.open("rb")
+    cached = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in cached[max_cached_exports() :]:
+        stale.unlink(missing_ok=True)
+    return handle
 
 
 @dataclass

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
@@ -21,7 +24,8 @@ from arena.people import (
     person_ladder_start,
     person_match_create,
 )
-from arena.ratelimit import allow, client_key
+from arena.ratelimit import client_address, limited, login_failed, login_succeeded, login_wait
+from arena.refusal import refusal
 from arena.rendering import live_match_html
 from arena.selectors import tournament_progress
 from arena.services import ServiceError
@@ -59,8 +63,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         needs_nickname=person is None,
         needs_consent=person is None or person.baseline_consent is None,
     )
-    if request.method == "POST" and not allow("match_create", client_key(request)):
-        form.add_error(None, "You are starting games too quickly; wait a minute and try again.")
+    wait = limited(request, "match_create") if request.method == "POST" else 0
+    if wait:
+        form.add_error(None, f"You are starting games too quickly; try again in {wait} s.")
     elif request.method == "POST" and form.is_valid():
         try:
             return _start(request, form, person)
@@ -68,7 +73,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(error))
     challenges = Challenge.objects.filter(match__isnull=True).select_related("creator")[:20]
     context = {"form": form, "person": person, "challenges": challenges, "games": games, "game": game}
-    return render(request, "arena/lobby.html", context)
+    response = render(request, "arena/lobby.html", context, status=429 if wait else 200)
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def _start(request: HttpRequest, form: LobbyForm, person: Agent | None) -> HttpResponse:
@@ -117,6 +125,8 @@ def challenge_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
     if person is None:
         messages.error(request, "Choose a nickname (start any game) or log in before accepting a challenge.")
         return redirect("play")
+    if wait := limited(request, "match_create"):
+        return refusal(request, status=429, message="You are starting games too quickly.", retry_after=wait)
     try:
         match = challenge_accept(challenge=get_object_or_404(Challenge, pk=pk), accepter=person)
     except ServiceError as error:
@@ -134,6 +144,8 @@ def play_match(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and (wait := limited(request, "signup")):
+        return refusal(request, status=429, message="Too many sign-ups from here.", retry_after=wait)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -144,6 +156,26 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+def login_guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """`view`, a login form, refused for a while after repeated failures for an account name or from an
+    address; its own answer tells success (a redirect) from failure (the form again)."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        username, address = request.POST.get("username", ""), client_address(request)
+        if wait := login_wait(username=username, address=address):
+            message = "Too many failed logins; for your account's safety, further tries wait a while."
+            return refusal(request, status=429, message=message, retry_after=wait)
+        response = view(request, *args, **kwargs)
+        record = login_succeeded if response.status_code == 302 else login_failed
+        record(username=username, address=address)
+        return response
+
+    return guarded
+
+
 @require_POST
 def ladder_start(request: HttpRequest) -> HttpResponse:
     """Start climbing a game's bot ladder as the current person."""
@@ -151,6 +183,8 @@ def ladder_start(request: HttpRequest) -> HttpResponse:
     if person is None:
         messages.error(request, "Start a game first (choose a nickname) or log in, then climb a ladder.")
         return redirect("play")
+    if wait := limited(request, "ladder_climb"):
+        return refusal(request, status=429, message="You are starting ladder climbs too quickly.", retry_after=wait)
     game = request.POST.get("game", "")
     try:
         get_game(game)

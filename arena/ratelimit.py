@@ -1,19 +1,31 @@
-"""Fixed-window rate limits: in the cache for people and addresses (shared by all processes when
-REDIS_URL is set), and inside a websocket connection for its own frames."""
+"""Rate limits. Fixed windows kept in the cache (shared by all processes when REDIS_URL is set), counted
+against the client's address AND its person (account or session), so neither a fresh cookie nor a fresh
+account buys a fresh allowance; a slowdown for failed logins; and per-connection websocket frame budgets."""
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 
-#: name -> (hits allowed, window in seconds); override with ARENA_RATE_LIMITS in settings.
+#: name -> (hits allowed, window in seconds), for each address and each person; override with ARENA_RATE_LIMITS.
 DEFAULT_LIMITS = {
-    "match_create": (30, 60),  # lobby games and challenges per person or address
-    "annotate": (60, 60),  # annotation writes per person
+    "match_create": (30, 60),  # lobby games, open challenges and accepted challenges
+    "ladder_climb": (5, 600),  # person ladder climbs started (each queues a match per level)
+    "signup": (5, 3600),  # sign-up form submissions (each hashes a password; success creates an account)
+    "annotate": (60, 60),  # annotation writes
+    "dataset": (10, 600),  # /dataset.jsonl downloads
+    "refit": (5, 600),  # leaderboards asked for with filters nobody asked for yet (each queues a fit)
+    "agent_edit": (30, 600),  # staff creating or editing model agents
     "frames": (30, 10),  # websocket frames per connection
 }
+#: Failed logins allowed per account name and per address before each further try must wait; the wait
+#: doubles with each further failure up to the maximum. Override with ARENA_LOGIN_LOCKOUT.
+DEFAULT_LOGIN_LOCKOUT = {"failures": 5, "first_wait_s": 30, "max_wait_s": 3600}
 
 
 def limit_for(name: str) -> tuple[int, int]:
@@ -32,6 +44,83 @@ def allow(name: str, who: str) -> bool:
         return True
 
 
+def client_address(request: HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, or the last entry of ARENA_CLIENT_IP_HEADER when a trusted proxy sets it.
+
+    IPv6 addresses count per /64, the block one subscriber usually holds (they could otherwise rotate freely)."""
+    raw = request.META.get("REMOTE_ADDR", "")
+    header = getattr(settings, "ARENA_CLIENT_IP_HEADER", "")
+    if header:
+        # The proxy appends the address it saw; anything before it came from the client and proves nothing.
+        raw = request.headers.get(header, "").split(",")[-1].strip() or raw
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw[:64] or "unknown"
+    if address.version == 6:
+        return str(address.ipv4_mapped or ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def request_keys(request: HttpRequest) -> list[str]:
+    """Every party a request counts against: its address, and its account (else its session, if any)."""
+    keys = [f"addr:{client_address(request)}"]
+    if request.user.is_authenticated:
+        keys.append(f"user:{request.user.pk}")
+    elif request.session.session_key:
+        keys.append(f"session:{request.session.session_key}")
+    return keys
+
+
+def limited(request: HttpRequest, name: str) -> int:
+    """Count one hit of `name` against the request's address and person: 0 when allowed, else seconds to wait."""
+    refused = [key for key in request_keys(request) if not allow(name, key)]
+    if not refused:
+        return 0
+    window = limit_for(name)[1]
+    return max(1, window - int(time.time()) % window)
+
+
+def _lockout() -> dict[str, int]:
+    return {**DEFAULT_LOGIN_LOCKOUT, **getattr(settings, "ARENA_LOGIN_LOCKOUT", {})}
+
+
+def _login_keys(username: str, address: str) -> tuple[str, str, str]:
+    name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+    return f"login:addr:{address}", f"login:name:{name}", f"login:tried:{name}:{address}"
+
+
+def login_wait(*, username: str, address: str) -> int:
+    """Seconds before a login for `username` from `address` may be tried again (0: try now).
+
+    The address's own failures always count. The account name's failures count only for addresses that
+    have failed on it themselves, so guessing someone's password elsewhere never locks the owner out."""
+    by_address, by_name, tried = _login_keys(username, address)
+    untils = [cache.get(by_address, {}).get("until", 0)]
+    if cache.get(tried):
+        untils.append(cache.get(by_name, {}).get("until", 0))
+    return max(0, int(max(untils) - time.time() + 0.999))
+
+
+def login_failed(*, username: str, address: str) -> None:
+    """Count a failed login against the address and the account name; past the allowance, each waits longer."""
+    rules = _lockout()
+    by_address, by_name, tried = _login_keys(username, address)
+    forget_after = 2 * rules["max_wait_s"]  # a quiet spell this long and the counts start again
+    for key in (by_address, by_name):
+        failures = cache.get(key, {}).get("failures", 0) + 1
+        over = failures - rules["failures"]  # 0 at the failure that uses up the allowance
+        wait = min(rules["max_wait_s"], rules["first_wait_s"] * 2 ** min(over, 30)) if over >= 0 else 0
+        cache.set(key, {"failures": failures, "until": time.time() + wait}, timeout=forget_after)
+    cache.set(tried, True, timeout=forget_after)
+
+
+def login_succeeded(*, username: str, address: str) -> None:
+    """A correct password from `address`: its own failures and its mark on the account name are forgotten."""
+    by_address, _, tried = _login_keys(username, address)
+    cache.delete_many([by_address, tried])
+
+
 class ConnectionBudget:
     """A limit on one connection's own messages, kept in the connection: nothing is shared, so
     counting a websocket frame never waits on the network (with Redis, the cache would, on the
@@ -47,12 +136,3 @@ class ConnectionBudget:
             self.started, self.used = now, 0
         self.used += 1
         return self.used <= self.hits
-
-
-def client_key(request) -> str:
-    """Who a request counts against: the signed-in user, else the session, else the address."""
-    if request.user.is_authenticated:
-        return f"user:{request.user.pk}"
-    if request.session.session_key:
-        return f"session:{request.session.session_key}"
-    return f"addr:{request.META.get('REMOTE_ADDR', '?')}"

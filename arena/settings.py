@@ -105,6 +105,12 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
 #: Live-play bounds over arena.play_limits.DEFAULT_LIMITS, e.g. ARENA_PLAY_LIMITS="sockets_per_address=500".
 ARENA_PLAY_LIMITS = parse_limits(os.environ.get("ARENA_PLAY_LIMITS", ""))
+#: Work a visitor can cause, bounded (docs/operations.md, "Limits").
+ARENA_RATE_LIMITS = CONFIG.rate_limits
+ARENA_CLIENT_IP_HEADER = CONFIG.client_ip_header
+ARENA_LOGIN_LOCKOUT = CONFIG.login_lockout
+ARENA_MAX_FILTERED_SNAPSHOTS = int(os.environ.get("ARENA_MAX_FILTERED_SNAPSHOTS", "20"))
+ARENA_DATASET_CACHE_FILES = int(os.environ.get("ARENA_DATASET_CACHE_FILES", "8"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

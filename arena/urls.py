@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena import play_views, views
@@ -15,6 +16,7 @@ urlpatterns = [
     path("play/ladder/<slug:slug>/", play_views.ladder_climb, name="ladder-climb"),
     path("challenges/<int:pk>/accept/", play_views.challenge_accept_view, name="challenge-accept"),
     path("accounts/signup/", play_views.signup, name="signup"),
+    path("accounts/login/", play_views.login_guarded(auth_views.LoginView.as_view()), name="login"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),
@@ -31,5 +33,6 @@ urlpatterns = [
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
     path("", include("ratings.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/login/", play_views.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too
     path("admin/", admin.site.urls),
 ]

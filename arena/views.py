@@ -11,17 +11,18 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from arena.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
-from arena.dataset import export_dataset
+from arena.dataset import cached_export
 from arena.forms import LLMAgentForm
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.play_views import current_person
-from arena.ratelimit import allow, client_key
+from arena.ratelimit import limited
+from arena.refusal import refusal
 from arena.rendering import annotations_html, board_html, replay_html, tournament_progress_html
 from arena.selectors import agent_game_records, match_list
 from arena.services import ServiceError, agent_create, agent_update
@@ -125,6 +126,8 @@ def agent_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     form = LLMAgentForm(request.POST or None, initial=initial)
     if agent:
         form.fields["slug"].disabled = True
+    if request.method == "POST" and (wait := limited(request, "agent_edit")):
+        return refusal(request, status=429, message="You are saving agents too quickly.", retry_after=wait)
     if request.method == "POST" and form.is_valid():
         try:
             if agent:
@@ -196,11 +199,11 @@ def tournament_progress_fragment(request: HttpRequest, slug: str) -> HttpRespons
 @require_POST
 def decision_annotate(request: HttpRequest, pk: int) -> HttpResponse:
     """Save the signed-in person's annotation of a decision; answers with the updated block."""
+    if wait := limited(request, "annotate"):
+        return refusal(request, status=429, message="You are annotating too quickly.", retry_after=wait)
     decision = get_object_or_404(Decision, pk=pk)
     error = ""
     try:
-        if not allow("annotate", client_key(request)):
-            raise ServiceError("You are annotating too quickly; wait a minute and try again.")
         annotation_save(
             author=request.user,
             decision=decision,
@@ -246,9 +249,21 @@ def annotation_list_view(request: HttpRequest) -> HttpResponse:
 
 
 def dataset_download(request: HttpRequest) -> HttpResponse:
-    """The research dataset (JSONL, manifest first) for the filters given, as a file download."""
+    """The research dataset (JSONL, manifest first) for the filters given, streamed from the export cache."""
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "tournament") if request.GET.get(key)}
-    response = HttpResponse(content_type="application/x-ndjson; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="arena-dataset.jsonl"'
-    export_dataset(response, filters=filters, **filters)
-    return response
+    known = {
+        "game": lambda slug: slug in {g.slug for g in all_games()},
+        "agent": lambda slug: Agent.objects.filter(slug=slug).exists(),
+        "tournament": lambda slug: Tournament.objects.filter(slug=slug).exists(),
+    }
+    for key, value in filters.items():
+        if not known[key](value):
+            return refusal(request, status=400, message=f"{key}={value[:40]!r} is not known here; no such {key}.")
+    if wait := limited(request, "dataset"):
+        return refusal(request, status=429, message="Too many dataset downloads from here.", retry_after=wait)
+    return FileResponse(
+        cached_export(filters=filters),
+        as_attachment=True,
+        filename="arena-dataset.jsonl",
+        content_type="application/x-ndjson; charset=utf-8",
+    )

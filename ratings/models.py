@@ -19,6 +19,10 @@ class RatingSnapshot(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
     #: True while a refresh is queued or running (pages show "updating…").
     stale = models.BooleanField(default=False)
+    #: Why the last refresh failed ("" when it succeeded); the page shows it instead of waiting forever.
+    error = models.TextField(blank=True, default="")
+    #: When a page last read it: the least recently used filtered snapshot is the one evicted.
+    used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "filters"], name="snapshot_unique_scope")]

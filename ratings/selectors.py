@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from django.db.models import Count
 
+from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
 from arena.selectors import draw_rate_levels, ladder_records
 from games.bots import ladder
@@ -40,6 +41,12 @@ LEADERBOARD_COLUMNS = [
 
 def snapshot_for(*, game: str, filters: dict[str, str]) -> RatingSnapshot | None:
     return RatingSnapshot.objects.filter(game=game, filters=filter_key(filters)).first()
+
+
+def prompt_versions() -> list[str]:
+    """The prompt versions finished matches recorded, and the current one: what the prompt filter accepts."""
+    recorded = Match.objects.filter(status=Match.Status.FINISHED).values_list("record__prompt_version", flat=True)
+    return sorted({PROMPT_VERSION, *(str(v) for v in recorded.distinct() if v is not None)})
 
 
 def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str = "") -> list[dict]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import statistics
-from datetime import date
+from datetime import date, timedelta
 from urllib.parse import urlencode
 
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
@@ -236,6 +238,64 @@ def snapshot_refresh(*, game: str = "", filters: dict[str, str] | None = None) -
     snapshot, _ = RatingSnapshot.objects.update_or_create(
         game=game,
         filters=filter_key(filters),
-        defaults={"data": data, "matches": data["matches"], "bootstrap_rounds": bootstrap_rounds()},
+        defaults={"data": data, "matches": data["matches"], "bootstrap_rounds": bootstrap_rounds(), "error": ""},
     )
     return snapshot
+
+
+# Refits that pages and finished matches ask for: one pending refit per scope, a bounded number of filtered scopes.
+
+#: A page's read is recorded at most this often per snapshot (the recency that eviction orders by).
+TOUCH_INTERVAL = timedelta(minutes=1)
+
+
+def max_filtered_snapshots() -> int:
+    return int(getattr(settings, "ARENA_MAX_FILTERED_SNAPSHOTS", 20))
+
+
+class SnapshotsBusy(Exception):
+    """Every filtered snapshot the site keeps is still waiting for its refit; nothing can be evicted yet."""
+
+
+@transaction.atomic
+def snapshot_open(*, game: str, filters: dict[str, str]) -> tuple[RatingSnapshot, bool]:
+    """The scope's snapshot, created pending (True) when missing, evicting the least recently used filtered
+    snapshots beyond ARENA_MAX_FILTERED_SNAPSHOTS; SnapshotsBusy when all of those are pending."""
+    key = filter_key(filters)
+    existing = RatingSnapshot.objects.filter(game=game, filters=key).first()
+    if existing is not None:
+        return existing, False
+    if key:
+        filtered = RatingSnapshot.objects.exclude(filters="")
+        excess = filtered.count() + 1 - max_filtered_snapshots()
+        if excess > 0:
+            idle = filtered.filter(stale=False).order_by(F("used_at").asc(nulls_first=True), "computed_at")
+            victims = list(idle.values_list("pk", flat=True)[:excess])
+            if len(victims) < excess:
+                raise SnapshotsBusy(
+                    "Other filtered leaderboards are still being computed; try these filters again in a minute."
+                )
+            RatingSnapshot.objects.filter(pk__in=victims).delete()
+    return RatingSnapshot.objects.get_or_create(
+        game=game, filters=key, defaults={"stale": True, "used_at": timezone.now()}
+    )
+
+
+def snapshot_touch(*, snapshot: RatingSnapshot) -> None:
+    """Record that a page read the snapshot; one UPDATE (atomic by itself), skipped when recorded recently."""
+    now = timezone.now()
+    if snapshot.filters and (snapshot.used_at is None or now - snapshot.used_at > TOUCH_INTERVAL):
+        RatingSnapshot.objects.filter(pk=snapshot.pk).update(used_at=now)
+
+
+@transaction.atomic
+def snapshot_mark_stale(*, game: str, filters: str) -> bool:
+    """Mark the scope (`filters` is its key) as awaiting a refit; False when one is already pending."""
+    snapshot, created = RatingSnapshot.objects.get_or_create(game=game, filters=filters, defaults={"stale": True})
+    return created or RatingSnapshot.objects.filter(pk=snapshot.pk, stale=False).update(stale=True) == 1
+
+
+@transaction.atomic
+def snapshot_fail(*, game: str, filters: str, error: str) -> None:
+    """Record why the scope's refit failed and that none is pending (pages show the error and stop waiting)."""
+    RatingSnapshot.objects.filter(game=game, filters=filters).update(stale=False, error=error[:2000])

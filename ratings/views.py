@@ -7,21 +7,23 @@ import csv
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from arena.ratelimit import limited
+from arena.refusal import refusal
 from games import UnknownGame, all_games, get_game
 from ratings import charts
+from ratings.filters import FORMATS, FilterError, choice, leaderboard_query
 from ratings.game_metrics import star_error_rates, werewolf_social
-from ratings.models import RatingSnapshot
 from ratings.selectors import (
-    KINDS,
     LEADERBOARD_COLUMNS,
     first_mover_table,
     head_to_head,
     ladder_table,
     leaderboard_rows,
+    prompt_versions,
     snapshot_for,
 )
-from ratings.services import FIT_FILTERS, filter_key
-from ratings.tasks import refresh_ratings_task
+from ratings.services import SnapshotsBusy, snapshot_touch
+from ratings.tasks import snapshot_open_and_queue
 
 
 def _game_or_404(slug: str) -> str:
@@ -50,35 +52,44 @@ SORTABLE = {key for key, _ in SORT_COLUMNS}
 def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
     """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game; CSV and JSON downloads."""
     game = _game_or_404(game)
-    filters = {key: request.GET.get(key, "") for key in FIT_FILTERS if request.GET.get(key)}
-    kinds = {k for k in request.GET.getlist("kind") if k in KINDS} or set(KINDS)
-    scaffold = request.GET.get("scaffold", "")
+    try:
+        query = leaderboard_query(request.GET, prompt_versions=prompt_versions, sortable=SORTABLE)
+    except FilterError as error:
+        return refusal(request, status=400, message=str(error))
+    filters, kinds, scaffold, sort = query.fit, query.kinds, query.scaffold, query.sort
     snapshot = snapshot_for(game=game, filters=filters)
     if snapshot is None:
-        snapshot = RatingSnapshot.objects.create(game=game, filters=filter_key(filters), stale=True)
-        refresh_ratings_task.enqueue(game=game, filters=filter_key(filters))
-    ready = bool(snapshot.data)
+        if wait := limited(request, "refit"):
+            message = "You asked for too many new leaderboard filters; wait, or use filters already computed."
+            return refusal(request, status=429, message=message, retry_after=wait)
+        try:
+            snapshot = snapshot_open_and_queue(game=game, filters=filters)
+        except SnapshotsBusy as busy:
+            return refusal(request, status=503, message=str(busy), retry_after=60)
+    else:
+        snapshot_touch(snapshot=snapshot)
+    ready = "rows" in snapshot.data
     rows = leaderboard_rows(snapshot, kinds=kinds, scaffold=scaffold) if ready else []
-    sort = request.GET.get("sort", "")
     key = sort.lstrip("-")
-    if key in SORTABLE:
+    if key:
         present = [r for r in rows if r[key] is not None]
         present.sort(key=lambda r: r[key], reverse=not sort.startswith("-"))
         rows = present + [r for r in rows if r[key] is None]  # missing values last either way
     baseline = snapshot.data.get("baseline") if "human" in kinds else None
-    if request.GET.get("format") == "json":
+    if query.format == "json":
         return JsonResponse(
             {
                 "game": game or "all",
                 "filters": filters,
                 "computed_at": snapshot.computed_at.isoformat(),
                 "ready": ready,
+                "error": snapshot.error or None,
                 "rows": rows,
                 "human_baseline": baseline,
                 "first_move_advantage": snapshot.data.get("first_move_advantage"),
             }
         )
-    if request.GET.get("format") == "csv":
+    if query.format == "csv":
         return _csv(rows, baseline, f"leaderboard-{game or 'all'}.csv")
     context = {
         "game": game,
@@ -140,7 +151,12 @@ def _table_csv(rows: list[dict], filename: str) -> HttpResponse:
 def analysis(request: HttpRequest) -> HttpResponse:
     """First-mover analysis, head to head, strategy vs execution, and the ladder table."""
     games = all_games()
-    game = _game_or_404(request.GET.get("game", "")) or games[0].slug
+    slugs = [g.slug for g in games]
+    try:
+        game = choice("game", request.GET.get("game", ""), ["", *slugs]) or slugs[0]
+        output = choice("format", request.GET.get("format", ""), FORMATS)
+    except FilterError as error:
+        return refusal(request, status=400, message=str(error))
     first_mover = first_mover_table()
     overall = [r for r in first_mover if r["pairing"] == "all"]
     h2h = head_to_head(game)
@@ -148,7 +164,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
     rows = snapshot.data.get("rows", []) if snapshot else []
     baseline = snapshot.data.get("baseline") if snapshot else None
     star, social = star_error_rates(), werewolf_social()
-    if request.GET.get("format") == "csv":
+    if output == "csv":
         tables = {
             "first-mover": first_mover,
             "head-to-head": [
@@ -172,9 +188,11 @@ def analysis(request: HttpRequest) -> HttpResponse:
         }
         name = request.GET.get("table", "first-mover")
         if name not in tables:
-            raise Http404(f"No table {name!r}; choose one of {', '.join(tables)}.")
+            return refusal(
+                request, status=400, message=f"table={name[:40]!r} is not known; choose one of {', '.join(tables)}."
+            )
         return _table_csv(tables[name], f"{name}.csv")
-    if request.GET.get("format") == "json":
+    if output == "json":
         return JsonResponse(
             {
                 "first_mover": first_mover,

@@ -5,7 +5,14 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with empty rate-limit counters: every test client shares the address 127.0.0.1."""
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -128,10 +128,11 @@ def test_export_command_and_verify_replays_catch_a_corrupt_record(played, tmp_pa
     Decision.objects.filter(match=played, ply=2).update(action=1, action_text="b3")  # let the autouse check pass
 
 
-def test_download_button_serves_the_same_dataset(client, played):
+def test_download_button_serves_the_same_dataset(client, played, tmp_path, settings):
+    settings.VAR_DIR = tmp_path  # where the export cache lives
     response = client.get("/dataset.jsonl?game=tic-tac-toe")
     assert response["Content-Disposition"] == 'attachment; filename="arena-dataset.jsonl"'
-    lines = response.content.decode().splitlines(keepends=True)
+    lines = b"".join(response.streaming_content).decode().splitlines(keepends=True)
     assert json.loads(lines[0])["counts"]["match"] == 13
     wipe()
     assert import_dataset(lines).added["match"] == 13

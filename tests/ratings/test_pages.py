@@ -129,7 +129,7 @@ def test_analysis_tables_download_as_csv(client, results):
     assert {"game", "pairing", "n", "win", "win_low", "win_high"} <= set(rows[0])
     matrix = client.get("/analysis/?format=csv&table=head-to-head&game=tic-tac-toe").content.decode()
     assert matrix.splitlines()[0].startswith("agent,")
-    assert client.get("/analysis/?format=csv&table=nonsense").status_code == 404
+    assert client.get("/analysis/?format=csv&table=nonsense").status_code == 400
 
 
 def test_the_human_baseline_carries_percentile_bands_of_individual_people(client, results):
