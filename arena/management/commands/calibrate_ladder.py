@@ -120,7 +120,7 @@ class Command(BaseCommand):
             results_path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
             Path(output).write_text(render_markdown(data))
 
-        with tqdm(total=total, initial=total - len(todo), desc="calibrating", unit="seed", disable=None) as bar:
+        with tqdm(total=total, initial=total - len(todo), desc="calibrating", unit="seed", mininterval=2) as bar:
             pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
             try:
                 finished = pool.imap(play_unit, todo) if pool else map(play_unit, todo)
