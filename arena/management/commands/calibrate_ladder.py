@@ -35,6 +35,8 @@ def play_unit(unit: tuple[str, int, int]) -> dict:
         "pair": pair,
         "challenger": bots[pair + 1].slug,
         "defender": bots[pair].slug,
+        # A retuned level keeps its slug but not its description: its old units are then not reused.
+        "levels": [bots[pair + 1].description, bots[pair].description],
         "seed": seed,
         "wins": result.wins,
         "draws": result.draws,
