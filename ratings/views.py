@@ -47,16 +47,27 @@ SORT_COLUMNS = [
 SORTABLE = {key for key, _ in SORT_COLUMNS}
 
 
+def _rating_key_or_404(game: str, variant: str) -> str:
+    """The snapshot scope of a game page: the game, or "game:variant" (each variant is rated apart)."""
+    if not variant:
+        return game
+    if not game or variant not in get_game(game).variants:
+        raise Http404(f"No variant {variant!r} of {game or 'all games'}.")
+    return f"{game}:{variant}"
+
+
 def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
-    """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game; CSV and JSON downloads."""
+    """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game (or variant); CSV, JSON."""
     game = _game_or_404(game)
+    variant = request.GET.get("variant", "")
+    key = _rating_key_or_404(game, variant)
     filters = {key: request.GET.get(key, "") for key in FIT_FILTERS if request.GET.get(key)}
     kinds = {k for k in request.GET.getlist("kind") if k in KINDS} or set(KINDS)
     scaffold = request.GET.get("scaffold", "")
-    snapshot = snapshot_for(game=game, filters=filters)
+    snapshot = snapshot_for(game=key, filters=filters)
     if snapshot is None:
-        snapshot = RatingSnapshot.objects.create(game=game, filters=filter_key(filters), stale=True)
-        refresh_ratings_task.enqueue(game=game, filters=filter_key(filters))
+        snapshot = RatingSnapshot.objects.create(game=key, filters=filter_key(filters), stale=True)
+        refresh_ratings_task.enqueue(game=key, filters=filter_key(filters))
     ready = bool(snapshot.data)
     rows = leaderboard_rows(snapshot, kinds=kinds, scaffold=scaffold) if ready else []
     sort = request.GET.get("sort", "")
@@ -69,7 +80,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
     if request.GET.get("format") == "json":
         return JsonResponse(
             {
-                "game": game or "all",
+                "game": key or "all",
                 "filters": filters,
                 "computed_at": snapshot.computed_at.isoformat(),
                 "ready": ready,
@@ -79,9 +90,11 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
             }
         )
     if request.GET.get("format") == "csv":
-        return _csv(rows, baseline, f"leaderboard-{game or 'all'}.csv")
+        return _csv(rows, baseline, f"leaderboard-{(key or 'all').replace(':', '-')}.csv")
     context = {
         "game": game,
+        "variant": variant,
+        "variants": list(get_game(game).variants) if game else [],
         "games": all_games(),
         "snapshot": snapshot,
         "ready": ready,
@@ -164,6 +177,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
                 {
                     "agent": r["agent"],
                     "commands": r["commands"],
+                    "actions_per_game": r["actions_per_game"],
                     "failed": r["failed"]["value"],
                     "spatial": r["spatial"]["value"],
                 }
