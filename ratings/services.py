@@ -80,12 +80,11 @@ def seat_sides(game: str, state: dict | None, seats: int) -> list[int]:
 
 
 def _rated(key: str, matches, seat_agents: dict[int, dict[int, int]]) -> tuple[list[Row], list[tuple]]:
-    """The rated matches of scope `key` as pairwise rows, and each match's (match, agent, side, score) results.
-
-    An agent on two sides of one match (a bot filling seats on both) has no result there.
+    """The rated matches of scope `key` as pairwise rows, and each match's (match, agent, side, score, one_side)
+    results, one per agent and side; one_side is False for an agent on two sides (a bot filling seats on both).
     """
     rows: list[Row] = []
-    results: list[tuple[int, int, int, float]] = []
+    results: list[tuple[int, int, int, float, bool]] = []
     fields = ("pk", "scores", "game", "options", "state")
     for pk, scores, game, options, state in matches.values_list(*fields).iterator(chunk_size=2_000):
         match_key = rating_key(game, options)
@@ -106,9 +105,11 @@ def _rated(key: str, matches, seat_agents: dict[int, dict[int, int]]) -> tuple[l
         side_of: dict[int, set[int]] = {}
         for agent, side in zip(agents, sides, strict=True):
             side_of.setdefault(agent, set()).add(side)
+        seen: set[tuple[int, int]] = set()
         for seat, agent in enumerate(agents):
-            if len(side_of[agent]) == 1 and seat == agents.index(agent):
-                results.append((pk, agent, sides[seat], float(scores[seat])))
+            if (agent, sides[seat]) not in seen:
+                seen.add((agent, sides[seat]))
+                results.append((pk, agent, sides[seat], float(scores[seat]), len(side_of[agent]) == 1))
     return rows, results
 
 
@@ -121,9 +122,11 @@ def _agent_stats(results: list[tuple], seat_agents: dict[int, dict[int, int]], m
             agent_id, {"wins": 0, "draws": 0, "losses": 0, "times": [], "cost": 0.0, "attempts": 0, "invalid": 0}
         )
 
-    for _, agent, _, score in results:
+    for _, agent, _, score, one_side in results:
+        if not one_side:
+            continue  # no result of its own in a match it played on both sides of
         row_of(agent)["wins" if score > 0.5 else "draws" if score == 0.5 else "losses"] += 1
-    rated = {r[0] for r in results}
+    rated = {r[0] for r in results if r[4]}
     decisions = Decision.objects.filter(match__in=matches).values_list("match_id", "seat", "elapsed_ms", "cost")
     for match_id, seat, elapsed, cost in decisions.iterator(chunk_size=20_000):
         if match_id in rated:
@@ -221,26 +224,30 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
 def _people_ratings(results: list[tuple], agents: dict[int, Agent]) -> list[dict]:
     """Each person's openskill (Plackett–Luce) rating on one game, updated match by match in time order.
 
-    Each side of a match is a team (a person among bots in Werewolf or Codenames counts too); opponents
-    are rated along with them, so beating a strong bot counts for more than beating Lv0.
+    Each side of a match is a team, so a person among bots in Werewolf or Codenames counts too; a bot
+    filling seats on both sides plays on each as a copy and keeps the mean of its copies' ratings.
+    Opponents are rated along with them, so beating a strong bot counts for more than beating Lv0.
     """
     model = PlackettLuce()
     current: dict[int, object] = {}
     history: dict[int, list[float]] = {}
     for _, match_results in itertools.groupby(results, key=lambda r: r[0]):
         sides: dict[int, list[tuple[int, float]]] = {}
-        for _, agent, side, score in match_results:
-            if agent in agents:
-                sides.setdefault(side, []).append((agent, score))
+        for _, agent, side, score, _ in match_results:
+            sides.setdefault(side, []).append((agent, score))
         if len(sides) < 2:
             continue
         teams = [[current.get(agent, model.rating()) for agent, _ in members] for members in sides.values()]
         rated = model.rate(teams, scores=[members[0][1] for members in sides.values()])
+        copies: dict[int, list] = {}
         for members, team in zip(sides.values(), rated, strict=True):
             for (pk, _), rating in zip(members, team, strict=True):
-                current[pk] = rating
-                if agents[pk].kind == Agent.Kind.HUMAN:
-                    history.setdefault(pk, []).append(round(rating.ordinal(), 2))
+                copies.setdefault(pk, []).append(rating)
+        for pk, ratings in copies.items():
+            mu, sigma = statistics.fmean(r.mu for r in ratings), statistics.fmean(r.sigma for r in ratings)
+            current[pk] = model.rating(mu=mu, sigma=sigma)
+            if pk in agents and agents[pk].kind == Agent.Kind.HUMAN:
+                history.setdefault(pk, []).append(round(current[pk].ordinal(), 2))
     people = [
         {
             "slug": agents[pk].slug,

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import override_settings
 
+from arena.people import person_agent_for_user
 from arena.runner import run_match
-from arena.services import bots_ensure, match_create
+from arena.services import bots_ensure, decision_record, match_claim, match_create
 from games import get_game
+from games.bots.werewolf import LADDER
 from ratings.selectors import first_mover_table, head_to_head
 from ratings.services import snapshot_compute
 
@@ -64,3 +68,26 @@ def test_werewolf_match_counts_once_whatever_its_size():
     assert rows["werewolf-lv2"]["elo"] == pytest.approx(1000 - sign * 8, abs=0.05)
     assert rows["werewolf-lv0"]["elo"] == pytest.approx(1000 - sign * 7.8, abs=0.05)
     assert rows["werewolf-lv1"]["wins"] == int(village_won)
+
+
+def test_a_person_among_bots_is_rated(django_user_model):
+    # The lobby's Werewolf: a person in seat 0, one bot agent in the other seven seats (so on both sides).
+    person = person_agent_for_user(user=django_user_model.objects.create_user("ana", password="x"))
+    bot = {a.slug: a for a in bots_ensure(game="werewolf")}["werewolf-lv2"]
+    match = match_claim(match_id=match_create(game="werewolf", agents=[person] + [bot] * 7, seed=2).pk, worker="t")
+    game, rng = get_game("werewolf"), random.Random(1)
+    while game.current_player(state := game.from_json(match.state)) is not None:  # the rule bot plays every seat
+        match = decision_record(match=match, ply=match.ply, action=LADDER[2].choose(game, state, rng))
+    match.refresh_from_db()
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
+        data = snapshot_compute(game="werewolf")
+    # One pair, person–bot, of weight 1: the person has a rating, a result and an openskill history.
+    rows = {r["slug"]: r for r in data["rows"]}
+    assert rows[person.slug]["matches"] == 1
+    assert rows[person.slug]["wins"] == int(match.scores[0] == 1.0)
+    assert rows[bot.slug]["matches"] == 0  # it played both sides
+    (entry,) = data["people"]
+    assert entry["slug"] == person.slug
+    assert entry["matches"] == 1
+    # Openskill starts at μ = 25: a win raises it, a loss lowers it.
+    assert (entry["mu"] > 25) == (match.scores[0] == 1.0)
