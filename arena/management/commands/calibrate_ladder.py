@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from arena.selectors import draw_rate_levels
 from games import get_game
 from games.bots import LADDER_MODULES, ladder
 from games.bots.calibration import play_series
@@ -173,6 +174,9 @@ def summarize(slug: str, units: list[dict], command: str) -> dict:
 
 
 def _verdict(row: dict) -> str:
+    """Whether the pair meets the 70–90% target; a perfect player (the draw-rate rule) cannot and need not."""
+    if int(row["challenger"].rsplit("-lv", 1)[1]) in draw_rate_levels(row["challenger"].rsplit("-lv", 1)[0]):
+        return "perfect play: never loses (draw-rate rule)" if row["losses"] == 0 else "perfect player lost a game"
     rate = row["win_rate"]
     if rate is None:
         return "no decisive game"
@@ -183,6 +187,7 @@ def render_markdown(data: dict) -> str:
     """docs/ladders.md from the results of every calibrated game."""
     measured = [r for entry in data.values() for r in entry["pairs"] if r.get("games_per_seat", 0) >= 100]
     inside = [r for r in measured if _verdict(r) == "in 70–90%"]
+    perfect = [r for r in measured if _verdict(r).startswith("perfect play")]
     lines = [
         "# Bot ladders",
         "",
@@ -195,7 +200,8 @@ def render_markdown(data: dict) -> str:
         "and date of its measurement; a pair measured with fewer than 100 games per seat is marked *preliminary*.",
         "",
         f"Summary: {len(measured)} adjacent pairs measured with at least 100 games per seat; {len(inside)} of them",
-        "fall in 70–90%.",
+        f"fall in 70–90%, {len(measured) - len(inside) - len(perfect)} fall outside, and {len(perfect)} "
+        "end at a perfect player (never loses; rated by the draw-rate rule instead).",
         "",
     ]
     for slug in sorted(data):
