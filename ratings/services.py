@@ -11,10 +11,12 @@ from urllib.parse import urlencode
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Case, F, JSONField, Value, When
 from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
 from games import get_game
+from games.registry import GAMES
 from ratings.game_metrics import star_performance
 from ratings.leaderboard import Matches, compute
 from ratings.models import RatingSnapshot
@@ -85,8 +87,11 @@ def _rated(key: str, matches, seat_agents: dict[int, dict[int, int]]) -> tuple[l
     """
     rows: list[Row] = []
     results: list[tuple[int, int, int, float, bool]] = []
-    fields = ("pk", "scores", "game", "options", "state")
-    for pk, scores, game, options, state in matches.values_list(*fields).iterator(chunk_size=2_000):
+    # Final states are read only where sides or PWER need them: two-seat board games' states stay in the database.
+    needed = [slug for slug in GAMES if get_game(slug).num_players > 2 or slug == "skirmish"]
+    final = Case(When(game__in=needed, then=F("state")), default=Value(None), output_field=JSONField())
+    fields = ("pk", "scores", "game", "options", "final")
+    for pk, scores, game, options, state in matches.annotate(final=final).values_list(*fields).iterator(2_000):
         match_key = rating_key(game, options)
         if key and match_key != key:
             continue
