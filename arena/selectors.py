@@ -144,10 +144,11 @@ def agent_game_records(agent: Agent) -> list[dict[str, Any]]:
     rows = (
         seats.values("match__game")
         .annotate(
-            matches=Count("pk"),
-            wins=Count("pk", filter=Q(score=1.0)),
-            draws=Count("pk", filter=Q(score=0.5)),
-            losses=Count("pk", filter=Q(score=0.0)),
+            # Distinct matches: an agent holding several seats of a team played one match, not several.
+            matches=Count("match", distinct=True),
+            wins=Count("match", filter=Q(score=1.0), distinct=True),
+            draws=Count("match", filter=Q(score=0.5), distinct=True),
+            losses=Count("match", filter=Q(score=0.0), distinct=True),
         )
         .order_by("match__game")
     )

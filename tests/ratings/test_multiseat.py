@@ -8,8 +8,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import override_settings
 
+from arena.models import Agent
 from arena.people import person_agent_for_user
 from arena.runner import run_match
+from arena.selectors import agent_game_records
 from arena.services import bots_ensure, decision_record, match_claim, match_create
 from games import get_game
 from games.bots.werewolf import LADDER
@@ -24,7 +26,7 @@ def _play(game: str, slugs: list[str], seed: int):
     return async_to_sync(run_match)(match_create(game=game, agents=[bots[s] for s in slugs], seed=seed).pk)
 
 
-def test_codenames_two_against_two_is_rated():
+def test_codenames_two_against_two_is_rated(client):
     # Red (seats 0, 1) is Lv2 on both seats, blue (2, 3) Lv0 on both: one agent per side, one pair of weight 1.
     match = _play("codenames", ["codenames-lv2", "codenames-lv2", "codenames-lv0", "codenames-lv0"], seed=3)
     red_score = match.scores[0]
@@ -44,6 +46,10 @@ def test_codenames_two_against_two_is_rated():
     i, j = h2h["labels"].index("codenames-lv2"), h2h["labels"].index("codenames-lv0")
     assert h2h["counts"][i][j] == 1
     assert h2h["fractions"][i][j] == red_score
+    # The profile counts the match once, though Lv2 held two seats.
+    (record,) = agent_game_records(Agent.objects.get(slug="codenames-lv2"))
+    assert (record["game"], record["matches"], record["wins"]) == ("codenames", 1, int(red_score == 1.0))
+    assert client.get("/agents/codenames-lv2/").status_code == 200
 
 
 def test_werewolf_match_counts_once_whatever_its_size():
