@@ -101,3 +101,19 @@ def test_play_match_with_a_variant_and_options():
 def test_variant_leaderboard_pages(client):
     assert client.get("/leaderboard/skirmish/?variant=real-time").status_code == 200
     assert client.get("/leaderboard/skirmish/?variant=blitz").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)  # follow-up matches are scheduled when a result commits
+def test_adaptive_tournament_on_a_team_game():
+    bots_ensure(game="codenames")
+    call_command(
+        "tournament", "create", "--slug", "ad", "--format", "adaptive", "--games", "codenames",
+        "--agents", "codenames-lv2", "codenames-lv0", "--budget", "6", "--target-width", "1",
+        stdout=StringIO(),
+    )  # fmt: skip
+    call_command("tournament", "run", "ad", "--json", stdout=StringIO())
+    tournament = Tournament.objects.get(slug="ad")
+    assert tournament.status == Tournament.Status.FINISHED
+    # One seat-swapped pair, then pairs where the intervals are widest, until the budget of 6 matches.
+    assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 6
+    assert tournament.matches.filter(record__adaptive=True).count() == 4
