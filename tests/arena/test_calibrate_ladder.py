@@ -32,5 +32,10 @@ def test_calibration_resumes_and_writes_the_pages(tmp_path, monkeypatch):
         sum(u[k] for u in played) for k in ("wins", "draws", "losses")
     )
     assert first["wins"] + first["draws"] + first["losses"] == 6  # 3 seeds × both sides
+    # A unit played before a level was retuned (another description) is not counted: the pair is measured afresh.
+    stale = {**units[-1], "seed": 7, "levels": ["an older Lv2", units[-1]["levels"][1]]}
+    with log.open("a") as file:
+        file.write(json.dumps(stale) + "\n")
+    assert len(calibrate_ladder.read_units("werewolf")) == 6
     page = output.read_text()
     assert "`werewolf-lv2` vs `werewolf-lv1` | 3 |" in page

@@ -60,10 +60,7 @@ def read_units(slug: str) -> list[dict]:
         except json.JSONDecodeError:
             continue  # a line cut short by an interruption: that unit is played again
         pair = unit.get("pair", -1)
-        if 0 <= pair < len(bots) - 1 and (unit["challenger"], unit["defender"]) == (
-            bots[pair + 1].slug,
-            bots[pair].slug,
-        ):
+        if 0 <= pair < len(bots) - 1 and unit.get("levels") == [bots[pair + 1].description, bots[pair].description]:
             units.append(unit)
     return units
 
