@@ -196,9 +196,9 @@ def render_markdown(data: dict) -> str:
         "and `docs/ladders.json`; re-run it whenever a bot changes. Each game's section gives the exact command",
         "and date of its measurement; a pair measured with fewer than 100 games per seat is marked *preliminary*.",
         "",
-        f"Summary: {len(measured)} adjacent pairs measured with at least 100 games per seat; {len(inside)} of them",
-        f"fall in 70–90%, {len(measured) - len(inside) - len(perfect)} fall outside, and {len(perfect)} "
-        "end at a perfect player (never loses; rated by the draw-rate rule instead).",
+        f"Summary of the pairs measured with at least 100 games per seat: {len(measured)} pairs; in 70–90%: "
+        f"{len(inside)}; outside: {len(measured) - len(inside) - len(perfect)}; ending at a perfect player (never "
+        f"loses; rated by the draw-rate rule instead): {len(perfect)}.",
         "",
     ]
     for slug in sorted(data):
