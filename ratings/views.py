@@ -156,7 +156,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
     game = _game_or_404(request.GET.get("game", "")) or games[0].slug
     first_mover = first_mover_table()
     overall = [r for r in first_mover if r["pairing"] == "all"]
-    h2h = head_to_head(game)
+    variant = request.GET.get("variant", "")
+    h2h = head_to_head(_rating_key_or_404(game, variant))
     snapshot = snapshot_for(game="", filters={})
     rows = snapshot.data.get("rows", []) if snapshot else []
     baseline = snapshot.data.get("baseline") if snapshot else None
@@ -201,6 +202,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
     context = {
         "games": games,
         "game": game,
+        "variant": variant,
+        "variants": list(get_game(game).variants),
         "first_mover": first_mover,
         "first_mover_chart": charts.first_mover_bars(overall) if overall else None,
         "h2h_chart": charts.heatmap(h2h["labels"], h2h["fractions"], h2h["counts"]) if h2h["labels"] else None,

@@ -98,9 +98,12 @@ def test_play_match_with_a_variant_and_options():
         )
 
 
-def test_variant_leaderboard_pages(client):
+def test_variant_pages(client):
     assert client.get("/leaderboard/skirmish/?variant=real-time").status_code == 200
     assert client.get("/leaderboard/skirmish/?variant=blitz").status_code == 404
+    body = client.get("/analysis/?game=skirmish&variant=real-time").content.decode()
+    assert 'aria-current="page">real-time</a>' in body
+    assert client.get("/analysis/?game=skirmish&variant=blitz").status_code == 404
 
 
 @pytest.mark.django_db(transaction=True)  # follow-up matches are scheduled when a result commits
