@@ -144,10 +144,11 @@ def agent_game_records(agent: Agent) -> list[dict[str, Any]]:
     rows = (
         seats.values("match__game")
         .annotate(
-            matches=Count("pk"),
-            wins=Count("pk", filter=Q(score=1.0)),
-            draws=Count("pk", filter=Q(score=0.5)),
-            losses=Count("pk", filter=Q(score=0.0)),
+            # Distinct matches: an agent holding several seats of a team played one match, not several.
+            matches=Count("match", distinct=True),
+            wins=Count("match", filter=Q(score=1.0), distinct=True),
+            draws=Count("match", filter=Q(score=0.5), distinct=True),
+            losses=Count("match", filter=Q(score=0.0), distinct=True),
         )
         .order_by("match__game")
     )
@@ -169,18 +170,23 @@ def adaptive_intervals(matches, slugs: list[str], rounds: int = 200) -> dict[str
     import numpy as np
 
     from ratings import bradley_terry
+    from ratings.pairwise import match_pairs
+    from ratings.services import seat_sides
 
     index = {slug: i for i, slug in enumerate(slugs)}
-    rows = []
+    rows, played = [], 0
     for match in matches.prefetch_related("seats__agent_version__agent"):
-        seats = sorted(match.seats.all(), key=lambda s: s.index)
-        a, b = (index.get(s.agent_version.agent.slug) for s in seats)
-        if a is not None and b is not None and a != b:
-            rows.append((a, b, match.scores[0]))
+        agents = [index.get(s.agent_version.agent.slug) for s in sorted(match.seats.all(), key=lambda s: s.index)]
+        sides = seat_sides(match.game, match.state, len(agents))
+        pairs = [p for p in match_pairs(agents, sides, match.scores) if p.a is not None and p.b is not None]
+        rows += [(p.a, p.b, p.score_a, p.weight) for p in pairs]
+        played += bool(pairs)
     if not rows:
         return dict.fromkeys(slugs, (0.0, -np.inf, np.inf))
-    a, b, score = (np.array(column) for column in zip(*rows, strict=True))
-    fit = bradley_terry.fit(a, b, score, n_agents=len(slugs))
-    boot = bradley_terry.bootstrap(a, b, score, n_agents=len(slugs), rounds=rounds, rng=np.random.default_rng(0))
+    a, b, score, weight = (np.array(column) for column in zip(*rows, strict=True))
+    fit = bradley_terry.fit(a, b, score, n_agents=len(slugs), weights=weight)
+    boot = bradley_terry.bootstrap(
+        a, b, score, n_agents=len(slugs), rounds=rounds, rng=np.random.default_rng(0), weights=weight, draws=played
+    )
     scale = bradley_terry.ELO_PER_NAT
     return {slug: (scale * fit.strengths[i], scale * boot.lower[i], scale * boot.upper[i]) for slug, i in index.items()}

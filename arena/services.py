@@ -19,6 +19,7 @@ from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat, To
 from arena.versions import code_version
 from games import get_game
 from games.bots import ladder
+from ratings.services import rating_key
 from ratings.tasks import request_refresh
 
 
@@ -155,6 +156,7 @@ def match_create(
     versions = [agent.current_version() for agent in agents]
     record = {
         "game_version": game_obj.version,
+        "variant": game_obj.variant_of(options),
         "code_version": code_version(),
         "prompt_version": PROMPT_VERSION,
         "policies": {"fallback": "random_legal", **(policies or {})},
@@ -305,7 +307,7 @@ def _close(match: Match, *, status: str, scores: list[float] | None, termination
             seat.score = scores[seat.index]
             seat.save(update_fields=["score"])
         # Leaderboards read cached snapshots: queue their refresh once this result is committed.
-        transaction.on_commit(lambda: request_refresh(games=[match.game]))
+        transaction.on_commit(lambda: request_refresh(games=[rating_key(match.game, match.options)]))
     if match.tournament_id:
         transaction.on_commit(lambda: _advance_tournament(match.tournament_id))
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
+from arena.people import variant_options
 from arena.selectors import adaptive_intervals, draw_rate_levels, ladder_records
 from arena.services import ServiceError, match_create
 from games import get_game
@@ -24,21 +25,45 @@ LADDER_GAMES_PER_SEAT = {False: 16, True: 32}
 MAX_RERUNS = 2
 
 
-def _seeded_pair(tournament: Tournament, game: str, a: Agent, b: Agent, seed: int, extra: dict[str, Any]) -> None:
-    """Two matches on the same seed with the seats swapped, linked as a duplicate pair."""
-    policies = tournament.config.get("policies", {})
-    first = match_create(
-        game=game, agents=[a, b], seed=seed, tournament=tournament, policies=policies, extra_record=extra
-    )
-    match_create(
-        game=game,
-        agents=[b, a],
-        seed=seed,
-        tournament=tournament,
-        policies=policies,
-        duplicate_of=first,
-        extra_record=extra,
-    )
+def seatings(game: str, seed: int, options: dict[str, Any], a: Agent, b: Agent, partner: Agent | None) -> list[list]:
+    """The seat orders of one duplicate set: `a` on each side in turn, `b` on the other side.
+
+    A side is a seat in two-player games and a team (`Game.team_of` on the seed's deal) otherwise.
+    Without a partner `a` fills every seat of its side; with one, `a` takes each seat of its side in
+    turn (each role of the deal) and the partner fills the rest, so seat and role luck balance out.
+    """
+    rules = get_game(game)
+    start = rules.initial_state(seed=seed, **options)
+    sides = [rules.team_of(start, seat) for seat in range(rules.num_players)]
+    orders = []
+    for side in sorted(set(sides)):
+        mine = [seat for seat in range(rules.num_players) if sides[seat] == side]
+        for seat_of_a in mine if partner else mine[:1]:
+            orders.append(
+                [(a if seat == seat_of_a else partner or a) if sides[seat] == side else b for seat in range(len(sides))]
+            )
+    return orders
+
+
+def _duplicate_set(tournament: Tournament, game: str, a: Agent, b: Agent, seed: int, extra: dict[str, Any]) -> None:
+    """The matches of one seed with `a` and `b` (and the partner) rotated over sides and seats (`seatings`),
+    linked to the first as its duplicates."""
+    config = tournament.config
+    options = config.get("options", {})
+    partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
+    first = None
+    for agents in seatings(game, seed, options, a, b, partner):
+        match = match_create(
+            game=game,
+            agents=agents,
+            seed=seed,
+            options=options,
+            tournament=tournament,
+            policies=config.get("policies", {}),
+            duplicate_of=first,
+            extra_record=extra,
+        )
+        first = first or match
 
 
 @transaction.atomic
@@ -55,21 +80,33 @@ def tournament_create(
     opponents: list[Agent] = (),
     budget: int = 200,
     target_width: float = 100.0,
+    variant: str = "",
+    options: dict[str, Any] | None = None,
+    partner: Agent | None = None,
 ) -> Tournament:
-    """A tournament and its first matches.
+    """A tournament and its first matches, every one under the same variant and options.
 
     round_robin: every pair of agents on every game, each seed played in both seat orders.
     ladder: each agent climbs each game's bot ladder from Lv0 (BotzoneBench §4.5).
     adversarial: each agent against each of a fixed set of `opponents`, both orders (AdvGameBench §3.1).
     adaptive: one seat-swapped pair per pairing, then more pairs where they most narrow the
     Bradley–Terry intervals, until every interval is under `target_width` or `budget` matches.
+    Games of more than two seats play each pairing as sides (`seatings`), with `partner` filling
+    the seats of the agent's side it does not hold.
     """
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
     if format not in Tournament.Format.values:
         raise ServiceError(f"Unknown format {format!r}; use one of {', '.join(Tournament.Format.values)}.")
+    chosen = {**(variant_options(games[0], variant) if games and variant else {}), **(options or {})}
     for game in games:
-        get_game(game)
+        rules = get_game(game)
+        if variant and variant not in rules.variants:
+            raise ServiceError(f"{rules.name} has no variant {variant!r}.")
+        try:
+            rules.initial_state(seed=first_seed, **chosen)
+        except (TypeError, ValueError) as error:
+            raise ServiceError(f"Invalid options for {game}: {error}") from None
     if format == Tournament.Format.ROUND_ROBIN and len(agents) < 2:
         raise ServiceError("A round robin needs at least two agents.")
     if format == Tournament.Format.LADDER and not agents:
@@ -85,6 +122,9 @@ def tournament_create(
         "opponents": [a.slug for a in opponents],
         "budget": budget,
         "target_width": target_width,
+        "variant": variant,
+        "options": chosen,
+        "partner": partner.slug if partner else "",
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
@@ -92,11 +132,11 @@ def tournament_create(
         seeds = 1 if format == Tournament.Format.ADAPTIVE else (games_per_seat or 2)
         for game, (a, b) in itertools.product(games, itertools.combinations(agents, 2)):
             for seed in range(first_seed, first_seed + seeds):
-                _seeded_pair(tournament, game, a, b, seed, {})
+                _duplicate_set(tournament, game, a, b, seed, {})
     elif format == Tournament.Format.ADVERSARIAL:
         for game, a, b in itertools.product(games, agents, opponents):
             for seed in range(first_seed, first_seed + (games_per_seat or 1)):
-                _seeded_pair(tournament, game, a, b, seed, {})
+                _duplicate_set(tournament, game, a, b, seed, {})
     else:
         for game, candidate in itertools.product(games, agents):
             _schedule_ladder_level(tournament, game, candidate, level=0)
@@ -112,7 +152,7 @@ def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, 
     first_seed = tournament.config["first_seed"]
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
     for seed in range(first_seed, first_seed + _ladder_games_per_seat(tournament, game)):
-        _seeded_pair(tournament, game, candidate, bot, seed, extra)
+        _duplicate_set(tournament, game, candidate, bot, seed, extra)
 
 
 def _rerun_transient_failures(tournament: Tournament) -> None:
@@ -154,7 +194,7 @@ def _schedule_most_informative(tournament: Tournament) -> None:
     partner = min((s for s in intervals if s != slug), key=lambda s: abs(intervals[s][0] - rating))
     seed = tournament.config["first_seed"] + tournament.matches.filter(game=game).count()
     found = {a.slug: a for a in Agent.objects.filter(slug__in=[slug, partner])}
-    _seeded_pair(tournament, game, found[slug], found[partner], seed, {"adaptive": True})
+    _duplicate_set(tournament, game, found[slug], found[partner], seed, {"adaptive": True})
 
 
 @transaction.atomic

@@ -161,6 +161,13 @@ class Game[S, A]:
         """How another seat's action reads to others while the match runs (a plan or a setup stays hidden)."""
         return text
 
+    def variant_of(self, options: dict[str, Any]) -> str:
+        """The variant `options` select: the first whose options they all contain, "" for the standard rules."""
+        for name, chosen in self.variants.items():
+            if all(options.get(key) == value for key, value in chosen.items()):
+                return name
+        return ""
+
     def team_of(self, state: S, seat: int) -> int:
         """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
         return seat

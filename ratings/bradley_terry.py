@@ -256,6 +256,7 @@ def bootstrap(
     first_mover=None,
     level: float = 0.95,
     anchor: int | None = None,
+    draws: int | None = None,
     prior: float = DEFAULT_PRIOR,
     tol: float = 1e-10,
 ) -> Bootstrap:
@@ -265,7 +266,8 @@ def bootstrap(
     weights (GameBench, Chatbot Arena). Matches that share (pair, first mover, score) are
     exchangeable, so the draw is made over those sub-cells: the same distribution, far fewer
     categories. Rounds are refitted together in blocks, warm-started from the full-data fit.
-    With `anchor`, samples are s − s[anchor] (the anchor's interval is then [0, 0]).
+    With `anchor`, samples are s − s[anchor] (the anchor's interval is then [0, 0]). `draws` is each
+    resample's size (default: one per row; the number of matches when rows are a match's weighted pairs).
     """
     model = _Model(a, b, score_a, n_agents, weights, first_mover, prior, tol)
     full, _, _ = model.fit()
@@ -282,9 +284,9 @@ def bootstrap(
     block = max(1, 2**17 // max(1, sub.size))
     for first in range(0, rounds if sub.size else 0, block):
         count = min(block, rounds - first)
-        draws = _multinomial(rng, model.score.size, probabilities, count)
-        n = np.add.reduceat(draws, starts, axis=1).astype(float)
-        y = np.add.reduceat(draws * sub_score, starts, axis=1)
+        counts = _multinomial(rng, model.score.size if draws is None else draws, probabilities, count)
+        n = np.add.reduceat(counts, starts, axis=1).astype(float)
+        y = np.add.reduceat(counts * sub_score, starts, axis=1)
         theta[first : first + count] = model.newton(theta[first : first + count], n, y)[0]
     samples = theta[:, :n_agents] - theta[:, :n_agents].mean(axis=1, keepdims=True)
     if anchor is not None:

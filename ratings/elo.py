@@ -2,9 +2,10 @@
 
 STAR §3 (paper 001): E_A = 1 / (1 + 10^((R_B − R_A)/ξ)), R'_A = R_A + K·M·(S_A − E_A) with ξ = 400,
 K = 32, start 1000; SER has M = 1, PWER has M = 1 + α·U + β·T, U = N_surviving / N_total of the
-winner and T = 1 − min(T_game / T_max, 1). The paper leaves α, β and T_max open; its code uses
-α = β = 0.5 and T_max = 3600 s, applies the winner's M to both players (so updates stay zero-sum),
-uses M = 1 for ties and treats a missing duration as T_max. We follow the code. Pure numpy.
+winner and T = 1 − min(T_game / T_max, 1). The paper leaves α and β open; its code uses α = β = 0.5,
+applies the winner's M to both players (so updates stay zero-sum), uses M = 1 for ties and treats a
+missing game time as T_max. We follow the code; T_game and T_max are the match's own game time and
+horizon (turns or ticks), given per match. Pure numpy.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ SCALE = 400.0
 INITIAL_RATING = 1000.0
 ALPHA = 0.5
 BETA = 0.5
-T_MAX_SECONDS = 3600.0
 
 
 @dataclass(frozen=True)
@@ -79,27 +79,30 @@ def performance_multiplier(
     score_a,
     winner_surviving,
     winner_total,
-    duration_s,
+    game_time,
+    game_time_max,
     *,
     alpha: float = ALPHA,
     beta: float = BETA,
-    t_max: float = T_MAX_SECONDS,
 ) -> np.ndarray:
     """STAR's M = 1 + α·U + β·T per match from the winner's units and the game's length; 1 for a tie.
 
-    Missing values (None or NaN) count as no bonus: U = 0 without unit counts (the paper gives no
-    rule; assuming a fixed army, as STAR's script does, would invent data) and T = 0 without a
-    duration (STAR's script treats it as T_max).
+    U = surviving / total units of the winner, T = 1 − min(game_time / game_time_max, 1). Missing
+    values (None or NaN) count as no bonus: U = 0 without unit counts (the paper gives no rule;
+    assuming a fixed army, as STAR's script does, would invent data) and T = 0 without a game time
+    (STAR's script treats a missing duration as T_max).
     """
     score = np.asarray(score_a, dtype=float)
     surviving = np.asarray(winner_surviving, dtype=float)
     total = np.asarray(winner_total, dtype=float)
-    duration = np.asarray(duration_s, dtype=float)
+    elapsed = np.asarray(game_time, dtype=float)
+    horizon = np.asarray(game_time_max, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         units = np.where(total > 0, surviving / total, np.nan)
+        time_efficiency = np.where(horizon > 0, 1.0 - np.minimum(elapsed / horizon, 1.0), np.nan)
     units = np.nan_to_num(np.clip(units, 0.0, 1.0), nan=0.0)
-    time_efficiency = np.nan_to_num(1.0 - np.minimum(duration / t_max, 1.0), nan=0.0)
-    return np.where(score == 0.5, 1.0, 1.0 + alpha * units + beta * np.maximum(time_efficiency, 0.0))
+    time_efficiency = np.nan_to_num(np.maximum(time_efficiency, 0.0), nan=0.0)
+    return np.where(score == 0.5, 1.0, 1.0 + alpha * units + beta * time_efficiency)
 
 
 def pwer(
@@ -110,25 +113,28 @@ def pwer(
     n_agents: int,
     winner_surviving,
     winner_total,
-    duration_s,
+    game_time,
+    game_time_max,
+    weights=None,
     alpha: float = ALPHA,
     beta: float = BETA,
-    t_max: float = T_MAX_SECONDS,
     k: float = K_FACTOR,
     scale: float = SCALE,
     initial: float = INITIAL_RATING,
 ) -> EloRun:
-    """Performance-weighted Elo: sequential Elo with K·M, M from `performance_multiplier`."""
+    """Performance-weighted Elo: sequential Elo with K·M (times a pair's weight), M from `performance_multiplier`."""
     a, b, score = _arrays(a, b, score_a)
     m = performance_multiplier(
         score,
         _as_float(winner_surviving, a.size),
         _as_float(winner_total, a.size),
-        _as_float(duration_s, a.size),
+        _as_float(game_time, a.size),
+        _as_float(game_time_max, a.size),
         alpha=alpha,
         beta=beta,
-        t_max=t_max,
     )
+    if weights is not None:
+        m = m * np.asarray(weights, dtype=float)
     return sequential_elo(a, b, score, n_agents=n_agents, k=k, scale=scale, initial=initial, multiplier=m)
 
 

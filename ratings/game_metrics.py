@@ -1,7 +1,7 @@
 """Metrics particular to some games, read from final states and rejected attempts.
 
-STAR (skirmish): failed-command and spatial-error rates. DSGBench (Werewolf): identification
-(IRP: share of a villager-side player's votes that named a werewolf) and key-role survival
+STAR (skirmish): unit preservation and game time for PWER, and Table 3's error rates. DSGBench
+(Werewolf): identification (IRP: share of a villager-side player's votes that named a werewolf) and key-role survival
 (KSR: share of games a seer or werewolf was still alive at the end). Definitions in docs/metrics.md.
 """
 
@@ -13,6 +13,7 @@ from dataclasses import asdict
 from arena.models import Attempt, Decision, Match, Seat
 from games import get_game
 from games.skirmish import classify_command_error
+from games.skirmish.units import ARMY
 from ratings.metrics import proportion
 
 KEY_ROLES = ("seer", "werewolf")
@@ -27,20 +28,38 @@ def _seat_agents(matches) -> dict[int, dict[int, str]]:
     return seats
 
 
-def star_error_rates() -> list[dict]:
-    """Per agent over finished skirmish matches: commands, failed commands and spatial errors (STAR §5).
+def star_performance(state: dict) -> tuple[int, int, int, int] | None:
+    """STAR's PWER inputs from a finished skirmish state: the winner's surviving and total units, game time, horizon.
 
-    Failed = rejected commands (each a rejected attempt) + accepted commands that failed on execution
-    (counted in the final state); spatial = those of them caused by a spatial mistake.
+    Game time is turns (rounds) in turn-based play and clock ticks in real-time play, where the horizon
+    is max_turns rounds of two windows. None for a draw (PWER uses M = 1 then).
+    """
+    winner = state["winner"]
+    if winner not in (0, 1):
+        return None
+    surviving = sum(1 for unit in state["units"] if unit[1] == winner)  # units are (uid, side, …), the living ones
+    if state["mode"] == "real-time":
+        return surviving, len(ARMY), state["clock"], 2 * state["max_turns"] * state["window_ticks"]
+    return surviving, len(ARMY), state["turn"], state["max_turns"]
+
+
+def star_error_rates() -> list[dict]:
+    """Per agent over finished skirmish matches, STAR Table 3: actions per game, TCE and SAE.
+
+    Commands = decisions + rejected attempts; failed = rejected commands + accepted commands that
+    failed on execution (counted in the final state). TCE = failed / commands; SAE = spatial / failed
+    (the share of failed commands caused by a spatial mistake).
     """
     matches = Match.objects.filter(game="skirmish", status=Match.Status.FINISHED)
     seats = _seat_agents(matches)
     game = get_game("skirmish")
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commands, failed, spatial
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # commands, failed, spatial, games
     for match_id, final in matches.values_list("pk", "state"):
         for seat, slug in seats[match_id].items():
             counts[slug][1] += final["failed"][seat]
             counts[slug][2] += final["spatial"][seat]
+        for slug in set(seats[match_id].values()):
+            counts[slug][3] += 1
     states = {}
     for match_id, ply, seat, before in Decision.objects.filter(match__in=matches).values_list(
         "match_id", "ply", "seat", "state_before"
@@ -60,11 +79,13 @@ def star_error_rates() -> list[dict]:
     return [
         {
             "agent": slug,
+            "games": games,
             "commands": commands,
+            "actions_per_game": commands / games,
             "failed": asdict(proportion(failed, commands)),
-            "spatial": asdict(proportion(spatial, commands)),
+            "spatial": asdict(proportion(spatial, failed)),
         }
-        for slug, (commands, failed, spatial) in sorted(counts.items())
+        for slug, (commands, failed, spatial, games) in sorted(counts.items())
         if commands
     ]
 

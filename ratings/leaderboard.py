@@ -1,4 +1,4 @@
-"""A leaderboard from plain match arrays: Bradley–Terry with intervals and rank ranges, Elo, PWER.
+"""A leaderboard from plain match arrays: Bradley–Terry with intervals and rank ranges, Elo with its order spread, PWER.
 
 Pure numpy; `ratings.services` feeds it from the database and stores the result as a snapshot.
 """
@@ -14,17 +14,28 @@ from ratings import bradley_terry, elo
 
 ANCHOR_RATING = 1000.0
 PROVISIONAL_WIDTH = 200.0
+#: Match orders behind Elo's "±" (STAR uses 1,000): the replay is sequential, about 2.6 s per 100,000
+#: results at 100 orders on the 2-core dev machine and 17 s at 1,000; 100 estimate a spread to about ±7%.
+ORDER_SHUFFLES = 100
 
 
 @dataclass(frozen=True)
 class Matches:
-    """Two-seat results in time order: agent indices, seat 0's score, game, duration."""
+    """Pairwise results in time order (`ratings.pairwise`): a match of N seats is one or more rows whose
+    weights sum to 1. Per row: agent indices, a's score, the pair's weight, whether a moved first, the
+    match it belongs to, its rating key (game or game:variant) and STAR's PWER inputs (NaN when unknown)."""
 
-    first: np.ndarray  # agent index in seat 0 (the first mover)
+    first: np.ndarray  # agent index a (in two-seat games the agent in seat 0, the first mover)
     second: np.ndarray
-    score_first: np.ndarray  # 1, 0.5 or 0
-    game: np.ndarray  # game slug per match
-    duration_s: np.ndarray
+    score_first: np.ndarray  # a's score: 1, 0.5, 0 or a fraction
+    weight: np.ndarray  # the pair's share of its match
+    first_mover: np.ndarray  # 1 when a moved first, 0.5 when the pair has no move order (multi-seat games)
+    match: np.ndarray  # match number, the same for the rows of one match
+    game: np.ndarray  # rating key per row
+    winner_surviving: np.ndarray
+    winner_total: np.ndarray
+    game_time: np.ndarray  # turns or ticks
+    game_time_max: np.ndarray
 
 
 def _finite(value: float) -> float | None:
@@ -44,14 +55,14 @@ def compute(
 
     Agents that never played get no rating. Returns plain lists indexed by agent.
     """
-    weights = bradley_terry.game_weights(matches.game) if weight_games_equally and matches.game.size else None
+    weights = matches.weight * (_game_weights(matches) if weight_games_equally else 1.0)
     fit = bradley_terry.fit(
         matches.first,
         matches.second,
         matches.score_first,
         n_agents=n_agents,
         weights=weights,
-        first_mover=np.ones(matches.first.size),
+        first_mover=matches.first_mover,
     )
     boot = bradley_terry.bootstrap(
         matches.first,
@@ -61,7 +72,8 @@ def compute(
         rounds=rounds,
         rng=np.random.default_rng(seed),
         weights=weights,
-        first_mover=np.ones(matches.first.size),
+        first_mover=matches.first_mover,
+        draws=np.unique(matches.match).size,
     )
     played = np.bincount(np.r_[matches.first, matches.second], minlength=n_agents) > 0
     anchors = [a for a in anchors if played[a]]
@@ -74,16 +86,28 @@ def compute(
     upper = np.where(np.isfinite(boot.upper), upper, np.inf)
     lower[~played], upper[~played], rating[~played] = -np.inf, np.inf, np.nan
     ranks = bradley_terry.rank_ranges(np.where(played, lower, -np.inf), np.where(played, upper, -np.inf))
-    serial = elo.sequential_elo(matches.first, matches.second, matches.score_first, n_agents=n_agents)
-    # Board games have no surviving units (U = 0); T is the match's wall-clock duration (STAR's T).
+    serial = elo.sequential_elo(
+        matches.first, matches.second, matches.score_first, n_agents=n_agents, multiplier=matches.weight
+    )
+    _, spread = elo.order_spread(
+        matches.first,
+        matches.second,
+        matches.score_first,
+        n_agents=n_agents,
+        rng=np.random.default_rng(seed),
+        shuffles=min(rounds, ORDER_SHUFFLES),
+        multiplier=matches.weight,
+    )
     performance = elo.pwer(
         matches.first,
         matches.second,
         matches.score_first,
         n_agents=n_agents,
-        winner_surviving=np.zeros(matches.first.size),
-        winner_total=np.ones(matches.first.size),
-        duration_s=matches.duration_s,
+        winner_surviving=matches.winner_surviving,
+        winner_total=matches.winner_total,
+        game_time=matches.game_time,
+        game_time_max=matches.game_time_max,
+        weights=matches.weight,
     )
     return {
         "rating": [_finite(x) for x in rating],
@@ -95,11 +119,20 @@ def compute(
         ],
         "played": [bool(p) for p in played],
         "elo": [round(float(x), 1) for x in serial.ratings],
+        "elo_spread": [round(float(x), 1) for x in spread],
         "pwer": [round(float(x), 1) for x in performance.ratings],
         "elo_history": _history(matches, serial, n_agents),
         "first_move_advantage": None if fit.first_move_advantage is None else round(fit.first_move_advantage, 4),
         "first_move_interval": [boot.first_move_lower, boot.first_move_upper],
     }
+
+
+def _game_weights(matches: Matches) -> np.ndarray:
+    """Per row, its match's per-game weight (`bradley_terry.game_weights` over matches, not rows)."""
+    if not matches.match.size:
+        return np.ones(0)
+    _, first_row, row_match = np.unique(matches.match, return_index=True, return_inverse=True)
+    return bradley_terry.game_weights(matches.game[first_row])[row_match]
 
 
 #: Points kept per rating-history line: enough for a chart, small enough to keep snapshots light.

@@ -13,7 +13,8 @@ from games.bots import ladder
 from ratings.ladder import ladder_rating
 from ratings.metrics import wilson_interval
 from ratings.models import RatingSnapshot
-from ratings.services import filter_key
+from ratings.pairwise import match_pairs
+from ratings.services import filter_key, rating_key, seat_sides
 
 KINDS = ("llm", "bot", "human")
 LEADERBOARD_COLUMNS = [
@@ -27,6 +28,7 @@ LEADERBOARD_COLUMNS = [
     "upper",
     "provisional",
     "elo",
+    "elo_spread",
     "pwer",
     "matches",
     "wins",
@@ -59,7 +61,7 @@ def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str
     return rows
 
 
-#: The pairing a two-seat match belongs to, by its seats' agent kinds (order does not matter).
+#: The pairing a match belongs to, by its seats' agent kinds (order and repeats do not matter).
 PAIRINGS = {
     frozenset({"bot"}): "bot vs bot",
     frozenset({"llm"}): "model vs model",
@@ -68,24 +70,25 @@ PAIRINGS = {
 
 
 def first_mover_table() -> list[dict]:
-    """Per game and pairing type: first seat's wins, draws, losses with 95% Wilson intervals."""
+    """Per rating key (game or game:variant) and pairing type: seat 0's wins, draws, losses with 95% Wilson intervals.
+
+    In multi-seat games seat 0's result is its side's result.
+    """
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     seats = Seat.objects.filter(match__status=Match.Status.FINISHED, match__scores__isnull=False).order_by(
         "match", "index"
     )
     by_match: dict[int, list] = defaultdict(list)
-    for match_id, game, kind, score in seats.values_list(
-        "match_id", "match__game", "agent_version__agent__kind", "score"
+    for match_id, game, options, kind, score in seats.values_list(
+        "match_id", "match__game", "match__options", "agent_version__agent__kind", "score"
     ):
-        by_match[match_id].append((game, kind, score))
+        by_match[match_id].append((rating_key(game, options), kind, score))
     for entries in by_match.values():
-        if len(entries) != 2:
-            continue
-        (game, first_kind, first_score), (_, second_kind, _) = entries
-        kinds = frozenset({first_kind, second_kind})
+        key, _, first_score = entries[0]
+        kinds = frozenset(kind for _, kind, _ in entries)
         pairing = "person vs other" if "human" in kinds else PAIRINGS[kinds]
-        for key in ((game, "all"), (game, pairing)):
-            counts[key][{1.0: 0, 0.5: 1, 0.0: 2}[first_score]] += 1
+        for cell in ((key, "all"), (key, pairing)):
+            counts[cell][0 if first_score > 0.5 else 1 if first_score == 0.5 else 2] += 1
     rows = []
     for (game, pairing), (wins, draws, losses) in sorted(counts.items()):
         n = wins + draws + losses
@@ -106,21 +109,34 @@ def first_mover_table() -> list[dict]:
 
 
 def head_to_head(game: str, limit: int = 20) -> dict:
-    """Score share of each agent against each other one on `game`, with counts (the busiest `limit` agents)."""
-    seats = Seat.objects.filter(match__game=game, match__status=Match.Status.FINISHED, score__isnull=False)
+    """Score share of each agent against each other one on rating key `game`, with match counts (busiest `limit`).
+
+    Multi-seat matches count through their pairwise results (`ratings.pairwise`), one count per pair and match.
+    """
+    base = game.partition(":")[0]
+    seats = Seat.objects.filter(match__game=base, match__status=Match.Status.FINISHED, score__isnull=False)
     busiest = [
         row["agent_version__agent__slug"]
         for row in seats.values("agent_version__agent__slug").annotate(n=Count("pk")).order_by("-n")[:limit]
     ]
     score: dict[tuple[str, str], list[float]] = defaultdict(list)
-    pairs: dict[int, list[tuple[str, float]]] = defaultdict(list)
-    for match_id, slug, value in seats.values_list("match_id", "agent_version__agent__slug", "score"):
-        pairs[match_id].append((slug, value))
-    for entries in pairs.values():
-        if len(entries) == 2 and entries[0][0] != entries[1][0]:
-            (a, sa), (b, sb) = entries
-            score[(a, b)].append(sa)
-            score[(b, a)].append(sb)
+    by_match: dict[int, list[tuple[str, float]]] = defaultdict(list)
+    for match_id, slug, value in seats.order_by("match", "index").values_list(
+        "match_id", "agent_version__agent__slug", "score"
+    ):
+        by_match[match_id].append((slug, value))
+    matches = Match.objects.filter(game=base, status=Match.Status.FINISHED, scores__isnull=False)
+    matches = matches.values_list("pk", "options", "state")
+    for match_id, options, state in matches.iterator(chunk_size=2_000):
+        if rating_key(base, options) != game:
+            continue
+        entries = by_match.get(match_id)
+        if not entries:
+            continue
+        sides = seat_sides(base, state, len(entries))
+        for pair in match_pairs([slug for slug, _ in entries], sides, [value for _, value in entries]):
+            score[(pair.a, pair.b)].append(pair.score_a)
+            score[(pair.b, pair.a)].append(1 - pair.score_a)
     labels = sorted(busiest)
     fractions = [[_mean(score.get((a, b))) for b in labels] for a in labels]
     counts = [[len(score.get((a, b), [])) for b in labels] for a in labels]

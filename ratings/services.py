@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from datetime import date, timedelta
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Case, F, JSONField, Value, When
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
+from games import get_game
+from games.registry import GAMES
+from ratings.game_metrics import star_performance
 from ratings.leaderboard import Matches, compute
 from ratings.models import RatingSnapshot
+from ratings.pairwise import match_pairs
 from ratings.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
 
 HUMAN_BASELINE = "human-baseline"
@@ -32,10 +38,16 @@ def filter_key(filters: dict[str, str]) -> str:
     return urlencode(sorted((k, v) for k, v in filters.items() if k in FIT_FILTERS and v))
 
 
-def _matches(game: str, filters: dict[str, str]):
+def rating_key(game: str, options: dict) -> str:
+    """The leaderboard a match counts on: its game, or "game:variant" for a variant (rated apart)."""
+    variant = get_game(game).variant_of(options)
+    return f"{game}:{variant}" if variant else game
+
+
+def _matches(key: str, filters: dict[str, str]):
     matches = Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False)
-    if game:
-        matches = matches.filter(game=game)
+    if key:
+        matches = matches.filter(game=key.partition(":")[0])
     if filters.get("prompt"):
         matches = matches.filter(record__prompt_version=filters["prompt"])
     if filters.get("since"):
@@ -45,7 +57,69 @@ def _matches(game: str, filters: dict[str, str]):
     return matches.order_by("finished_at", "pk")
 
 
-def _agent_stats(rows: list[tuple], seat_agents: dict[int, dict[int, int]], matches) -> dict[int, dict]:
+class Row(NamedTuple):
+    """One pairwise result (`ratings.pairwise`) of a rated match, with what the leaderboard needs of it."""
+
+    match: int
+    a: int  # agent pk
+    b: int
+    score_a: float
+    weight: float
+    first_mover: float  # 1: a moved first (two-seat games); 0.5: no move order between the pair
+    key: str  # rating key
+    performance: tuple  # STAR's (winner surviving, winner total, game time, horizon), NaNs when unknown
+
+
+NO_PERFORMANCE = (np.nan, np.nan, np.nan, np.nan)
+
+
+def seat_sides(game: str, state: dict | None, seats: int) -> list[int]:
+    """Each seat's side: the seat itself in two-seat games, `Game.team_of` on the final state otherwise."""
+    if seats == 2 or state is None:
+        return list(range(seats))
+    rules = get_game(game)
+    final = rules.from_json(state)
+    return [rules.team_of(final, seat) for seat in range(seats)]
+
+
+def _rated(key: str, matches, seat_agents: dict[int, dict[int, int]]) -> tuple[list[Row], list[tuple]]:
+    """The rated matches of scope `key` as pairwise rows, and each match's (match, agent, side, score, one_side)
+    results, one per agent and side; one_side is False for an agent on two sides (a bot filling seats on both).
+    """
+    rows: list[Row] = []
+    results: list[tuple[int, int, int, float, bool]] = []
+    # Final states are read only where sides or PWER need them: two-seat board games' states stay in the database.
+    needed = [slug for slug in GAMES if get_game(slug).num_players > 2 or slug == "skirmish"]
+    final = Case(When(game__in=needed, then=F("state")), default=Value(None), output_field=JSONField())
+    fields = ("pk", "scores", "game", "options", "final")
+    for pk, scores, game, options, state in matches.annotate(final=final).values_list(*fields).iterator(2_000):
+        match_key = rating_key(game, options)
+        if key and match_key != key:
+            continue
+        by_seat = seat_agents.get(pk, {})
+        if len(by_seat) < 2 or len(by_seat) != len(scores):
+            continue
+        agents = [by_seat[seat] for seat in range(len(by_seat))]
+        sides = seat_sides(game, state, len(agents))
+        pairs = match_pairs(agents, sides, scores)
+        if not pairs:
+            continue  # self-play says nothing about strength
+        star = star_performance(state) if game == "skirmish" and state else None
+        performance = NO_PERFORMANCE if star is None else tuple(float(x) for x in star)
+        first_mover = 1.0 if len(agents) == 2 else 0.5
+        rows += [Row(pk, p.a, p.b, p.score_a, p.weight, first_mover, match_key, performance) for p in pairs]
+        side_of: dict[int, set[int]] = {}
+        for agent, side in zip(agents, sides, strict=True):
+            side_of.setdefault(agent, set()).add(side)
+        seen: set[tuple[int, int]] = set()
+        for seat, agent in enumerate(agents):
+            if (agent, sides[seat]) not in seen:
+                seen.add((agent, sides[seat]))
+                results.append((pk, agent, sides[seat], float(scores[seat]), len(side_of[agent]) == 1))
+    return rows, results
+
+
+def _agent_stats(results: list[tuple], seat_agents: dict[int, dict[int, int]], matches) -> dict:
     """Per agent over the rated matches: W/D/L, share of its model tries that were invalid, decision time, cost."""
     stats: dict[int, dict] = {}
 
@@ -54,10 +128,11 @@ def _agent_stats(rows: list[tuple], seat_agents: dict[int, dict[int, int]], matc
             agent_id, {"wins": 0, "draws": 0, "losses": 0, "times": [], "cost": 0.0, "attempts": 0, "invalid": 0}
         )
 
-    for _, first, second, score_first, _, _ in rows:
-        for agent_id, score in ((first, score_first), (second, 1 - score_first)):
-            row_of(agent_id)[{1.0: "wins", 0.5: "draws", 0.0: "losses"}[score]] += 1
-    rated = {r[0] for r in rows}
+    for _, agent, _, score, one_side in results:
+        if not one_side:
+            continue  # no result of its own in a match it played on both sides of
+        row_of(agent)["wins" if score > 0.5 else "draws" if score == 0.5 else "losses"] += 1
+    rated = {r[0] for r in results if r[4]}
     decisions = Decision.objects.filter(match__in=matches).values_list("match_id", "seat", "elapsed_ms", "cost")
     for match_id, seat, elapsed, cost in decisions.iterator(chunk_size=20_000):
         if match_id in rated:
@@ -73,43 +148,39 @@ def _agent_stats(rows: list[tuple], seat_agents: dict[int, dict[int, int]], matc
     return stats
 
 
-def _arrays(rows: list[tuple], index: dict[int, int]) -> Matches:
+def _arrays(rows: list[Row], index: dict[int, int]) -> Matches:
+    performance = np.array([r.performance for r in rows], dtype=float).reshape(len(rows), 4)
     return Matches(
-        first=np.array([index[r[1]] for r in rows], dtype=np.int64),
-        second=np.array([index[r[2]] for r in rows], dtype=np.int64),
-        score_first=np.array([r[3] for r in rows], dtype=float),
-        game=np.array([r[4] for r in rows], dtype=object),
-        duration_s=np.array([r[5] for r in rows], dtype=float),
+        first=np.array([index[r.a] for r in rows], dtype=np.int64),
+        second=np.array([index[r.b] for r in rows], dtype=np.int64),
+        score_first=np.array([r.score_a for r in rows], dtype=float),
+        weight=np.array([r.weight for r in rows], dtype=float),
+        first_mover=np.array([r.first_mover for r in rows], dtype=float),
+        match=np.array([r.match for r in rows], dtype=np.int64),
+        game=np.array([r.key for r in rows], dtype=object),
+        winner_surviving=performance[:, 0],
+        winner_total=performance[:, 1],
+        game_time=performance[:, 2],
+        game_time_max=performance[:, 3],
     )
 
 
 def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
-    """The leaderboard data for a scope: rows per agent, the human baseline, the first-move term."""
+    """The leaderboard data for a scope ("" all, a game, or game:variant): rows per agent, baseline, first move."""
     filters = filters or {}
     matches = _matches(game, filters)
     seat_agents: dict[int, dict[int, int]] = {}
     seats = Seat.objects.filter(match__in=matches).values_list("match_id", "index", "agent_version__agent_id")
     for match_id, index, agent_id in seats.iterator(chunk_size=20_000):
         seat_agents.setdefault(match_id, {})[index] = agent_id
-    rows = []
-    for pk, scores, match_game, started, finished in matches.values_list(
-        "pk", "scores", "game", "started_at", "finished_at"
-    ).iterator(chunk_size=20_000):
-        agents_by_seat = seat_agents.get(pk, {})
-        if len(agents_by_seat) != 2:
-            continue  # Bradley–Terry here is pairwise; multi-seat games get their own tables
-        first, second = agents_by_seat[0], agents_by_seat[1]
-        if first == second:
-            continue  # self-play says nothing about strength
-        duration = (finished - started).total_seconds() if started and finished else 0.0
-        rows.append((pk, first, second, scores[0], match_game, duration))
-    agents = {a.pk: a for a in Agent.objects.filter(pk__in={r[1] for r in rows} | {r[2] for r in rows})}
+    rows, results = _rated(game, matches, seat_agents)
+    agents = {a.pk: a for a in Agent.objects.filter(pk__in={r.a for r in rows} | {r.b for r in rows})}
     order = sorted(agents)
     index = {pk: i for i, pk in enumerate(order)}
     anchors = [index[pk] for pk in order if agents[pk].kind == Agent.Kind.BOT and agents[pk].slug.endswith("-lv0")]
     rounds = bootstrap_rounds()
     result = compute(_arrays(rows, index), n_agents=len(order), anchors=anchors, rounds=rounds) if rows else None
-    stats = _agent_stats(rows, seat_agents, matches)
+    stats = _agent_stats(results, seat_agents, matches)
     table = []
     for pk in order:
         agent, i, row = agents[pk], index[pk], stats.get(pk, {})
@@ -128,6 +199,7 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
                 "rank": result["rank"][i],
                 "provisional": result["provisional"][i],
                 "elo": result["elo"][i],
+                "elo_spread": result["elo_spread"][i],
                 "pwer": result["pwer"][i],
                 "history": result["elo_history"][i],
                 "matches": played,
@@ -147,29 +219,41 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
         "process": process,
         "correlations": correlations(process),
         "radar": radar_values(process),
-        "people": _people_ratings(rows, agents) if game else [],
+        "people": _people_ratings(results, agents) if game else [],
         "baseline": _human_baseline(rows, agents, anchors, index, rounds, table),
         "first_move_advantage": result and result["first_move_advantage"],
         "first_move_interval": result and result["first_move_interval"],
-        "matches": len(rows),
+        "matches": len({r.match for r in rows}),
     }
 
 
-def _people_ratings(rows: list[tuple], agents: dict[int, Agent]) -> list[dict]:
+def _people_ratings(results: list[tuple], agents: dict[int, Agent]) -> list[dict]:
     """Each person's openskill (Plackett–Luce) rating on one game, updated match by match in time order.
 
+    Each side of a match is a team, so a person among bots in Werewolf or Codenames counts too; a bot
+    filling seats on both sides plays on each as a copy and keeps the mean of its copies' ratings.
     Opponents are rated along with them, so beating a strong bot counts for more than beating Lv0.
     """
     model = PlackettLuce()
     current: dict[int, object] = {}
     history: dict[int, list[float]] = {}
-    for _, first, second, score_first, _, _ in rows:
-        a, b = current.get(first, model.rating()), current.get(second, model.rating())
-        [[a], [b]] = model.rate([[a], [b]], scores=[score_first, 1 - score_first])
-        current[first], current[second] = a, b
-        for pk, rating in ((first, a), (second, b)):
-            if agents[pk].kind == Agent.Kind.HUMAN:
-                history.setdefault(pk, []).append(round(rating.ordinal(), 2))
+    for _, match_results in itertools.groupby(results, key=lambda r: r[0]):
+        sides: dict[int, list[tuple[int, float]]] = {}
+        for _, agent, side, score, _ in match_results:
+            sides.setdefault(side, []).append((agent, score))
+        if len(sides) < 2:
+            continue
+        teams = [[current.get(agent, model.rating()) for agent, _ in members] for members in sides.values()]
+        rated = model.rate(teams, scores=[members[0][1] for members in sides.values()])
+        copies: dict[int, list] = {}
+        for members, team in zip(sides.values(), rated, strict=True):
+            for (pk, _), rating in zip(members, team, strict=True):
+                copies.setdefault(pk, []).append(rating)
+        for pk, ratings in copies.items():
+            mu, sigma = statistics.fmean(r.mu for r in ratings), statistics.fmean(r.sigma for r in ratings)
+            current[pk] = model.rating(mu=mu, sigma=sigma)
+            if pk in agents and agents[pk].kind == Agent.Kind.HUMAN:
+                history.setdefault(pk, []).append(round(current[pk].ordinal(), 2))
     people = [
         {
             "slug": agents[pk].slug,
@@ -205,14 +289,14 @@ def _human_baseline(rows, agents, anchors, index, rounds, table) -> dict | None:
     """All consenting people pooled into one entry, fitted on the same scale as everyone else, with the
     spread of the individual people who make it up (percentile bands for the charts)."""
     consenting = {pk for pk, a in agents.items() if a.kind == Agent.Kind.HUMAN and a.baseline_consent}
-    if not any(r[1] in consenting or r[2] in consenting for r in rows):
+    if not any(r.a in consenting or r.b in consenting for r in rows):
         return None
     merged = len(index)  # one new index for the pooled people
     pooled = {pk: (merged if pk in consenting else i) for pk, i in index.items()}
-    kept = [r for r in rows if pooled[r[1]] != pooled[r[2]]]
+    kept = [r for r in rows if pooled[r.a] != pooled[r.b]]
     result = compute(_arrays(kept, pooled), n_agents=merged + 1, anchors=anchors, rounds=rounds)
-    people_rows = [r for r in kept if merged in (pooled[r[1]], pooled[r[2]])]
-    score = [r[3] if pooled[r[1]] == merged else 1 - r[3] for r in people_rows]
+    people_rows = [r for r in kept if merged in (pooled[r.a], pooled[r.b])]
+    score = [r.score_a if pooled[r.a] == merged else 1 - r.score_a for r in people_rows]
     return {
         "slug": HUMAN_BASELINE,
         "name": "Human baseline",
@@ -222,7 +306,7 @@ def _human_baseline(rows, agents, anchors, index, rounds, table) -> dict | None:
         "lower": result["lower"][merged],
         "upper": result["upper"][merged],
         "provisional": result["provisional"][merged],
-        "matches": len(people_rows),
+        "matches": len({r.match for r in people_rows}),
         "win_rate": sum(1 for s in score if s == 1.0) / len(score) if score else None,
         "percentiles": people_percentiles(table),
     }

@@ -49,37 +49,48 @@ SORT_COLUMNS = [
 SORTABLE = {key for key, _ in SORT_COLUMNS}
 
 
+def _rating_key_or_404(game: str, variant: str) -> str:
+    """The snapshot scope of a game page: the game, or "game:variant" (each variant is rated apart)."""
+    if not variant:
+        return game
+    if not game or variant not in get_game(game).variants:
+        raise Http404(f"No variant {variant!r} of {game or 'all games'}.")
+    return f"{game}:{variant}"
+
+
 def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
-    """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game; CSV and JSON downloads."""
+    """The main leaderboard (Bradley–Terry, Elo, PWER), overall or for one game (or variant); CSV, JSON."""
     game = _game_or_404(game)
+    variant = request.GET.get("variant", "")
+    scope = _rating_key_or_404(game, variant)
     try:
         query = leaderboard_query(request.GET, prompt_versions=prompt_versions, sortable=SORTABLE)
     except FilterError as error:
         return refusal(request, status=400, message=str(error))
     filters, kinds, scaffold, sort = query.fit, query.kinds, query.scaffold, query.sort
-    snapshot = snapshot_for(game=game, filters=filters)
+    snapshot = snapshot_for(game=scope, filters=filters)
     if snapshot is None:
         if wait := limited(request, "refit"):
             message = "You asked for too many new leaderboard filters; wait, or use filters already computed."
             return refusal(request, status=429, message=message, retry_after=wait)
         try:
-            snapshot = snapshot_open_and_queue(game=game, filters=filters)
+            snapshot = snapshot_open_and_queue(game=scope, filters=filters)
         except SnapshotsBusy as busy:
             return refusal(request, status=503, message=str(busy), retry_after=60)
     else:
         snapshot_touch(snapshot=snapshot)
     ready = "rows" in snapshot.data
     rows = leaderboard_rows(snapshot, kinds=kinds, scaffold=scaffold) if ready else []
-    key = sort.lstrip("-")
-    if key:
-        present = [r for r in rows if r[key] is not None]
-        present.sort(key=lambda r: r[key], reverse=not sort.startswith("-"))
-        rows = present + [r for r in rows if r[key] is None]  # missing values last either way
+    column = sort.lstrip("-")
+    if column:
+        present = [r for r in rows if r[column] is not None]
+        present.sort(key=lambda r: r[column], reverse=not sort.startswith("-"))
+        rows = present + [r for r in rows if r[column] is None]  # missing values last either way
     baseline = snapshot.data.get("baseline") if "human" in kinds else None
     if query.format == "json":
         return JsonResponse(
             {
-                "game": game or "all",
+                "game": scope or "all",
                 "filters": filters,
                 "computed_at": snapshot.computed_at.isoformat(),
                 "ready": ready,
@@ -90,9 +101,11 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
             }
         )
     if query.format == "csv":
-        return _csv(rows, baseline, f"leaderboard-{game or 'all'}.csv")
+        return _csv(rows, baseline, f"leaderboard-{(scope or 'all').replace(':', '-')}.csv")
     context = {
         "game": game,
+        "variant": variant,
+        "variants": list(get_game(game).variants) if game else [],
         "games": all_games(),
         "snapshot": snapshot,
         "ready": ready,
@@ -159,7 +172,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
         return refusal(request, status=400, message=str(error))
     first_mover = first_mover_table()
     overall = [r for r in first_mover if r["pairing"] == "all"]
-    h2h = head_to_head(game)
+    variant = request.GET.get("variant", "")
+    h2h = head_to_head(_rating_key_or_404(game, variant))
     snapshot = snapshot_for(game="", filters={})
     rows = snapshot.data.get("rows", []) if snapshot else []
     baseline = snapshot.data.get("baseline") if snapshot else None
@@ -180,6 +194,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
                 {
                     "agent": r["agent"],
                     "commands": r["commands"],
+                    "actions_per_game": r["actions_per_game"],
                     "failed": r["failed"]["value"],
                     "spatial": r["spatial"]["value"],
                 }
@@ -205,6 +220,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
     context = {
         "games": games,
         "game": game,
+        "variant": variant,
+        "variants": list(get_game(game).variants),
         "first_mover": first_mover,
         "first_mover_chart": charts.first_mover_bars(overall) if overall else None,
         "h2h_chart": charts.heatmap(h2h["labels"], h2h["fractions"], h2h["counts"]) if h2h["labels"] else None,

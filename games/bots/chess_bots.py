@@ -264,10 +264,10 @@ LADDER = [
     Bot(
         "chess",
         2,
-        "2-ply alpha-beta on material and piece-square tables; 85% of its moves are random",
-        _searcher(2, positional, 0.85),
+        "2-ply alpha-beta on material and piece-square tables; 87% of its moves are random",
+        _searcher(2, positional, 0.87),
     ),
-    Bot("chess", 3, "Stockfish at 1,000 nodes; 77% of its moves are random", _stockfish(1000, 0.77)),
+    Bot("chess", 3, "Stockfish at 1,000 nodes; 75% of its moves are random", _stockfish(1000, 0.75)),
     Bot("chess", 4, "Stockfish at 1,000 nodes; 65% of its moves are random", _stockfish(1000, 0.65)),
     Bot("chess", 5, "Stockfish at 1,000 nodes; 53% of its moves are random", _stockfish(1000, 0.53)),
     Bot("chess", 6, "Stockfish at 1,000 nodes; 41% of its moves are random", _stockfish(1000, 0.41)),

@@ -47,7 +47,7 @@ def finish(match: Match) -> Match:
     """The rule bot plays every seat to the end."""
     rng = random.Random(3)
     while GAME.current_player(state := GAME.from_json(match.state)) is not None:
-        match = decision_record(match=match, ply=match.ply, action=LADDER[1].choose(GAME, state, rng))
+        match = decision_record(match=match, ply=match.ply, action=LADDER[2].choose(GAME, state, rng))
     return Match.objects.get(pk=match.pk)
 
 

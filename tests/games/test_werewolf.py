@@ -152,7 +152,7 @@ def test_rule_bot_plays_legal_moves_to_the_end():
         state = GAME.initial_state(seed=seed)
         rng = random.Random(seed)
         while GAME.current_player(state) is not None:
-            state = GAME.apply(state, LADDER[1].choose(GAME, state, rng))
+            state = GAME.apply(state, LADDER[2].choose(GAME, state, rng))
         assert GAME.outcome(state) is not None
 
 

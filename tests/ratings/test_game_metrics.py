@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from asgiref.sync import async_to_sync
 
 from arena.runner import run_match
 from arena.services import AttemptData, attempt_record_rejected, bots_ensure, match_create
-from ratings.game_metrics import star_error_rates, werewolf_social
+from ratings.game_metrics import star_error_rates, star_performance, werewolf_social
+from ratings.leaderboard import Matches, compute
 
 pytestmark = pytest.mark.django_db
 
@@ -16,18 +18,56 @@ def test_star_error_rates_count_rejected_and_failed_commands():
     bots = {a.slug: a for a in bots_ensure(game="skirmish")}
     match = match_create(game="skirmish", agents=[bots["skirmish-lv1"], bots["skirmish-lv0"]], seed=2)
     match = async_to_sync(run_match)(match.pk)
-    # A person-like rejected command by seat 0 at ply 0: moving into water is a spatial mistake.
-    attempt_record_rejected(
-        match=match, ply=0, seat=0, attempt=AttemptData(verdict="illegal", raw_text="move U1 to z99")
-    )
+    # Two rejected commands by seat 0 at ply 0: an off-map move (spatial) and an unreadable one (not spatial).
+    for text in ("move U1 to z99", "retreat!"):
+        attempt_record_rejected(match=match, ply=0, seat=0, attempt=AttemptData(verdict="illegal", raw_text=text))
     rows = {r["agent"]: r for r in star_error_rates()}
     lv1 = rows["skirmish-lv1"]
     decisions = match.decisions.filter(seat=0).count()
-    assert lv1["commands"] == decisions + 1
-    assert lv1["failed"]["n"] == decisions + 1
-    failed_in_state = match.state["failed"][0]
-    assert lv1["failed"]["value"] == pytest.approx((failed_in_state + 1) / (decisions + 1))
-    assert lv1["spatial"]["value"] * lv1["commands"] >= 1  # the off-map move counts as spatial
+    failed, spatial = match.state["failed"][0] + 2, match.state["spatial"][0] + 1
+    # STAR Table 3: TCE = failed / commands, SAE = spatial / failed (not / commands), actions per game.
+    assert lv1["commands"] == decisions + 2
+    assert lv1["actions_per_game"] == decisions + 2  # one game
+    assert lv1["failed"]["n"] == decisions + 2
+    assert lv1["failed"]["value"] == pytest.approx(failed / (decisions + 2))
+    assert lv1["spatial"]["n"] == failed
+    assert lv1["spatial"]["value"] == pytest.approx(spatial / failed)
+
+
+def test_star_performance_by_hand():
+    # Red (side 0) won with 3 of its 5 units left at turn 4 of 12: U = 3/5, T = 1 − 4/12.
+    # Units are (uid, side, kind, col, row, count, mp, ap); only living units are in the state.
+    units = [[1, 0, "infantry", 0, 0, 50, 4, 2], [3, 0, "cavalry", 1, 0, 90, 8, 2], [4, 0, "archer", 2, 0, 5, 4, 2]]
+    state = {"winner": 0, "units": units, "mode": "turn-based", "turn": 4, "max_turns": 12, "clock": 0}
+    assert star_performance(state) == (3, 5, 4, 12)
+    # Real time: game time is the clock, 50 ticks of 12 rounds × 2 windows × 10 ticks = 240.
+    realtime = {**state, "mode": "real-time", "clock": 50, "window_ticks": 10}
+    assert star_performance(realtime) == (3, 5, 50, 240)
+    assert star_performance({**state, "winner": 2}) is None  # a draw: M = 1
+
+
+def test_leaderboard_pwer_uses_units_and_game_time():
+    # One skirmish match, A (index 0) beats B keeping 3/5 units at turn 4 of 12:
+    # M = 1 + 0.5·0.6 + 0.5·(1 − 4/12) = 1.6333, Δ = 32·1.6333·(1 − 0.5) = 26.1333 → PWER A 1026.1, B 973.9;
+    # SER (M = 1): Δ = 16 → A 1016, B 984; one match, so every order gives the same Elo: spread 0.
+    one = np.ones(1)
+    matches = Matches(
+        first=np.array([0]),
+        second=np.array([1]),
+        score_first=one,
+        weight=one,
+        first_mover=one,
+        match=np.array([7]),
+        game=np.array(["skirmish"], dtype=object),
+        winner_surviving=3 * one,
+        winner_total=5 * one,
+        game_time=4 * one,
+        game_time_max=12 * one,
+    )
+    result = compute(matches, n_agents=2, anchors=[1], rounds=20)
+    assert result["pwer"] == [1026.1, 973.9]
+    assert result["elo"] == [1016.0, 984.0]
+    assert result["elo_spread"] == [0.0, 0.0]
 
 
 def test_werewolf_measures_from_the_final_state():

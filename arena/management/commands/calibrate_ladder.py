@@ -1,9 +1,11 @@
-"""Measure each bot ladder: every level against the one below, seat-balanced, fixed seeds."""
+"""Measure each bot ladder: every level against the one below, seat-balanced, fixed seeds, resumable."""
 
 from __future__ import annotations
 
-import itertools
 import json
+import multiprocessing
+import shlex
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -11,92 +13,216 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from arena.selectors import draw_rate_levels
 from games import get_game
 from games.bots import LADDER_MODULES, ladder
 from games.bots.calibration import play_series
 from ratings.metrics import wilson_interval
 
 DOCS = Path(settings.BASE_DIR) / "docs"
+#: One file of finished units per game, appended as they finish: a rerun skips what is in it.
+PROGRESS_DIR = Path(settings.BASE_DIR) / "var" / "ladders"
+#: BotzoneBench §4.4: each level should beat the one below in 70–90% of decisive games.
+TARGET = (0.70, 0.90)
+
+
+def play_unit(unit: tuple[str, int, int]) -> dict:
+    """One seed of one adjacent pair, the challenger on each side once (a worker's job; pure computation)."""
+    slug, pair, seed = unit
+    bots = ladder(slug)
+    result = play_series(get_game(slug), bots[pair + 1], bots[pair], 1, first_seed=seed)
+    return {
+        "game": slug,
+        "pair": pair,
+        "challenger": bots[pair + 1].slug,
+        "defender": bots[pair].slug,
+        # A retuned level keeps its slug but not its description: its old units are then not reused.
+        "levels": [bots[pair + 1].description, bots[pair].description],
+        "seed": seed,
+        "wins": result.wins,
+        "draws": result.draws,
+        "losses": result.losses,
+        "seconds": result.challenger_seconds,
+        "moves": result.challenger_moves,
+    }
+
+
+def read_units(slug: str) -> list[dict]:
+    """The finished units of a game from its progress file, only those of the ladder as it is now."""
+    path = PROGRESS_DIR / f"{slug}.jsonl"
+    if not path.exists():
+        return []
+    bots = ladder(slug)
+    units = []
+    for line in path.read_text().splitlines():
+        try:
+            unit = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by an interruption: that unit is played again
+        pair = unit.get("pair", -1)
+        if 0 <= pair < len(bots) - 1 and unit.get("levels") == [bots[pair + 1].description, bots[pair].description]:
+            units.append(unit)
+    return units
 
 
 class Command(BaseCommand):
-    help = "Play adjacent ladder levels and write the win rates with 95% intervals to docs/ladders.md."
+    help = (
+        "Play adjacent ladder levels (resumable, in parallel) and write docs/ladders.md and docs/ladders.json "
+        "with the win rates and their 95% intervals."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", action="append", help="Only this game (repeatable). Default: all.")
-        parser.add_argument("--games-per-seat", type=int, default=16)
+        parser.add_argument("--game", action="append", help="Only this game (repeatable), in this order. Default: all.")
+        parser.add_argument("--games-per-seat", type=int, default=100)
+        parser.add_argument(
+            "--workers", type=int, default=multiprocessing.cpu_count(), help="Processes (default: cores)."
+        )
         parser.add_argument("--results", default=str(DOCS / "ladders.json"), help="Machine-readable results file.")
         parser.add_argument("--output", default=str(DOCS / "ladders.md"))
+        parser.add_argument(
+            "--write-only", action="store_true", help="Write the pages from the finished units; play nothing."
+        )
 
-    def handle(self, *args, game=None, games_per_seat: int, results: str, output: str, **options):
+    def handle(self, *args, game=None, games_per_seat: int, workers: int, results: str, output: str, **options):
+        """Play what is not in the progress files yet; after each game, rewrite both pages."""
         games = game or list(LADDER_MODULES)
         unknown = sorted(set(games) - set(LADDER_MODULES))
         if unknown:
             raise CommandError(f"No ladder for {', '.join(unknown)}; games with ladders: {', '.join(LADDER_MODULES)}.")
+        if games_per_seat < 1 or workers < 1:
+            raise CommandError("--games-per-seat and --workers must be at least 1.")
+        PROGRESS_DIR.mkdir(parents=True, exist_ok=True)
+        done = set()
+        for slug in games:
+            units = read_units(slug)
+            # Rewritten with only whole, current units, so an interrupted last line is not appended to.
+            (PROGRESS_DIR / f"{slug}.jsonl").write_text("".join(json.dumps(u, sort_keys=True) + "\n" for u in units))
+            done |= {(u["game"], u["pair"], u["seed"]) for u in units}
+        todo = [
+            (slug, pair, seed)
+            for slug in games
+            for pair in range(len(ladder(slug)) - 1)
+            for seed in range(games_per_seat)
+            if (slug, pair, seed) not in done
+        ]
+        if options.get("write_only"):
+            todo = []
+        total = sum(len(ladder(slug)) - 1 for slug in games) * games_per_seat
         results_path = Path(results)
         data = json.loads(results_path.read_text()) if results_path.exists() else {}
-        total = sum(len(ladder(slug)) - 1 for slug in games) * games_per_seat * 2
-        with tqdm(total=total, desc="calibrating", unit="game", disable=None) as progress:
-            for slug in games:
-                data[slug] = self._calibrate(slug, games_per_seat, progress)
-        results_path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        Path(output).write_text(render_markdown(data))
-        self.stdout.write(f"wrote {output}")
+        command = "manage.py calibrate_ladder " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        last_of_game = {unit[0]: index for index, unit in enumerate(todo)}
 
-    def _calibrate(self, slug: str, games_per_seat: int, progress: tqdm) -> dict:
-        game, bots = get_game(slug), ladder(slug)
-        rows = []
-        for lower, upper in itertools.pairwise(bots):
-            progress.set_postfix_str(f"{upper.slug} vs {lower.slug}")
-            result = play_series(game, upper, lower, games_per_seat, on_game=progress.update)
-            low, high = wilson_interval(result.wins, result.decisive)
-            rows.append(
-                {
-                    "challenger": upper.slug,
-                    "defender": lower.slug,
-                    "wins": result.wins,
-                    "draws": result.draws,
-                    "losses": result.losses,
-                    "win_rate": result.win_rate,
-                    "ci95": [low, high],
-                    "challenger_ms_per_move": round(result.challenger_ms_per_move, 1),
-                }
-            )
-        return {
-            "date": date.today().isoformat(),
-            "games_per_seat": games_per_seat,
-            "levels": [{"slug": b.slug, "description": b.description} for b in bots],
-            "pairs": rows,
-        }
+        def write(slugs: list[str]) -> None:
+            for slug in slugs:
+                played_by = data.get(slug, {}).get("command") if options.get("write_only") else None
+                data[slug] = summarize(slug, read_units(slug), played_by or command)
+            results_path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+            Path(output).write_text(render_markdown(data))
+
+        with tqdm(total=total, initial=total - len(todo), desc="calibrating", unit="seed", mininterval=2) as bar:
+            pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+            try:
+                finished = pool.imap(play_unit, todo) if pool else map(play_unit, todo)
+                for index, unit in enumerate(finished):  # in order: a game's pages are written once its units are in
+                    with (PROGRESS_DIR / f"{unit['game']}.jsonl").open("a") as log:
+                        log.write(json.dumps(unit, sort_keys=True) + "\n")
+                    bar.set_postfix_str(f"{unit['challenger']} vs {unit['defender']}")
+                    bar.update()
+                    if last_of_game[unit["game"]] == index:
+                        write([unit["game"]])
+            finally:
+                if pool:
+                    pool.terminate()
+        write([slug for slug in games if read_units(slug)])
+        self.stdout.write(f"wrote {output} and {results}")
+
+
+def summarize(slug: str, units: list[dict], command: str) -> dict:
+    """A game's ladder entry from its finished units: per adjacent pair W–D–L, win rate, interval, time."""
+    bots = ladder(slug)
+    rows = []
+    for pair in range(len(bots) - 1):
+        mine = [u for u in units if u["pair"] == pair]
+        wins, draws, losses = (sum(u[k] for u in mine) for k in ("wins", "draws", "losses"))
+        seconds, moves = sum(u["seconds"] for u in mine), sum(u["moves"] for u in mine)
+        decisive = wins + losses
+        low, high = wilson_interval(wins, decisive)
+        rows.append(
+            {
+                "challenger": bots[pair + 1].slug,
+                "defender": bots[pair].slug,
+                "games_per_seat": len({u["seed"] for u in mine}),
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+                "win_rate": wins / decisive if decisive else None,
+                "ci95": [low, high],
+                "challenger_ms_per_move": round(1000 * seconds / moves, 1) if moves else 0.0,
+            }
+        )
+    return {
+        "date": date.today().isoformat(),
+        "command": command,
+        "games_per_seat": min((r["games_per_seat"] for r in rows), default=0),
+        "levels": [{"slug": b.slug, "description": b.description} for b in bots],
+        "pairs": rows,
+    }
+
+
+def _verdict(row: dict) -> str:
+    """Whether the pair meets the 70–90% target; a perfect player (the draw-rate rule) cannot and need not."""
+    if int(row["challenger"].rsplit("-lv", 1)[1]) in draw_rate_levels(row["challenger"].rsplit("-lv", 1)[0]):
+        return "perfect play: never loses (draw-rate rule)" if row["losses"] == 0 else "perfect player lost a game"
+    rate = row["win_rate"]
+    if rate is None:
+        return "no decisive game"
+    return "in 70–90%" if TARGET[0] <= rate <= TARGET[1] else "outside 70–90%"
 
 
 def render_markdown(data: dict) -> str:
     """docs/ladders.md from the results of every calibrated game."""
+    measured = [r for entry in data.values() for r in entry["pairs"] if r.get("games_per_seat", 0) >= 100]
+    inside = [r for r in measured if _verdict(r) == "in 70–90%"]
+    perfect = [r for r in measured if _verdict(r).startswith("perfect play")]
     lines = [
         "# Bot ladders",
         "",
         "Each level should beat the one below it in 70–90% of decisive games (BotzoneBench §4.4).",
         "Measured by `manage.py calibrate_ladder` (or `make calibrate`): every adjacent pair plays the",
-        "same fixed seeds with each bot in each seat; draws are excluded from the win rate, and the",
-        "interval is the 95% Wilson interval over decisive games. Re-run it whenever a bot changes.",
+        "same fixed seeds with each bot on each side (in team games the bot fills every seat of its side);",
+        "draws are excluded from the win rate, and the interval is the 95% Wilson interval over decisive",
+        "games. The command resumes an interrupted run from `var/ladders/<game>.jsonl` and writes this page",
+        "and `docs/ladders.json`; re-run it whenever a bot changes. Each game's section gives the exact command",
+        "and date of its measurement; a pair measured with fewer than 100 games per seat is marked *preliminary*.",
+        "",
+        f"Summary of the pairs measured with at least 100 games per seat: {len(measured)} pairs; in 70–90%: "
+        f"{len(inside)}; outside: {len(measured) - len(inside) - len(perfect)}; ending at a perfect player (never "
+        f"loses; rated by the draw-rate rule instead): {len(perfect)}.",
         "",
     ]
     for slug in sorted(data):
         entry = data[slug]
-        lines += [f"## {slug}", "", f"Measured {entry['date']}, {entry['games_per_seat']} games per seat.", ""]
-        lines += ["| level | plays |", "|---|---|"]
+        lines += [f"## {slug}", "", f"Measured {entry['date']}, {entry['games_per_seat']} games per seat."]
+        if entry.get("command"):
+            lines.append(f"Command: `{entry['command']}`.")
+        lines += ["", "| level | plays |", "|---|---|"]
         lines += [f"| `{level['slug']}` | {level['description']} |" for level in entry["levels"]]
         lines += [
             "",
-            "| challenger vs defender | W–D–L | win rate (decisive) | 95% interval | challenger ms/move |",
-            "|---|---|---|---|---|",
+            "| challenger vs defender | games per seat | W–D–L | win rate (decisive) | 95% interval | verdict "
+            "| challenger ms/move |",
+            "|---|---|---|---|---|---|---|",
         ]
         for row in entry["pairs"]:
+            per_seat = row.get("games_per_seat", entry["games_per_seat"])
             rate = "—" if row["win_rate"] is None else f"{row['win_rate']:.0%}"
             low, high = row["ci95"]
+            verdict = _verdict(row) + ("" if per_seat >= 100 else ", *preliminary*")
             lines.append(
-                f"| `{row['challenger']}` vs `{row['defender']}` | {row['wins']}–{row['draws']}–{row['losses']} "
-                f"| {rate} | {low:.0%}–{high:.0%} | {row['challenger_ms_per_move']:.1f} |"
+                f"| `{row['challenger']}` vs `{row['defender']}` | {per_seat} "
+                f"| {row['wins']}–{row['draws']}–{row['losses']} | {rate} | {low:.0%}–{high:.0%} | {verdict} "
+                f"| {row['challenger_ms_per_move']:.1f} |"
             )
         lines.append("")
     return "\n".join(lines)

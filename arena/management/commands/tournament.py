@@ -9,6 +9,7 @@ from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from arena.management.commands.play_match import parse_options
 from arena.models import Agent, Tournament
 from arena.runner import run_tournament
 from arena.selectors import tournament_progress
@@ -36,6 +37,13 @@ class Command(BaseCommand):
         create.add_argument(
             "--target-width", type=float, default=100.0, help="Adaptive: stop when intervals are this narrow."
         )
+        create.add_argument("--variant", default="", help="Play every match under this variant (rated apart).")
+        create.add_argument(
+            "--option", action="append", default=[], metavar="KEY=VALUE", help="A game option (repeatable)."
+        )
+        create.add_argument(
+            "--partner", help="Multi-seat games: the agent filling the seats of the entrant's side it does not hold."
+        )
         create.add_argument("--json", action="store_true", dest="as_json")
         run = sub.add_parser("run", help="Play its matches here, or --enqueue them for db_worker processes.")
         run.add_argument("slug")
@@ -59,8 +67,9 @@ class Command(BaseCommand):
 
     def _create(self, slug, name, format, games, agents, games_per_seat, first_seed, fallback, as_json, **options):
         opponents = options.get("opponents") or []
-        found = {a.slug: a for a in Agent.objects.filter(slug__in=[*agents, *opponents])}
-        missing = [s for s in [*agents, *opponents] if s not in found]
+        partner = [options["partner"]] if options.get("partner") else []
+        found = {a.slug: a for a in Agent.objects.filter(slug__in=[*agents, *opponents, *partner])}
+        missing = [s for s in [*agents, *opponents, *partner] if s not in found]
         if missing:
             raise CommandError(f"Unknown agent(s): {', '.join(missing)}.")
         try:
@@ -76,6 +85,9 @@ class Command(BaseCommand):
                 opponents=[found[s] for s in opponents],
                 budget=options.get("budget") or 200,
                 target_width=options.get("target_width") or 100.0,
+                variant=options.get("variant") or "",
+                options=parse_options(options.get("option") or []),
+                partner=found[partner[0]] if partner else None,
             )
         except (ServiceError, UnknownGame) as error:
             raise CommandError(str(error)) from None

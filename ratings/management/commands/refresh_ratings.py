@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
+from games import get_game
 from games.registry import GAMES
 from ratings.models import RatingSnapshot
 from ratings.services import snapshot_refresh
@@ -16,10 +17,13 @@ class Command(BaseCommand):
     help = "Recompute the overall and per-game leaderboards, and every filtered one already cached."
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", action="append", help="Only this game's leaderboard (repeatable).")
+        parser.add_argument(
+            "--game", action="append", help="Only this game's (or game:variant's) leaderboard (repeatable)."
+        )
 
     def handle(self, *args, game=None, **options):
-        scopes = {("", "")} | {(slug, "") for slug in (game or GAMES)}
+        variants = {f"{slug}:{variant}" for slug in GAMES for variant in get_game(slug).variants}
+        scopes = {("", "")} | {(key, "") for key in (game or [*GAMES, *variants])}
         if not game:
             scopes |= set(RatingSnapshot.objects.values_list("game", "filters"))
         for scope, filters in tqdm(sorted(scopes), unit="leaderboard", disable=None):

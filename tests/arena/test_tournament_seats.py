@@ -1,0 +1,122 @@
+"""Tournaments and play_match on any number of seats, with variants and options from the shell."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import override_settings
+
+from arena.models import Match, Tournament
+from arena.services import bots_ensure
+from arena.tournaments import seatings
+from games import get_game
+from ratings.services import snapshot_compute
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seatings_rotate_the_agent_over_its_sides_seats_with_a_partner():
+    # Codenames: red seats 0–1, blue 2–3. A takes each seat of each side in turn, P the other seat of its side.
+    assert seatings("codenames", 0, {}, "A", "B", "P") == [
+        ["A", "P", "B", "B"],
+        ["P", "A", "B", "B"],
+        ["B", "B", "A", "P"],
+        ["B", "B", "P", "A"],
+    ]
+    # Without a partner A fills its whole side: one match per side.
+    assert seatings("codenames", 0, {}, "A", "B", None) == [["A", "A", "B", "B"], ["B", "B", "A", "A"]]
+    # Werewolf: the seed's deal decides the sides; A holds each of the 6 village and 2 wolf seats once.
+    roles = get_game("werewolf").initial_state(seed=4).roles
+    orders = seatings("werewolf", 4, {}, "A", "B", "P")
+    assert len(orders) == 8
+    assert sorted(order.index("A") for order in orders) == list(range(8))
+    for order in orders:
+        wolf_side = roles[order.index("A")] == "werewolf"
+        assert all((order[s] == "B") == ((roles[s] == "werewolf") != wolf_side) for s in range(8))
+
+
+def test_codenames_tournament_from_the_shell():
+    bots_ensure(game="codenames")
+    call_command(
+        "tournament", "create", "--slug", "cn", "--format", "round_robin", "--games", "codenames",
+        "--agents", "codenames-lv2", "codenames-lv0", "--games-per-seat", "1", "--partner", "codenames-lv1",
+        stdout=StringIO(),
+    )  # fmt: skip
+    tournament = Tournament.objects.get(slug="cn")
+    assert tournament.matches.count() == 4  # one seed, the entrant in each of its side's two seats, both sides
+    call_command("tournament", "run", "cn", "--json", stdout=StringIO())
+    assert set(tournament.matches.values_list("status", flat=True)) == {Match.Status.FINISHED}
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
+        rows = {r["slug"]: r for r in snapshot_compute(game="codenames")["rows"]}
+    assert rows["codenames-lv2"]["matches"] == 4
+
+
+def test_turn_based_and_real_time_tournaments_give_two_different_leaderboards():
+    bots_ensure(game="skirmish")
+    common = ["--format", "round_robin", "--games", "skirmish", "--agents", "skirmish-lv2", "skirmish-lv0"]
+    common += ["--games-per-seat", "2", "--option", "max_turns=6"]
+    call_command("tournament", "create", "--slug", "tb", *common, stdout=StringIO())
+    # Real time with windows of 3 ticks: every command takes at least a tick, so a side acts 3 times a turn.
+    realtime = [*common, "--variant", "real-time", "--option", "window_ticks=3"]
+    call_command("tournament", "create", "--slug", "rt", *realtime, stdout=StringIO())
+    for slug in ("tb", "rt"):
+        call_command("tournament", "run", slug, "--json", stdout=StringIO())
+    realtime = Match.objects.filter(tournament__slug="rt")
+    assert {m.options["mode"] for m in realtime} == {"real-time"}
+    assert {m.record["variant"] for m in realtime} == {"real-time"}
+    assert {m.options["max_turns"] for m in Match.objects.all()} == {6}
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
+        standard, timed = snapshot_compute(game="skirmish"), snapshot_compute(game="skirmish:real-time")
+        everything = snapshot_compute()
+    assert standard["matches"] == timed["matches"] == 4  # kept apart: neither holds the other's matches
+    assert everything["matches"] == 8
+    boards = [{r["slug"]: (r["elo"], r["pwer"]) for r in board["rows"]} for board in (standard, timed)]
+    assert boards[0] != boards[1]
+
+
+def test_play_match_with_a_variant_and_options():
+    bots_ensure(game="skirmish")
+    out = StringIO()
+    call_command(
+        "play_match", "--game", "skirmish", "--agents", "skirmish-lv1", "skirmish-lv0", "--seed", "3",
+        "--variant", "real-time", "--option", "max_turns=2", "--json", stdout=out,
+    )  # fmt: skip
+    match = Match.objects.get()
+    assert match.options == {"mode": "real-time", "max_turns": 2}
+    assert json.loads(out.getvalue())["scores"] == match.scores
+    with pytest.raises(CommandError, match="no variant 'blitz'"):
+        call_command(
+            "play_match", "--game", "skirmish", "--agents", "skirmish-lv1", "skirmish-lv0", "--variant", "blitz"
+        )
+    with pytest.raises(CommandError, match="max_turns"):
+        call_command(
+            "play_match", "--game", "skirmish", "--agents", "skirmish-lv1", "skirmish-lv0", "--option", "max_turns=x"
+        )
+
+
+def test_variant_pages(client):
+    assert client.get("/leaderboard/skirmish/?variant=real-time").status_code == 200
+    assert client.get("/leaderboard/skirmish/?variant=blitz").status_code == 404
+    body = client.get("/analysis/?game=skirmish&variant=real-time").content.decode()
+    assert 'aria-current="page">real-time</a>' in body
+    assert client.get("/analysis/?game=skirmish&variant=blitz").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)  # follow-up matches are scheduled when a result commits
+def test_adaptive_tournament_on_a_team_game():
+    bots_ensure(game="codenames")
+    call_command(
+        "tournament", "create", "--slug", "ad", "--format", "adaptive", "--games", "codenames",
+        "--agents", "codenames-lv2", "codenames-lv0", "--budget", "6", "--target-width", "1",
+        stdout=StringIO(),
+    )  # fmt: skip
+    call_command("tournament", "run", "ad", "--json", stdout=StringIO())
+    tournament = Tournament.objects.get(slug="ad")
+    assert tournament.status == Tournament.Status.FINISHED
+    # One seat-swapped pair, then pairs where the intervals are widest, until the budget of 6 matches.
+    assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 6
+    assert tournament.matches.filter(record__adaptive=True).count() == 4
