@@ -23,6 +23,7 @@ from django.utils import timezone
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Seat
 from arena.versions import code_version
+from arena.visibility import matches_without_secrets
 from games import IllegalAction, UnknownGame, get_game
 
 FORMAT = "arena-dataset/1"
@@ -41,8 +42,9 @@ MAX_IMPORT_BYTES = 512 * 1024 * 1024
 def exportable_matches(
     *, game: str = "", agent: str = "", tournament: str = "", since: datetime | None = None, until=None
 ) -> QuerySet[Match]:
-    """Finished matches matching the filters, without people who withheld baseline consent."""
-    matches = Match.objects.filter(status=Match.Status.FINISHED)
+    """Finished matches matching the filters, without people who withheld baseline consent, nor a match whose
+    seat-swapped twin (same seed) still runs."""
+    matches = matches_without_secrets(Match.objects.filter(status=Match.Status.FINISHED))
     if game:
         matches = matches.filter(game=game)
     if agent:

@@ -201,7 +201,8 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
 
 
 def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
-    """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation."""
+    """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation, except that
+    every seat-swapped pair gets a fresh random seed, so no deal or bot setup can be learnt by heart."""
     from arena.tournaments import tournament_create  # tournaments build on these services
 
     if person.kind != Agent.Kind.HUMAN:
@@ -214,4 +215,5 @@ def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) ->
         games=[game],
         agents=[person],
         games_per_seat=games_per_seat,
+        first_seed=None,
     )

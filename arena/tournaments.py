@@ -24,8 +24,10 @@ LADDER_GAMES_PER_SEAT = {False: 16, True: 32}
 MAX_RERUNS = 2
 
 
-def _seeded_pair(tournament: Tournament, game: str, a: Agent, b: Agent, seed: int, extra: dict[str, Any]) -> None:
-    """Two matches on the same seed with the seats swapped, linked as a duplicate pair."""
+def _seeded_pair(
+    tournament: Tournament, game: str, a: Agent, b: Agent, seed: int | None, extra: dict[str, Any]
+) -> None:
+    """Two matches on the same seed (None: a fresh random one) with the seats swapped, linked as a duplicate pair."""
     policies = tournament.config.get("policies", {})
     first = match_create(
         game=game, agents=[a, b], seed=seed, tournament=tournament, policies=policies, extra_record=extra
@@ -33,7 +35,7 @@ def _seeded_pair(tournament: Tournament, game: str, a: Agent, b: Agent, seed: in
     match_create(
         game=game,
         agents=[b, a],
-        seed=seed,
+        seed=first.seed,
         tournament=tournament,
         policies=policies,
         duplicate_of=first,
@@ -50,7 +52,7 @@ def tournament_create(
     games: list[str],
     agents: list[Agent],
     games_per_seat: int | None = None,
-    first_seed: int = 0,
+    first_seed: int | None = 0,
     policies: dict[str, Any] | None = None,
     opponents: list[Agent] = (),
     budget: int = 200,
@@ -63,6 +65,7 @@ def tournament_create(
     adversarial: each agent against each of a fixed set of `opponents`, both orders (AdvGameBench §3.1).
     adaptive: one seat-swapped pair per pairing, then more pairs where they most narrow the
     Bradley–Terry intervals, until every interval is under `target_width` or `budget` matches.
+    Pairs take consecutive seeds from `first_seed`, or fresh random seeds when it is None.
     """
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
@@ -91,16 +94,22 @@ def tournament_create(
     if format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ADAPTIVE):
         seeds = 1 if format == Tournament.Format.ADAPTIVE else (games_per_seat or 2)
         for game, (a, b) in itertools.product(games, itertools.combinations(agents, 2)):
-            for seed in range(first_seed, first_seed + seeds):
+            for seed in _pair_seeds(tournament, seeds):
                 _seeded_pair(tournament, game, a, b, seed, {})
     elif format == Tournament.Format.ADVERSARIAL:
         for game, a, b in itertools.product(games, agents, opponents):
-            for seed in range(first_seed, first_seed + (games_per_seat or 1)):
+            for seed in _pair_seeds(tournament, games_per_seat or 1):
                 _seeded_pair(tournament, game, a, b, seed, {})
     else:
         for game, candidate in itertools.product(games, agents):
             _schedule_ladder_level(tournament, game, candidate, level=0)
     return tournament
+
+
+def _pair_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int | None]:
+    """Seeds of the next `count` pairs: consecutive from `first_seed` (after `offset`), or None (fresh) for each."""
+    first = tournament.config["first_seed"]
+    return [None] * count if first is None else list(range(first + offset, first + offset + count))
 
 
 def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
@@ -109,9 +118,8 @@ def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
 
 def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
     bot = Agent.objects.get(slug=ladder(game)[level].slug)
-    first_seed = tournament.config["first_seed"]
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
-    for seed in range(first_seed, first_seed + _ladder_games_per_seat(tournament, game)):
+    for seed in _pair_seeds(tournament, _ladder_games_per_seat(tournament, game)):
         _seeded_pair(tournament, game, candidate, bot, seed, extra)
 
 
@@ -152,7 +160,7 @@ def _schedule_most_informative(tournament: Tournament) -> None:
     _, game, slug, rating, intervals = widest
     # The most informative opponent is the one closest in strength (p(1 − p) is largest near ½).
     partner = min((s for s in intervals if s != slug), key=lambda s: abs(intervals[s][0] - rating))
-    seed = tournament.config["first_seed"] + tournament.matches.filter(game=game).count()
+    (seed,) = _pair_seeds(tournament, 1, offset=tournament.matches.filter(game=game).count())
     found = {a.slug: a for a in Agent.objects.filter(slug__in=[slug, partner])}
     _seeded_pair(tournament, game, found[slug], found[partner], seed, {"adaptive": True})
 
