@@ -159,12 +159,13 @@ def play_to_mid_game(slug: str, people: list[Agent], harmless: str) -> Match:
 
 
 def mid_game(game, match: Match, harmless: str) -> bool:
-    """Far enough in, with secrets a spectator could find: if the game hides actions, one of them still hidden."""
+    """Far enough in, with secrets a spectator could find; if the last action is one the game hides (a plan),
+    it is still hidden (sealed, not yet resolved), so the audit sees a sealed action in every list of moves."""
     if match.ply < MIN_PLY:
         return False
     secrets = viewer_secrets(game, match, None, harmless) - {str(match.seed)}
-    hidden = {d.action_text for d in match.decisions.all() if game.public_action_text(d.action_text) != d.action_text}
-    return bool(secrets) and (not hidden or bool(hidden & secrets))
+    last = match.decisions.get(ply=match.ply - 1).action_text
+    return bool(secrets) and (game.public_action_text(last) == last or last in secrets)
 
 
 def route_names() -> dict[str, URLPattern]:
