@@ -56,4 +56,3 @@ def decision_annotatable(decision: Decision, game: Game, viewer_seats: list[int]
     """A viewer annotates only a decision whose action they can see."""
     secret = match_secret(decision.match)
     return not action_hidden(game, secret, decision.seat, decision.action_text, viewer_seats)
-

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import escape, unescape
 from typing import Any
@@ -91,13 +92,13 @@ class Viewer:
     secrets: set[str] = field(default_factory=set)
 
 
-def leaves(tree: Any, path: tuple = ()) -> dict[tuple, Any]:
-    """Every leaf of a JSON tree by its path."""
-    if isinstance(tree, dict):
-        return {p: v for key, value in tree.items() for p, v in leaves(value, (*path, key)).items()}
-    if isinstance(tree, list | tuple):
-        return {p: v for index, value in enumerate(tree) for p, v in leaves(value, (*path, index)).items()}
-    return {path: tree}
+def leaf_values(tree: Any) -> Iterator[Any]:
+    """Every leaf of a JSON tree."""
+    if isinstance(tree, dict | list | tuple):
+        for value in tree.values() if isinstance(tree, dict) else tree:
+            yield from leaf_values(value)
+    else:
+        yield tree
 
 
 def notable(value: Any) -> str | None:
@@ -111,6 +112,7 @@ def notable(value: Any) -> str | None:
 
 
 def tags_with_attributes(html: str) -> set[str]:
+    """Every start tag that carries attributes: the ones that tie a value to a seat or a cell."""
     return set(re.findall(r"<[a-zA-Z][^<>]*\s[^<>]*=[^<>]*>", html))
 
 
@@ -118,9 +120,9 @@ def viewer_secrets(game, match: Match, seat: int | None, harmless: str) -> set[s
     """What `seat` (None: a spectator) may not learn while the match runs (module docstring)."""
     states = [match_state_at(match, ply) for ply in range(match.ply + 1)]
     own = [game.player_view(state, seat) for state in states]
-    seen = {notable(v) for view in own for v in leaves(view).values()} - {None}
+    seen = {notable(v) for view in own for v in leaf_values(view)} - {None}
     own_boards = unescape("".join(board_html(game, state, seat) for state in states))
-    full = {notable(v) for state in states for v in leaves(game.full_view(state)).values()} - {None}
+    full = {notable(v) for state in states for v in leaf_values(game.full_view(state))} - {None}
     found = {value for value in full - seen if value not in own_boards and value not in harmless}
     found |= {
         tag
@@ -140,7 +142,7 @@ def play_to_mid_game(slug: str, people: list[Agent], harmless: str) -> Match:
     game's weakest bot in every other seat (through the runner), stopped while running at ply MIN_PLY or later
     where a spectator has something to find besides the seed (`mid_game`: in plan games, while a plan is sealed)."""
     game = get_game(slug)
-    bot = Agent.objects.get(slug=bots_ensure(game=slug)[0].slug)
+    bot = bots_ensure(game=slug)[0]
     for attempt in range(10):
         agents = [people[0], *[bot] * (game.num_players - 2), people[1]]
         match = match_create(game=slug, agents=agents)
@@ -292,12 +294,13 @@ def test_no_page_fragment_download_or_frame_shows_another_seats_secret(slug, dja
         for url in urls:
             response = viewer.client.get(url)
             assert response.status_code in (200, 302, 400, 403, 404), (viewer.name, url, response.status_code)
-            body = b"".join(response.streaming_content) if response.streaming else response.content
-            found = leaked(viewer.secrets, body.decode())
-            assert not found, (slug, viewer.name, url, where(found, body.decode()))
+            body = (b"".join(response.streaming_content) if response.streaming else response.content).decode()
+            found = leaked(viewer.secrets, body)
+            assert not found, (slug, viewer.name, url, where(found, body))
             fetched += 1
         frame = first_frame(viewer, match)
-        assert not leaked(viewer.secrets, frame), (slug, viewer.name, "websocket", where(leaked(viewer.secrets, frame), frame))
+        found = leaked(viewer.secrets, frame)
+        assert not found, (slug, viewer.name, "websocket", where(found, frame))
     assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING  # audited while it ran
     assert fetched >= len(viewers) * (match.ply + 10)
 
