@@ -319,3 +319,8 @@ def test_a_hidden_move_cannot_be_annotated_while_the_match_runs(slug, django_use
     assert "stays hidden" in response.content.decode()
     assert "Save annotation" not in response.content.decode()
     assert hidden.annotations.filter(author=bob).count() == 0
+    own_row = f"<code>{escape(hidden.action_text)}</code>"
+    assert own_row in viewers[1].client.get("/annotations/").content.decode()  # ann sees her own move and note
+    onlooker = viewers[3].client.get("/annotations/").content.decode()
+    assert own_row not in onlooker
+    assert "hidden until the match ends" in onlooker
