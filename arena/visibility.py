@@ -1,8 +1,9 @@
 """What a viewer may see of a match: the one place every page, fragment, frame and download asks.
 
-A match keeps its secrets while it, or the other half of its duplicate pair (same seed, same deals),
-is pending or running. Until then a viewer sees another seat's hidden actions only as the game's
-public text, never the seed, and no attempts, reasoning or annotations of a decision hidden from them.
+A match keeps its secrets while it, or another match on the same seed and game that it is tied to (the
+other half of its duplicate pair, or a match of its tournament: the same deals, roles and bot setups), is
+pending or running. Until then a viewer sees another seat's hidden actions only as the game's public
+text, never the seed, and no attempts, reasoning or annotations of a decision hidden from them.
 """
 
 from __future__ import annotations
@@ -16,17 +17,18 @@ LIVE_STATUSES = (Match.Status.PENDING, Match.Status.RUNNING)
 
 
 def matches_without_secrets(matches: QuerySet[Match]) -> QuerySet[Match]:
-    """`matches` minus those that still keep secrets: pending or running, or paired with such a match on its seed."""
-    live = Match.objects.filter(status__in=LIVE_STATUSES, seed=OuterRef("seed"))
+    """`matches` minus those that still keep secrets: pending or running, or tied to such a match on their seed."""
+    twins = Match.objects.filter(status__in=LIVE_STATUSES, seed=OuterRef("seed"), game=OuterRef("game"))
     return matches.exclude(status__in=LIVE_STATUSES).exclude(
-        Exists(live.filter(duplicate_of=OuterRef("pk")))
-        | Exists(live.filter(pk=OuterRef("duplicate_of")))
-        | Exists(live.filter(duplicate_of=OuterRef("duplicate_of")))
+        Exists(twins.filter(tournament=OuterRef("tournament")))  # no tournament: NULL matches nothing
+        | Exists(twins.filter(duplicate_of=OuterRef("pk")))
+        | Exists(twins.filter(pk=OuterRef("duplicate_of")))
+        | Exists(twins.filter(duplicate_of=OuterRef("duplicate_of")))
     )
 
 
 def match_secret(match: Match) -> bool:
-    """True while the match, or another match on its seed in its duplicate pair, is pending or running."""
+    """True while the match, or a match tied to it on the same seed (see the module docstring), can still be played."""
     return match.status in LIVE_STATUSES or not matches_without_secrets(Match.objects.filter(pk=match.pk)).exists()
 
 
