@@ -42,8 +42,8 @@ MAX_IMPORT_BYTES = 512 * 1024 * 1024
 def exportable_matches(
     *, game: str = "", agent: str = "", tournament: str = "", since: datetime | None = None, until=None
 ) -> QuerySet[Match]:
-    """Finished matches matching the filters, without people who withheld baseline consent, nor a match whose
-    seat-swapped twin (same seed) still runs."""
+    """Finished matches matching the filters, without people who withheld baseline consent, nor those whose
+    seed still matters to a match that can be played (`matches_without_secrets`)."""
     matches = matches_without_secrets(Match.objects.filter(status=Match.Status.FINISHED))
     if game:
         matches = matches.filter(game=game)

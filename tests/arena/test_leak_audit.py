@@ -40,7 +40,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
 from arena.annotations import annotation_save
@@ -284,8 +284,6 @@ def test_every_hidden_game_has_secrets_to_find(slug, django_user_model):
 
 
 @pytest.mark.parametrize("slug", HIDDEN_GAMES)
-# The audit fetches far more pages than a person would in a minute: no rate limit is under test here.
-@override_settings(ARENA_RATE_LIMITS={})
 def test_no_page_fragment_download_or_frame_shows_another_seats_secret(slug, django_user_model):
     match, viewers = setup_viewers(slug, django_user_model)
     urls = urls_to_fetch(match)
