@@ -8,8 +8,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import QuerySet
 
-from arena.models import Annotation, AnnotationTag, Decision
+from arena.models import Agent, Annotation, AnnotationTag, Decision
+from arena.people import person_seats
 from arena.services import ServiceError
+from arena.visibility import decision_annotatable
+from games import get_game
 from ratings.agreement import fleiss_kappa, label_counts
 
 MAX_COMMENT = 5000
@@ -21,6 +24,9 @@ def annotation_save(*, author, decision: Decision, glyph: str, tags: list[str], 
     """Create or replace `author`'s annotation of `decision` (one per person per decision)."""
     if not author.is_authenticated:
         raise ServiceError("Log in to annotate.")
+    seats = person_seats(decision.match, Agent.objects.filter(user=author).first())
+    if not decision_annotatable(decision, get_game(decision.match.game), seats):
+        raise ServiceError("This move stays hidden from you until the match ends; annotate it then.")
     if glyph not in {g for g, _ in Annotation.GLYPHS} | {""}:
         raise ServiceError(f"Unknown glyph {glyph!r}.")
     if len(comment) > MAX_COMMENT:

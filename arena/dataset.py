@@ -28,6 +28,7 @@ from django.utils import timezone
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Seat
 from arena.versions import code_version
+from arena.visibility import matches_without_secrets
 from games import IllegalAction, UnknownGame, get_game
 
 FORMAT = "arena-dataset/1"
@@ -46,8 +47,9 @@ MAX_IMPORT_BYTES = 512 * 1024 * 1024
 def exportable_matches(
     *, game: str = "", agent: str = "", tournament: str = "", since: datetime | None = None, until=None
 ) -> QuerySet[Match]:
-    """Finished matches matching the filters, without people who withheld baseline consent."""
-    matches = Match.objects.filter(status=Match.Status.FINISHED)
+    """Finished matches matching the filters, without people who withheld baseline consent, nor those whose
+    seed still matters to a match that can be played (`matches_without_secrets`)."""
+    matches = matches_without_secrets(Match.objects.filter(status=Match.Status.FINISHED))
     if game:
         matches = matches.filter(game=game)
     if agent:

@@ -22,6 +22,7 @@ from arena.services import (
     decision_record,
     match_create,
     match_resign,
+    variant_options,
 )
 from games import IllegalAction, get_game
 
@@ -71,18 +72,6 @@ def _seat_order(person: Agent, opponent: Agent, seat: int | None, seats: int, rn
     if not 0 <= seat < seats:
         raise ServiceError(f"Choose a seat from 0 to {seats - 1}, or random.")
     return [person if index == seat else opponent for index in range(seats)]
-
-
-@transaction.atomic
-def variant_options(game: str, variant: str) -> dict:
-    """The `initial_state` options of one of a game's variants ("" is the standard rules)."""
-    if not variant:
-        return {}
-    rules = get_game(game)
-    if variant not in rules.variants:
-        choices = ", ".join(["standard", *rules.variants])
-        raise ServiceError(f"{rules.name} has no variant {variant!r}; choose from: {choices}.")
-    return rules.variants[variant]
 
 
 def person_match_create(
@@ -219,7 +208,8 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
 
 
 def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
-    """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation."""
+    """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation, except that
+    every seat-swapped pair gets a fresh random seed, so no deal or bot setup can be learnt by heart."""
     from arena.tournaments import tournament_create  # tournaments build on these services
 
     if person.kind != Agent.Kind.HUMAN:
@@ -232,4 +222,5 @@ def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) ->
         games=[game],
         agents=[person],
         games_per_seat=games_per_seat,
+        first_seed=None,
     )

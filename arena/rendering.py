@@ -11,6 +11,7 @@ from django.utils import timezone
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.people import person_seats
 from arena.selectors import match_state_at, tournament_progress
+from arena.visibility import action_hidden, decision_annotatable, match_secret, trace_visible, visible_action
 from games import Game, get_game
 
 
@@ -33,12 +34,6 @@ def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
         {"text": game.action_to_text(state, action), "cells": list(game.action_cells(state, action))}
         for action in game.legal_actions(state)
     ]
-
-
-def visible_move(game: Game, match: Match, seat: int, text: str, viewer_seats: list[int]) -> str:
-    """A move as a viewer may see it: another seat's plan or setup stays hidden until the match is over."""
-    running = match.status in (Match.Status.PENDING, Match.Status.RUNNING)
-    return game.public_action_text(text) if running and seat not in viewer_seats else text
 
 
 def live_seats(match: Match) -> list[dict[str, Any]]:
@@ -66,8 +61,8 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
     moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at"))
     reasoning = None
     last_seat = moves[-1][1] if moves else None
-    secret = game.hidden_information and to_move is not None and last_seat not in mine
-    if moves and seats[last_seat]["agent"].kind == Agent.Kind.LLM and not secret:
+    secret = match_secret(match)
+    if moves and seats[last_seat]["agent"].kind == Agent.Kind.LLM and trace_visible(game, secret, last_seat, mine):
         ok = Attempt.objects.filter(decision_id=moves[-1][0], verdict=Attempt.Verdict.OK)
         reasoning = ok.values("reasoning_text", "raw_text").last()
     since = moves[-1][3] if moves else (match.started_at or match.created_at)
@@ -86,7 +81,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "legal": legal_moves(game, state) if my_turn else [],
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
-        "moves": [visible_move(game, match, seat, text, mine) for _, seat, text, _ in moves],
+        "moves": [visible_action(game, secret, seat, text, mine) for _, seat, text, _ in moves],
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": game.player_view(state, view_seat),
@@ -105,8 +100,9 @@ def tournament_progress_html(tournament: Tournament) -> str:
     )
 
 
-def annotations_html(decision: Decision, user, error: str = "") -> str:
-    """A decision's annotations, and the signed-in person's form to add or edit theirs."""
+def annotations_html(decision: Decision, user, viewer_seats: list[int], error: str = "") -> str:
+    """A decision's annotations, and the signed-in person's form to add or edit theirs (`viewer_seats`: the
+    seats that person holds in the match; the form is offered only when they may see the decision's action)."""
     annotations = list(decision.annotations.select_related("author").prefetch_related("tags"))
     mine = next((a for a in annotations if user.is_authenticated and a.author_id == user.pk), None)
     context = {
@@ -115,6 +111,7 @@ def annotations_html(decision: Decision, user, error: str = "") -> str:
         "mine": mine,
         "my_tags": {t.slug for t in mine.tags.all()} if mine else set(),
         "user": user,
+        "annotatable": decision_annotatable(decision, get_game(decision.match.game), viewer_seats),
         "glyphs": Annotation.GLYPHS,
         "tags": AnnotationTag.objects.filter(is_active=True),
         "error": error,
@@ -125,36 +122,36 @@ def annotations_html(decision: Decision, user, error: str = "") -> str:
 def replay_html(match: Match, ply: int, viewer, user) -> str:
     """The replay panel at `ply`: board, step controls, move list and the trace of the move that led here.
 
-    A finished match reveals everything; while it runs, a viewer sees only what their seat may see.
+    Once the match has no secrets left it reveals everything; until then a viewer sees what their seats
+    may see (arena.visibility).
     """
     game = get_game(match.game)
     ply = min(max(ply, 0), match.ply)
     state = match_state_at(match, ply)
-    over = match.status in (Match.Status.FINISHED, Match.Status.ABORTED)
+    secret = match_secret(match)
     mine = person_seats(match, viewer)
     decisions = list(match.decisions.order_by("ply").only("ply", "seat", "action_text", "fallback"))
     for decision in decisions:
-        decision.action_text = visible_move(game, match, decision.seat, decision.action_text, mine)
-    decision = match.decisions.filter(ply=ply - 1).first() if ply > 0 else None
-    attempts = list(decision.attempts.order_by("number")) if decision else []
-    if decision:
-        shown = visible_move(game, match, decision.seat, decision.action_text, mine)
-        if shown != decision.action_text:
-            attempts = []  # its prompts and replies spell out what is hidden
-            decision.seat = None  # and who acted when can give a role away (Werewolf's night order)
-        decision.action_text = shown
-    if decision and not over and game.hidden_information and decision.seat not in mine:
-        attempts = []  # another seat's prompts could reveal its hidden information
+        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
+    decision = match.decisions.select_related("match").filter(ply=ply - 1).first() if ply > 0 else None
+    attempts, annotations = [], ""
+    if decision and action_hidden(game, secret, decision.seat, decision.action_text, mine):
+        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
+        decision.seat = None  # who acted when can give a role away (Werewolf's night order)
+    elif decision:
+        if trace_visible(game, secret, decision.seat, mine):
+            attempts = list(decision.attempts.order_by("number"))
+        annotations = annotations_html(decision, user, mine)
     context = {
         "match": match,
         "game": game,
         "ply": ply,
         "prev_ply": max(ply - 1, 0),
         "next_ply": min(ply + 1, match.ply),
-        "board": board_html(game, state, mine[0] if mine else None, reveal=over),
+        "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
         "decisions": decisions,
         "decision": decision,
         "attempts": attempts,
-        "annotations": annotations_html(decision, user) if decision else "",
+        "annotations": annotations,
     }
     return render_to_string("arena/partials/match-replay.html", context)

@@ -124,8 +124,20 @@ def bots_ensure(*, game: str) -> list[Agent]:
 # -- matches -----------------------------------------------------------------------------
 
 
-def _new_seed() -> int:
+def new_seed() -> int:
+    """A fresh random seed, unpredictable to anyone who sees earlier ones."""
     return random.SystemRandom().randrange(2**31)
+
+
+def variant_options(game: str, variant: str) -> dict:
+    """The `initial_state` options of one of a game's variants ("" is the standard rules)."""
+    if not variant:
+        return {}
+    rules = get_game(game)
+    if variant not in rules.variants:
+        choices = ", ".join(["standard", *rules.variants])
+        raise ServiceError(f"{rules.name} has no variant {variant!r}; choose from: {choices}.")
+    return rules.variants[variant]
 
 
 @transaction.atomic
@@ -147,7 +159,7 @@ def match_create(
     for agent in agents:
         if agent.game and agent.game != game:
             raise ServiceError(f"{agent.slug} only plays {agent.game}, not {game}.")
-    seed = _new_seed() if seed is None else int(seed)
+    seed = new_seed() if seed is None else int(seed)
     options = options or {}
     try:
         state = game_obj.initial_state(seed=seed, **options)

@@ -12,9 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
-from arena.people import variant_options
 from arena.selectors import adaptive_intervals, draw_rate_levels, ladder_records
-from arena.services import ServiceError, match_create
+from arena.services import ServiceError, match_create, new_seed, variant_options
 from games import get_game
 from games.bots import ladder
 from ratings.ladder import ladder_rating
@@ -75,7 +74,7 @@ def tournament_create(
     games: list[str],
     agents: list[Agent],
     games_per_seat: int | None = None,
-    first_seed: int = 0,
+    first_seed: int | None = 0,
     policies: dict[str, Any] | None = None,
     opponents: list[Agent] = (),
     budget: int = 200,
@@ -92,7 +91,8 @@ def tournament_create(
     adaptive: one seat-swapped pair per pairing, then more pairs where they most narrow the
     Bradley–Terry intervals, until every interval is under `target_width` or `budget` matches.
     Games of more than two seats play each pairing as sides (`seatings`), with `partner` filling
-    the seats of the agent's side it does not hold.
+    the seats of the agent's side it does not hold. Duplicate sets take consecutive seeds from
+    `first_seed`, or fresh random seeds when it is None.
     """
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
@@ -104,7 +104,7 @@ def tournament_create(
         if variant and variant not in rules.variants:
             raise ServiceError(f"{rules.name} has no variant {variant!r}.")
         try:
-            rules.initial_state(seed=first_seed, **chosen)
+            rules.initial_state(seed=first_seed or 0, **chosen)
         except (TypeError, ValueError) as error:
             raise ServiceError(f"Invalid options for {game}: {error}") from None
     if format == Tournament.Format.ROUND_ROBIN and len(agents) < 2:
@@ -131,16 +131,22 @@ def tournament_create(
     if format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ADAPTIVE):
         seeds = 1 if format == Tournament.Format.ADAPTIVE else (games_per_seat or 2)
         for game, (a, b) in itertools.product(games, itertools.combinations(agents, 2)):
-            for seed in range(first_seed, first_seed + seeds):
+            for seed in _pair_seeds(tournament, seeds):
                 _duplicate_set(tournament, game, a, b, seed, {})
     elif format == Tournament.Format.ADVERSARIAL:
         for game, a, b in itertools.product(games, agents, opponents):
-            for seed in range(first_seed, first_seed + (games_per_seat or 1)):
+            for seed in _pair_seeds(tournament, games_per_seat or 1):
                 _duplicate_set(tournament, game, a, b, seed, {})
     else:
         for game, candidate in itertools.product(games, agents):
             _schedule_ladder_level(tournament, game, candidate, level=0)
     return tournament
+
+
+def _pair_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int]:
+    """Seeds of the next `count` duplicate sets: consecutive from `first_seed` (after `offset`), or fresh ones."""
+    first = tournament.config["first_seed"]
+    return [new_seed() for _ in range(count)] if first is None else list(range(first + offset, first + offset + count))
 
 
 def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
@@ -149,9 +155,8 @@ def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
 
 def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
     bot = Agent.objects.get(slug=ladder(game)[level].slug)
-    first_seed = tournament.config["first_seed"]
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
-    for seed in range(first_seed, first_seed + _ladder_games_per_seat(tournament, game)):
+    for seed in _pair_seeds(tournament, _ladder_games_per_seat(tournament, game)):
         _duplicate_set(tournament, game, candidate, bot, seed, extra)
 
 
@@ -192,7 +197,7 @@ def _schedule_most_informative(tournament: Tournament) -> None:
     _, game, slug, rating, intervals = widest
     # The most informative opponent is the one closest in strength (p(1 − p) is largest near ½).
     partner = min((s for s in intervals if s != slug), key=lambda s: abs(intervals[s][0] - rating))
-    seed = tournament.config["first_seed"] + tournament.matches.filter(game=game).count()
+    (seed,) = _pair_seeds(tournament, 1, offset=tournament.matches.filter(game=game).count())
     found = {a.slug: a for a in Agent.objects.filter(slug__in=[slug, partner])}
     _duplicate_set(tournament, game, found[slug], found[partner], seed, {"adaptive": True})
 

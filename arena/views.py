@@ -20,12 +20,14 @@ from arena.annotations import annotation_agreement, annotation_delete, annotatio
 from arena.dataset import cached_export
 from arena.forms import LLMAgentForm
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
+from arena.people import person_seats
 from arena.play_views import current_person
 from arena.ratelimit import limited
 from arena.refusal import refusal
 from arena.rendering import annotations_html, board_html, replay_html, tournament_progress_html
 from arena.selectors import agent_game_records, match_list
 from arena.services import ServiceError, agent_create, agent_update
+from arena.visibility import action_hidden, match_secret, visible_action, visible_seed
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
 from ratings.profile import agent_profile_charts
@@ -160,6 +162,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "match": match,
         "game": get_game(match.game),
+        "seed": visible_seed(match),
         "replay": replay_html(match, _requested_ply(request, match), current_person(request), request.user),
     }
     return render(request, "arena/match_detail.html", context)
@@ -229,7 +232,8 @@ def annotation_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _annotations_response(request: HttpRequest, decision: Decision, error: str) -> HttpResponse:
     if request.htmx:
-        return HttpResponse(annotations_html(decision, request.user, error), status=400 if error else 200)
+        seats = person_seats(decision.match, current_person(request))
+        return HttpResponse(annotations_html(decision, request.user, seats, error), status=400 if error else 200)
     if error:
         messages.error(request, error)
     return redirect(f"{reverse('match-detail', args=[decision.match_id])}?ply={decision.ply + 1}")
@@ -238,8 +242,17 @@ def _annotations_response(request: HttpRequest, decision: Decision, error: str) 
 def annotation_list_view(request: HttpRequest) -> HttpResponse:
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "tag", "annotator")}
     annotations = annotation_list(**filters)
+    page = Paginator(annotations, 50).get_page(request.GET.get("page"))
+    viewer = current_person(request)
+    for annotation in page.object_list:
+        decision = annotation.decision
+        game, secret, seats = get_game(decision.match.game), match_secret(decision.match), []
+        if secret and viewer is not None:
+            seats = person_seats(decision.match, viewer)
+        annotation.hidden = action_hidden(game, secret, decision.seat, decision.action_text, seats)
+        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, seats)
     context = {
-        "page": Paginator(annotations, 50).get_page(request.GET.get("page")),
+        "page": page,
         "filters": filters,
         "agreement": annotation_agreement(annotations),
         "games": all_games(),

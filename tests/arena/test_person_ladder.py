@@ -67,3 +67,18 @@ def test_starting_a_climb_from_the_lobby(client):
     assert response.status_code == 302
     assert "/play/ladder/climb-" in response["Location"]
     assert "Play your next game" in client.get(response["Location"]).content.decode()
+
+
+def test_every_climb_plays_fresh_seeds_each_on_a_seat_swapped_pair():
+    bots_ensure(game="kuhn-poker")
+    person = guest_agent_create(nickname="Memoriser")
+    climbs = [person_ladder_start(person=person, game="kuhn-poker") for _ in range(2)]
+    seeds = []
+    for climb in climbs:
+        matches = list(climb.matches.order_by("pk"))
+        assert len(matches) == 4  # two pairs at level 0
+        for match in matches:
+            if match.duplicate_of_id:
+                assert match.seed == match.duplicate_of.seed  # both seat orders meet the same deal
+        seeds += sorted({match.seed for match in matches})
+    assert len(seeds) == len(set(seeds)) == 4  # no pair, in this climb or another, repeats a seed

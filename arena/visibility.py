@@ -1,0 +1,60 @@
+"""What a viewer may see of a match: the one place every page, fragment, frame and download asks.
+
+A match keeps its secrets while it, or another match on the same seed and game that it is tied to (the
+other half of its duplicate pair, or a match of its tournament: the same deals, roles and bot setups), is
+pending or running. Until then a viewer sees another seat's hidden actions only as the game's public
+text, never the seed, and no attempts, reasoning or annotations of a decision hidden from them.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef, QuerySet
+
+from arena.models import Decision, Match
+from games import Game
+
+LIVE_STATUSES = (Match.Status.PENDING, Match.Status.RUNNING)
+
+
+def matches_without_secrets(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """`matches` minus those that still keep secrets: pending or running, or tied to such a match on their seed."""
+    twins = Match.objects.filter(status__in=LIVE_STATUSES, seed=OuterRef("seed"), game=OuterRef("game"))
+    return matches.exclude(status__in=LIVE_STATUSES).exclude(
+        Exists(twins.filter(tournament=OuterRef("tournament")))  # no tournament: NULL matches nothing
+        | Exists(twins.filter(duplicate_of=OuterRef("pk")))
+        | Exists(twins.filter(pk=OuterRef("duplicate_of")))
+        | Exists(twins.filter(duplicate_of=OuterRef("duplicate_of")))
+    )
+
+
+def match_secret(match: Match) -> bool:
+    """True while the match, or a match tied to it on the same seed (see the module docstring), can still be played."""
+    return match.status in LIVE_STATUSES or not matches_without_secrets(Match.objects.filter(pk=match.pk)).exists()
+
+
+def visible_seed(match: Match) -> int | None:
+    """The seed, once nothing it determines is still in play (None before)."""
+    return None if match_secret(match) else match.seed
+
+
+def visible_action(game: Game, secret: bool, seat: int, text: str, viewer_seats: list[int]) -> str:
+    """A decision's action as a viewer sees it: another seat's plan, setup or night action stays hidden
+    while the match keeps its secrets (`secret` is `match_secret(match)`)."""
+    return game.public_action_text(text) if secret and seat not in viewer_seats else text
+
+
+def action_hidden(game: Game, secret: bool, seat: int, text: str, viewer_seats: list[int]) -> bool:
+    """True when the viewer sees less than the decision's full action text."""
+    return visible_action(game, secret, seat, text, viewer_seats) != text
+
+
+def trace_visible(game: Game, secret: bool, seat: int | None, viewer_seats: list[int]) -> bool:
+    """Whether a viewer may read a seat's prompts, replies and reasoning: in a hidden-information game
+    they spell out that seat's cards, roles or plans, so only that seat's own person may, until the end."""
+    return not (secret and game.hidden_information and seat not in viewer_seats)
+
+
+def decision_annotatable(decision: Decision, game: Game, viewer_seats: list[int]) -> bool:
+    """A viewer annotates only a decision whose action they can see."""
+    secret = match_secret(decision.match)
+    return not action_hidden(game, secret, decision.seat, decision.action_text, viewer_seats)
