@@ -58,7 +58,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
-                "arena.context_processors.site",
+                "arena.pages.context_processors.site",
             ],
         },
     },

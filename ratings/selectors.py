@@ -7,7 +7,7 @@ from collections import defaultdict
 from django.db.models import Count
 
 from arena.models import Agent, Match, Seat, Tournament
-from arena.selectors import draw_rate_levels, ladder_records
+from arena.record.selectors import draw_rate_levels, ladder_records
 from games.bots import ladder
 from ratings.ladder import ladder_rating
 from ratings.metrics import wilson_interval

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.services import AttemptData
+from arena.record.services import AttemptData
 from games import Game
 
 

@@ -1,6 +1,6 @@
 """Services for people: their seats (accounts and guests), consent, challenges and moves.
 
-Like `arena.services`, these are the only functions that write what they touch.
+Like `arena.record.services`, these are the only functions that write what they touch.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from arena.models import Agent, Challenge, Match, Tournament
-from arena.services import (
+from arena.record.services import (
     AttemptData,
     ServiceError,
     attempt_record_rejected,
@@ -202,7 +202,7 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
 
 def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
     """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation."""
-    from arena.tournaments import tournament_create  # tournaments build on these services
+    from arena.tournaments.services import tournament_create  # tournaments build on these services
 
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only people start a ladder climb here; models use `manage.py tournament`.")

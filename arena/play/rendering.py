@@ -9,8 +9,8 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
-from arena.people import person_seats
-from arena.selectors import match_state_at, tournament_progress
+from arena.play.people import person_seats
+from arena.record.selectors import match_state_at, tournament_progress
 from games import Game, get_game
 
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from arena.models import Annotation, AnnotationTag, Decision
-from arena.services import ServiceError
+from arena.record.services import ServiceError
 from ratings.agreement import fleiss_kappa, label_counts
 
 MAX_COMMENT = 5000

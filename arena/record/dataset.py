@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Seat
-from arena.versions import code_version
+from arena.record.versions import code_version
 from games import IllegalAction, UnknownGame, get_game
 
 FORMAT = "arena-dataset/1"

@@ -16,7 +16,7 @@ from django.utils import timezone
 from arena.agents.llm import PROMPT_VERSION
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat, Tournament
-from arena.versions import code_version
+from arena.record.versions import code_version
 from games import get_game
 from games.bots import ladder
 from ratings.tasks import request_refresh
@@ -312,7 +312,7 @@ def _close(match: Match, *, status: str, scores: list[float] | None, termination
 
 def _advance_tournament(tournament_id: int) -> None:
     """A tournament match ended: schedule what follows (next ladder level) or close the tournament."""
-    from arena.tournaments import tournament_advance  # tournaments builds on these services
+    from arena.tournaments.services import tournament_advance  # tournaments builds on these services
 
     tournament_advance(tournament=Tournament.objects.get(pk=tournament_id))
 

@@ -21,7 +21,7 @@ from arena.agents.base import DecisionResult, SeatAgent
 from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
 from arena.models import Agent, AgentVersion, Match, Seat, Tournament
-from arena.services import (
+from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
     STALE_AFTER_S,
     ServiceError,
@@ -33,7 +33,7 @@ from arena.services import (
     match_release,
     match_resign,
 )
-from arena.tournaments import tournament_advance
+from arena.tournaments.services import tournament_advance
 from games import Game, get_game
 
 logger = logging.getLogger(__name__)

@@ -6,9 +6,9 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Attempt, Decision, Match
-from arena.runner import run_match
-from arena.selectors import match_replayed_state
-from arena.services import (
+from arena.runner.loop import run_match
+from arena.record.selectors import match_replayed_state
+from arena.record.services import (
     AttemptData,
     ServiceError,
     agent_create,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.runner import run_match
-from arena.services import AttemptData, attempt_record_rejected, bots_ensure, match_create
+from arena.runner.loop import run_match
+from arena.record.services import AttemptData, attempt_record_rejected, bots_ensure, match_create
 from ratings.game_metrics import star_error_rates, werewolf_social
 
 pytestmark = pytest.mark.django_db

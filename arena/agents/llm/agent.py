@@ -15,7 +15,7 @@ from arena.agents.llm.client import Completion
 from arena.agents.llm.parsing import Parsed, parse_reply
 from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages
 from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, with_defaults
-from arena.services import AttemptData, ServiceError
+from arena.record.services import AttemptData, ServiceError
 from games import Game
 
 #: Ways a model try can end without a reply to judge: the decision stops there.

@@ -10,10 +10,10 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena.models import Agent, Tournament
-from arena.runner import run_tournament
-from arena.selectors import tournament_progress
-from arena.services import ServiceError
-from arena.tournaments import tournament_cancel, tournament_create, tournament_queue
+from arena.runner.loop import run_tournament
+from arena.record.selectors import tournament_progress
+from arena.record.services import ServiceError
+from arena.tournaments.services import tournament_cancel, tournament_create, tournament_queue
 from games import UnknownGame
 
 
