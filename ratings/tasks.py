@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qsl
 
 from django.tasks import task
 
+from arena.models import Match
 from ratings.models import RatingSnapshot
 from ratings.services import snapshot_refresh
 
@@ -24,3 +26,9 @@ def request_refresh(*, games: list[str]) -> None:
     for game, filters in scopes - already:
         RatingSnapshot.objects.update_or_create(game=game, filters=filters, defaults={"stale": True})
         refresh_ratings_task.enqueue(game=game, filters=filters)
+
+
+def refresh_on_match_finished(sender: type, *, match: Match, **kwargs: Any) -> None:
+    """`match_finished` receiver: leaderboards read cached snapshots, so a scored result queues their refresh."""
+    if match.scores is not None:
+        request_refresh(games=[match.game])

@@ -21,6 +21,7 @@ from arena.record.services import (
     match_create,
     match_resign,
 )
+from arena.tournaments.services import tournament_create
 from games import IllegalAction, get_game
 
 #: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.
@@ -202,8 +203,6 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
 
 def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
     """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation."""
-    from arena.tournaments.services import tournament_create  # tournaments build on these services
-
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only people start a ladder climb here; models use `manage.py tournament`.")
     slug = f"climb-{person.slug[:50]}-{game}-{secrets.token_hex(3)}"

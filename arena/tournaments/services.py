@@ -14,6 +14,7 @@ from django.utils import timezone
 from arena.models import Agent, Match, Tournament
 from arena.record.selectors import adaptive_intervals, draw_rate_levels, ladder_records
 from arena.record.services import ServiceError, match_create
+from arena.runner.tasks import enqueue_matches
 from games import get_game
 from games.bots import ladder
 from ratings.ladder import ladder_rating
@@ -183,8 +184,6 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
         _schedule_most_informative(tournament)
     created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)
     if created and tournament.config.get("queued"):
-        from arena.runner.tasks import enqueue_matches  # tasks run matches, which finish by calling back here
-
         transaction.on_commit(lambda: enqueue_matches(created))
     if not created and not tournament.matches.filter(status__in=open_statuses).exists():
         tournament.status = Tournament.Status.FINISHED
@@ -196,6 +195,12 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
     return created
 
 
+def tournament_advance_on_match_finished(sender: type[Match], *, match: Match, **kwargs: Any) -> None:
+    """`match_finished` receiver: a tournament's match ended, so schedule what follows or close the tournament."""
+    if match.tournament_id:
+        tournament_advance(tournament=Tournament.objects.get(pk=match.tournament_id))
+
+
 @transaction.atomic
 def tournament_queue(*, tournament: Tournament) -> list[int]:
     """Hand the tournament to workers: its pending matches are queued, and so will be those it schedules later."""
@@ -204,8 +209,6 @@ def tournament_queue(*, tournament: Tournament) -> list[int]:
     tournament.save(update_fields=["config"])
     tournament_advance(tournament=tournament)
     pending = list(tournament.matches.filter(status=Match.Status.PENDING).values_list("pk", flat=True))
-    from arena.runner.tasks import enqueue_matches
-
     transaction.on_commit(lambda: enqueue_matches(pending))
     return pending
 

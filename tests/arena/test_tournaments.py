@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from arena.models import Match, Tournament
-from arena.runner.loop import run_tournament
+from arena.tournaments.run import run_tournament
 from arena.record.selectors import tournament_progress
 from arena.tournaments.services import tournament_cancel, tournament_create
 

@@ -6,7 +6,8 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.runner.loop import run_match
-from arena.record.services import AttemptData, attempt_record_rejected, bots_ensure, match_create
+from arena.agents.base import AttemptData
+from arena.record.services import attempt_record_rejected, bots_ensure, match_create
 from ratings.game_metrics import star_error_rates, werewolf_social
 
 pytestmark = pytest.mark.django_db

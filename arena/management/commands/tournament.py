@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena.models import Agent, Tournament
-from arena.runner.loop import run_tournament
+from arena.tournaments.run import run_tournament
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
 from arena.tournaments.services import tournament_cancel, tournament_create, tournament_queue
