@@ -40,7 +40,7 @@ from games.tower_defense.state import (
     role_of,
     round_of,
 )
-from games.tower_defense.views import PlanViews
+from games.tower_defense.player_views import PlanViews
 
 MAX_PLAN_CHARS = 20_000
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*(.*?)\s*```$", re.DOTALL)
