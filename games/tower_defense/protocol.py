@@ -13,7 +13,7 @@ valid submission that forfeits the leg; its violations are recorded with their k
 
 This module holds no rules of any one game; it lives in the tower_defense package only because
 that is where its author may write. Games subclass `PlanGame` and fill in the hooks; the state
-is in state.py and the views, records and texts in views.py.
+is in state.py and the player views, records and texts in player_views.py.
 """
 
 from __future__ import annotations
