@@ -16,13 +16,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
-from arena.record.dataset import export_dataset
-from arena.play.forms import LLMAgentForm
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
-from arena.play.views import current_person
+from arena.play.forms import LLMAgentForm
 from arena.play.ratelimit import allow, client_key
 from arena.play.rendering import annotations_html, board_html, replay_html, tournament_progress_html
+from arena.play.views import current_person
+from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
+from arena.record.dataset import export_dataset
 from arena.record.selectors import agent_game_records, match_list
 from arena.record.services import ServiceError, agent_create, agent_update
 from games import UnknownGame, all_games, get_game

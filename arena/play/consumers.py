@@ -18,8 +18,8 @@ from arena.models import Agent, Match
 from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget
 from arena.play.rendering import live_match_html, live_seats
-from arena.runner.loop import broadcast_match_updated, match_group, run_match
 from arena.record.services import STALE_AFTER_S, ServiceError
+from arena.runner.loop import broadcast_match_updated, match_group, run_match
 from games import IllegalAction, get_game
 
 #: Large enough for a plan game's JSON plan; anything bigger is refused before parsing.

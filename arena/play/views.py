@@ -10,8 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arena.play.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
 from arena.models import Agent, Challenge, Match, Tournament
+from arena.play.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
 from arena.play.people import (
     challenge_accept,
     challenge_create,

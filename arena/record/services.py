@@ -12,8 +12,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from arena.agents.llm import PROMPT_VERSION
 from arena.agents.base import AttemptData
+from arena.agents.llm import PROMPT_VERSION
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
 from arena.record.signals import match_finished

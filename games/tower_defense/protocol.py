@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.base import Game, IllegalAction, Outcome
+from games.tower_defense.player_views import PlanViews
 from games.tower_defense.state import (
     KEEP,
     OVER_BUDGET,
@@ -40,7 +41,6 @@ from games.tower_defense.state import (
     role_of,
     round_of,
 )
-from games.tower_defense.player_views import PlanViews
 
 MAX_PLAN_CHARS = 20_000
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*(.*?)\s*```$", re.DOTALL)

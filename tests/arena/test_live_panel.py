@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from arena.agents.base import AttemptData
 from arena.play.people import person_agent_for_user
 from arena.play.rendering import live_match_html, replay_html
-from arena.agents.base import AttemptData
 from arena.record.services import agent_create, bots_ensure, decision_record, match_claim, match_create
 from games import get_game
 

@@ -6,7 +6,6 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Attempt, Decision, Match
-from arena.runner.loop import run_match
 from arena.record.selectors import match_replayed_state
 from arena.record.services import (
     AttemptData,
@@ -20,6 +19,7 @@ from arena.record.services import (
     match_release_stale,
     match_resign,
 )
+from arena.runner.loop import run_match
 from games import IllegalAction
 
 pytestmark = pytest.mark.django_db

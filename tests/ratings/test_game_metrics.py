@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.runner.loop import run_match
 from arena.agents.base import AttemptData
 from arena.record.services import attempt_record_rejected, bots_ensure, match_create
+from arena.runner.loop import run_match
 from ratings.game_metrics import star_error_rates, werewolf_social
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.test import override_settings
 
 from arena.models import Agent
 from arena.play.people import guest_agent_create, person_consent_set
-from arena.tournaments.run import run_tournament
 from arena.record.services import bots_ensure, decision_record, match_claim, match_create
+from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 from ratings.models import RatingSnapshot
 from ratings.services import snapshot_refresh

@@ -8,9 +8,9 @@ from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.models import Agent
-from arena.runner.loop import run_match
 from arena.record.selectors import match_summary
 from arena.record.services import ServiceError, match_create
+from arena.runner.loop import run_match
 from games import UnknownGame
 
 

@@ -10,9 +10,9 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena.models import Agent, Tournament
-from arena.tournaments.run import run_tournament
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
+from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_cancel, tournament_create, tournament_queue
 from games import UnknownGame
 
