@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from arena.agents.base import AttemptData
 from arena.models import Agent, Challenge, Match, Tournament
 from arena.record.services import (
-    AttemptData,
     ServiceError,
     attempt_record_rejected,
     decision_record,

@@ -1,8 +1,8 @@
 """arena/'s modules import each other without a cycle, lazy (function-level) imports included.
 
 Every `import` statement counts wherever it stands: a function-level import that only hides a cycle is the
-cycle still, just discovered later. Package `__init__` files are not counted as importing their parents'
-children implicitly (Python resolves a package importing its own child). On the flat layout before issue 24
+cycle still, just discovered later. Importing `a.b.c` also runs `a/__init__.py` and `a/b/__init__.py`; those
+implicit edges are not counted (a package may import its own children). On the flat layout before issue 24
 (commit 7e3f93c) this test failed: arena.services → arena.tournaments → arena.services, and the longer
 services → tournaments → tasks → runner → services; `match_finished` (arena/record/signals.py) cut them.
 """

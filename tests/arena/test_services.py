@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
+from arena.agents.base import AttemptData
 from arena.models import Attempt, Decision, Match
 from arena.record.selectors import match_replayed_state
 from arena.record.services import (
-    AttemptData,
     ServiceError,
     agent_create,
     agent_update,
