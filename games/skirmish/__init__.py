@@ -405,7 +405,7 @@ class Skirmish(Game[SkirmishState, tuple]):
             return (cell_name(*unit.cell), cell_name(action[2], action[3]))
         return (cell_name(*unit.cell), cell_name(*self.unit(state, action[2]).cell))
 
-    # -- views and texts live in games.skirmish.player_views ------------------------------------
+    # -- views and texts live in games.skirmish.player_views ----------------------------
 
     def player_view(self, state: SkirmishState, player: int | None) -> dict[str, Any]:
         from games.skirmish.player_views import board_view
