@@ -21,8 +21,8 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from arena.play.ws_origin import SameOriginValidator  # noqa: E402
 from arena.routing import websocket_urlpatterns  # noqa: E402
-from arena.ws_origin import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

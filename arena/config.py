@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -29,10 +30,15 @@ class Config:
     https: bool
     #: Header a trusted reverse proxy sets to the client's address ("" when clients connect directly).
     client_ip_header: str = ""
-    #: Overrides of arena.ratelimit.DEFAULT_LIMITS: name -> (hits, window in seconds).
+    #: Overrides of arena.play.ratelimit's DEFAULT_LIMITS: name -> (hits, window in seconds).
     rate_limits: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: Overrides of arena.ratelimit.DEFAULT_LOGIN_LOCKOUT (failures, first_wait_s, max_wait_s).
+    #: Overrides of arena.play.ratelimit's DEFAULT_LOGIN_LOCKOUT (failures, first_wait_s, max_wait_s).
     login_lockout: dict[str, int] = field(default_factory=dict)
+    #: Overrides of arena.play.live_limits' DEFAULT_LIMITS: name -> number.
+    play_limits: dict[str, int] = field(default_factory=dict)
+    #: Leaderboard snapshots with filters kept at once, and cached dataset exports kept on disk.
+    max_filtered_snapshots: int = 20
+    dataset_cache_files: int = 8
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -64,16 +70,50 @@ def _url(env: dict[str, str], name: str, schemes: set[str]) -> str | None:
     return raw
 
 
+def _items(env: dict[str, str], name: str) -> list[tuple[str, str, str]]:
+    """`a=x,b=y` -> [(item, "a", "x"), (item, "b", "y")], skipping empty items."""
+    items = filter(None, (part.strip() for part in env.get(name, "").split(",")))
+    return [(item, *(part.strip() for part in item.partition("=")[::2])) for item in items]
+
+
+def _known(name: str, item: str, key: str, known: Iterable[str]) -> str:
+    if key not in known:
+        raise ConfigError(f"{name}: {item!r} names no limit; the limits are: {', '.join(known)}.")
+    return key
+
+
 def _rate_limits(env: dict[str, str], name: str) -> dict[str, tuple[int, int]]:
     """`match_create=30/60,signup=5/3600` -> {"match_create": (30, 60), "signup": (5, 3600)}."""
+    from arena.play.ratelimit import DEFAULT_LIMITS
+
     limits = {}
-    for item in filter(None, (part.strip() for part in env.get(name, "").split(","))):
-        key, _, value = item.partition("=")
-        hits, _, window = value.partition("/")
-        if not (key.strip() and hits.strip().isdigit() and window.strip().isdigit() and int(window) > 0):
+    for item, key, value in _items(env, name):
+        hits, _, window = (part.strip() for part in value.partition("/"))
+        if not (hits.isdigit() and window.isdigit() and int(window) > 0):
             raise ConfigError(f"{name}: {item!r} is not name=hits/seconds, e.g. match_create=30/60.")
-        limits[key.strip()] = (int(hits), int(window))
+        limits[_known(name, item, key, DEFAULT_LIMITS)] = (int(hits), int(window))
     return limits
+
+
+def _play_limits(env: dict[str, str], name: str) -> dict[str, int]:
+    """`sockets_per_address=500,rejected_tries_kept=3` -> {"sockets_per_address": 500, "rejected_tries_kept": 3}."""
+    from arena.play.live_limits import DEFAULT_LIMITS
+
+    limits = {}
+    for item, key, value in _items(env, name):
+        if not value.isdigit():
+            raise ConfigError(f"{name}: {item!r} is not name=number, e.g. sockets_per_match=200.")
+        limits[_known(name, item, key, DEFAULT_LIMITS)] = int(value)
+    return limits
+
+
+def _count(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ConfigError(f"{name}={raw!r} is not a whole number of at least 1.")
+    return int(raw)
 
 
 def _login_lockout(env: dict[str, str], name: str) -> dict[str, int]:
@@ -117,5 +157,8 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         client_ip_header=env.get("ARENA_CLIENT_IP_HEADER", "").strip(),
         rate_limits=_rate_limits(env, "ARENA_RATE_LIMITS"),
         login_lockout=_login_lockout(env, "ARENA_LOGIN_LOCKOUT"),
+        play_limits=_play_limits(env, "ARENA_PLAY_LIMITS"),
+        max_filtered_snapshots=_count(env, "ARENA_MAX_FILTERED_SNAPSHOTS", 20),
+        dataset_cache_files=_count(env, "ARENA_DATASET_CACHE_FILES", 8),
         secret_key=_secret_key(env, var_dir),
     )

@@ -1,7 +1,7 @@
 """The match record: agent → version → seat → match → decision → attempt (DESIGN §1).
 
 Everything the site shows (leaderboards, replays, analysis) is a read of these tables.
-Only `arena.services` writes them.
+Only `arena.record.services` writes them.
 """
 
 from __future__ import annotations

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from django.urls import path
 
-from arena.consumers import MatchConsumer
+from arena.play.consumers import MatchConsumer
 
 websocket_urlpatterns = [path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi())]

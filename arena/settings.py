@@ -7,7 +7,6 @@ import os
 import dj_database_url
 
 from arena.config import BASE_DIR, from_env
-from arena.play_limits import parse_limits
 
 CONFIG = from_env()
 
@@ -59,7 +58,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
-                "arena.context_processors.site",
+                "arena.pages.context_processors.site",
             ],
         },
     },
@@ -103,14 +102,13 @@ else:
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "matches"]}}
 #: Bootstrap rounds behind each leaderboard interval (Chatbot Arena uses 1,000).
 ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
-#: Live-play bounds over arena.play_limits.DEFAULT_LIMITS, e.g. ARENA_PLAY_LIMITS="sockets_per_address=500".
-ARENA_PLAY_LIMITS = parse_limits(os.environ.get("ARENA_PLAY_LIMITS", ""))
 #: Work a visitor can cause, bounded (docs/operations.md, "Limits").
 ARENA_RATE_LIMITS = CONFIG.rate_limits
 ARENA_CLIENT_IP_HEADER = CONFIG.client_ip_header
 ARENA_LOGIN_LOCKOUT = CONFIG.login_lockout
-ARENA_MAX_FILTERED_SNAPSHOTS = int(os.environ.get("ARENA_MAX_FILTERED_SNAPSHOTS", "20"))
-ARENA_DATASET_CACHE_FILES = int(os.environ.get("ARENA_DATASET_CACHE_FILES", "8"))
+ARENA_PLAY_LIMITS = CONFIG.play_limits
+ARENA_MAX_FILTERED_SNAPSHOTS = CONFIG.max_filtered_snapshots
+ARENA_DATASET_CACHE_FILES = CONFIG.dataset_cache_files
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

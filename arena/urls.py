@@ -2,7 +2,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from arena import play_views, views
+from arena.pages import views
+from arena.play import views as play_views
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -25,8 +25,8 @@ def main() -> None:
 
     from asgiref.sync import async_to_sync
 
-    from arena.runner import run_match
-    from arena.services import bots_ensure, match_create
+    from arena.record.services import bots_ensure, match_create
+    from arena.runner.loop import run_match
     from games import get_game
     from games.bots import get_bot
     from games.bots.calibration import play_game

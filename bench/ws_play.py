@@ -58,8 +58,8 @@ def prepare(game: str, players: int) -> list[tuple[int, str]]:
     from django.contrib.sessions.backends.db import SessionStore
 
     from arena.models import Agent
-    from arena.people import guest_agent_create, person_match_create
-    from arena.services import bots_ensure
+    from arena.play.people import guest_agent_create, person_match_create
+    from arena.record.services import bots_ensure
 
     bots_ensure(game=game)
     opponent = Agent.objects.get(slug=f"{game}-lv0")

@@ -64,30 +64,27 @@ def from_jsonable(value: Any) -> Any:
 
 
 class Game[S, A]:
-    """Rules of one game. Subclasses are stateless; all state lives in `S`."""
+    """Rules of one game. Subclasses are stateless; all state lives in `S`.
+
+    A new game sets `slug` and `name` and writes the required methods: five for the rules (`initial_state`,
+    `current_player`, `legal_actions`, `apply`, `outcome`), six for the record and for prompts (state JSON,
+    action notation, rules and observation texts). Every other hook has a default that suits a two-player,
+    perfect-information, turn-based game played by clicking cells; override only the groups your game needs:
+    hidden information, timing, teams, documents/plans, UI. docs/architecture.md lists them with examples.
+    """
+
+    # -- identity ----------------------------------------------------------------------
 
     slug: ClassVar[str]
     name: ClassVar[str]
     num_players: ClassVar[int] = 2
     version: ClassVar[str] = "1"
-    #: True when `player_view` hides something from some viewer.
-    hidden_information: ClassVar[bool] = False
-    #: True when the rules draw random numbers (deals, dice) from the state's RNG.
-    chance: ClassVar[bool] = False
     #: Seat names shown to people and models, e.g. ("X", "O") or ("White", "Black").
     seat_names: ClassVar[tuple[str, ...]] = ("first", "second")
-    #: True when the game ships static/games/<slug>.js for its play page (plan editors, bet controls),
-    #: and templates/games/<slug>/controls.html, shown to the player to move instead of board clicks alone.
-    has_controls: ClassVar[bool] = False
-    #: A stylesheet several games share (static/games/<name>.css), linked once before their own.
-    shared_stylesheet: ClassVar[str | None] = None
-    #: Variants a person may choose in the lobby: name -> `initial_state` options (the rules' defaults
-    #: are the "standard" variant and need no entry), e.g. Skirmish's {"real-time": {"mode": "real-time"}}.
-    variants: ClassVar[dict[str, dict[str, Any]]] = {}
-    #: True when an action is a JSON document (a plan), so a model's answer is the reply's last JSON object.
-    document_actions: ClassVar[bool] = False
+    #: True when the rules draw random numbers (deals, dice) from the state's RNG.
+    chance: ClassVar[bool] = False
 
-    # -- the core contract -------------------------------------------------------------
+    # -- required: the rules -----------------------------------------------------------
 
     def initial_state(self, *, seed: int, **options: Any) -> S:
         raise NotImplementedError
@@ -107,6 +104,8 @@ class Game[S, A]:
     def outcome(self, state: S) -> Outcome | None:
         """The result when the game is over, else None."""
         raise NotImplementedError
+
+    # -- required: the record, notation and prompts ------------------------------------
 
     def to_json(self, state: S) -> dict[str, Any]:
         raise NotImplementedError
@@ -130,7 +129,90 @@ class Game[S, A]:
         """What `player` sees, as text for an LLM user prompt."""
         raise NotImplementedError
 
-    # -- defaults that games may override ------------------------------------------------
+    # -- hidden information: what each viewer may see ---------------------------------
+
+    #: True when `player_view` hides something from some viewer.
+    hidden_information: ClassVar[bool] = False
+
+    def player_view(self, state: S, player: int | None) -> dict[str, Any]:
+        """What `player` (None: a spectator) may see. Perfect-information games show all."""
+        return self.to_json(state)
+
+    def full_view(self, state: S) -> dict[str, Any]:
+        """Everything, hidden parts included: for replays of finished matches. Hidden-information games override."""
+        return self.player_view(state, None)
+
+    def shown_to_move(self, state: S, viewer: int | None) -> int | None:
+        """Whose turn it is as `viewer` (a seat, None for spectators) may know it while the match runs.
+
+        Games whose turn order gives secrets away (Werewolf's night: wolves, then seer, then doctor)
+        answer None for viewers who must not know.
+        """
+        return self.current_player(state)
+
+    def public_action_text(self, text: str) -> str:
+        """How another seat's action reads to others while the match runs (a plan or a setup stays hidden)."""
+        return text
+
+    def public_history(self, state: S) -> str:
+        """The public actions so far, as text for LLM prompts in hidden-information games ('' if none)."""
+        return ""
+
+    # -- timing: real-time play --------------------------------------------------------
+
+    def clock_runs(self, state: S) -> bool:
+        """True in real-time play, where thinking time changes what an action does (see `arrival`)."""
+        return False
+
+    def arrival(self, state: S, action: A, thinking_s: float) -> A:
+        """The action as it takes effect after `thinking_s` of thought: real-time games stamp its arrival."""
+        return action
+
+    # -- teams -------------------------------------------------------------------------
+
+    def team_of(self, state: S, seat: int) -> int:
+        """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
+        return seat
+
+    # -- documents and plans -----------------------------------------------------------
+
+    #: True when an action is a JSON document (a plan), so a model's answer is the reply's last JSON object.
+    document_actions: ClassVar[bool] = False
+
+    def decision_info(self, state: S, action: A) -> dict[str, Any]:
+        """Extra facts the record stores with a decision: plan games give `round`, `revised`, `plan_similarity`."""
+        return {}
+
+    # -- UI: how people play it in the browser -----------------------------------------
+
+    #: True when the game ships static/games/<slug>.js for its play page (plan editors, bet controls),
+    #: and templates/games/<slug>/controls.html, shown to the player to move instead of board clicks alone.
+    has_controls: ClassVar[bool] = False
+    #: A stylesheet several games share (static/games/<name>.css), linked once before their own.
+    shared_stylesheet: ClassVar[str | None] = None
+
+    def action_cells(self, state: S, action: A) -> tuple[str, ...]:
+        """The board cells a person clicks, in order, to make `action` in the browser.
+
+        Each renderer marks clickable cells with `data-cell="<name>"`; the play page
+        matches the clicked sequence against the legal actions' cells.
+        """
+        return (self.action_to_text(state, action),)
+
+    # -- variants: rule options chosen per match and rated apart ------------------------
+
+    #: Named variants: name -> `initial_state` options (the rules' defaults are the "standard" variant
+    #: and need no entry), e.g. Skirmish's {"real-time": {"mode": "real-time"}}. Each is its own leaderboard.
+    variants: ClassVar[dict[str, dict[str, Any]]] = {}
+
+    def variant_of(self, options: dict[str, Any]) -> str:
+        """The variant `options` select: the first whose options they all contain, "" for the standard rules."""
+        for name, chosen in self.variants.items():
+            if all(options.get(key) == value for key, value in chosen.items()):
+                return name
+        return ""
+
+    # -- derived defaults: rarely overridden (speed, actions that are not tuples) ------
 
     def is_terminal(self, state: S) -> bool:
         return self.current_player(state) is None
@@ -145,66 +227,11 @@ class Game[S, A]:
         """The state's own RNG: a function of its seed and ply only."""
         return random.Random(state.seed * 1_000_003 + state.ply)  # type: ignore[attr-defined]
 
-    def player_view(self, state: S, player: int | None) -> dict[str, Any]:
-        """What `player` (None: a spectator) may see. Perfect-information games show all."""
-        return self.to_json(state)
-
-    def shown_to_move(self, state: S, viewer: int | None) -> int | None:
-        """Whose turn it is as `viewer` (a seat, None for spectators) may know it while the match runs.
-
-        Games whose turn order gives secrets away (Werewolf's night: wolves, then seer, then doctor)
-        answer None for viewers who must not know.
-        """
-        return self.current_player(state)
-
-    def public_action_text(self, text: str) -> str:
-        """How another seat's action reads to others while the match runs (a plan or a setup stays hidden)."""
-        return text
-
-    def variant_of(self, options: dict[str, Any]) -> str:
-        """The variant `options` select: the first whose options they all contain, "" for the standard rules."""
-        for name, chosen in self.variants.items():
-            if all(options.get(key) == value for key, value in chosen.items()):
-                return name
-        return ""
-
-    def team_of(self, state: S, seat: int) -> int:
-        """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
-        return seat
-
-    def clock_runs(self, state: S) -> bool:
-        """True in real-time play, where thinking time changes what an action does (see `arrival`)."""
-        return False
-
-    def arrival(self, state: S, action: A, thinking_s: float) -> A:
-        """The action as it takes effect after `thinking_s` of thought: real-time games stamp its arrival."""
-        return action
-
-    def decision_info(self, state: S, action: A) -> dict[str, Any]:
-        """Extra facts the record stores with a decision: plan games give `round`, `revised`, `plan_similarity`."""
-        return {}
-
-    def public_history(self, state: S) -> str:
-        """The public actions so far, as text for LLM prompts in hidden-information games ('' if none)."""
-        return ""
-
-    def full_view(self, state: S) -> dict[str, Any]:
-        """Everything, hidden parts included: for replays of finished matches. Hidden-information games override."""
-        return self.player_view(state, None)
-
     def action_to_json(self, action: A) -> Any:
         return to_jsonable(action)
 
     def action_from_json(self, data: Any) -> A:
         return from_jsonable(data)
-
-    def action_cells(self, state: S, action: A) -> tuple[str, ...]:
-        """The board cells a person clicks, in order, to make `action` in the browser.
-
-        Each renderer marks clickable cells with `data-cell="<name>"`; the play page
-        matches the clicked sequence against the legal actions' cells.
-        """
-        return (self.action_to_text(state, action),)
 
     def require_legal(self, state: S, action: A) -> None:
         """Raise IllegalAction unless `action` is legal in `state`."""

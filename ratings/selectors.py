@@ -8,7 +8,7 @@ from django.db.models import Count
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
-from arena.selectors import draw_rate_levels, ladder_records
+from arena.record.selectors import draw_rate_levels, ladder_records
 from games.bots import ladder
 from ratings.ladder import ladder_rating
 from ratings.metrics import wilson_interval

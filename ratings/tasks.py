@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qsl
 
 from django.tasks import task
 
+from arena.models import Match
 from ratings.models import RatingSnapshot
-from ratings.services import snapshot_fail, snapshot_mark_stale, snapshot_open, snapshot_refresh
+from ratings.services import rating_key, snapshot_fail, snapshot_mark_stale, snapshot_open, snapshot_refresh
 
 
 @task()
@@ -37,3 +39,9 @@ def snapshot_open_and_queue(*, game: str, filters: dict[str, str]) -> RatingSnap
     if created:
         refresh_ratings_task.enqueue(game=game, filters=snapshot.filters)
     return snapshot
+
+
+def refresh_on_match_finished(sender: type, *, match: Match, **kwargs: Any) -> None:
+    """`match_finished` receiver: leaderboards read cached snapshots, so a scored result queues their refresh."""
+    if match.scores is not None:
+        request_refresh(games=[rating_key(match.game, match.options)])

@@ -7,8 +7,8 @@ import csv
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from arena.ratelimit import limited
-from arena.refusal import refusal
+from arena.pages.refusal import refusal
+from arena.play.ratelimit import limited
 from games import UnknownGame, all_games, get_game
 from ratings import charts
 from ratings.filters import FORMATS, FilterError, choice, leaderboard_query

@@ -5,8 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.services import AttemptData
 from games import Game
+
+
+@dataclass
+class AttemptData:
+    """One try at a decision, as an agent reports it (see Attempt for the fields)."""
+
+    verdict: str
+    raw_text: str = ""
+    reasoning_text: str = ""
+    parsed_action: str = ""
+    message: str = ""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    transient: bool = False
+    latency_ms: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float = 0.0
+    model_reported: str = ""
 
 
 @dataclass

@@ -405,15 +405,15 @@ class Skirmish(Game[SkirmishState, tuple]):
             return (cell_name(*unit.cell), cell_name(action[2], action[3]))
         return (cell_name(*unit.cell), cell_name(*self.unit(state, action[2]).cell))
 
-    # -- views and texts live in games.skirmish.view ------------------------------------
+    # -- views and texts live in games.skirmish.player_views ----------------------------
 
     def player_view(self, state: SkirmishState, player: int | None) -> dict[str, Any]:
-        from games.skirmish.view import board_view
+        from games.skirmish.player_views import board_view
 
         return board_view(self, state, player, reveal=False)
 
     def full_view(self, state: SkirmishState) -> dict[str, Any]:
-        from games.skirmish.view import board_view
+        from games.skirmish.player_views import board_view
 
         return board_view(self, state, None, reveal=True)
 
@@ -421,12 +421,12 @@ class Skirmish(Game[SkirmishState, tuple]):
         return "\n".join(f"Turn {turn}: {text}" for turn, audience, text in state.log if audience == -1)
 
     def rules_text(self) -> str:
-        from games.skirmish.view import RULES
+        from games.skirmish.player_views import RULES
 
         return RULES
 
     def observation_text(self, state: SkirmishState, player: int) -> str:
-        from games.skirmish.view import observation
+        from games.skirmish.player_views import observation
 
         return observation(self, state, player)
 

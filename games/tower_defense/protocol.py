@@ -13,7 +13,7 @@ valid submission that forfeits the leg; its violations are recorded with their k
 
 This module holds no rules of any one game; it lives in the tower_defense package only because
 that is where its author may write. Games subclass `PlanGame` and fill in the hooks; the state
-is in state.py and the views, records and texts in views.py.
+is in state.py and the player views, records and texts in player_views.py.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.base import Game, IllegalAction, Outcome
+from games.tower_defense.player_views import PlanViews
 from games.tower_defense.state import (
     KEEP,
     OVER_BUDGET,
@@ -40,7 +41,6 @@ from games.tower_defense.state import (
     role_of,
     round_of,
 )
-from games.tower_defense.views import PlanViews
 
 MAX_PLAN_CHARS = 20_000
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*(.*?)\s*```$", re.DOTALL)

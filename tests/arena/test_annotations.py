@@ -6,8 +6,8 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Annotation
-from arena.runner import run_match
-from arena.services import match_create
+from arena.record.services import match_create
+from arena.runner.loop import run_match
 
 pytestmark = pytest.mark.django_db
 

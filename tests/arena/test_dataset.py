@@ -11,11 +11,12 @@ from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from arena.dataset import DatasetError, export_dataset, import_dataset
+from arena.agents.base import AttemptData
 from arena.models import Agent, Annotation, Attempt, Decision, Match, Seat
-from arena.runner import run_tournament
-from arena.services import AttemptData, agent_create, decision_record, match_claim, match_create
-from arena.tournaments import tournament_create
+from arena.record.dataset import DatasetError, export_dataset, import_dataset
+from arena.record.services import agent_create, decision_record, match_claim, match_create
+from arena.tournaments.run import run_tournament
+from arena.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.core.management import call_command
 
-from arena.dataset import import_dataset
-from arena.people import guest_agent_create, person_consent_set
-from arena.runner import run_match
-from arena.services import decision_record, match_claim, match_create
+from arena.play.people import guest_agent_create, person_consent_set
+from arena.record.dataset import import_dataset
+from arena.record.services import decision_record, match_claim, match_create
+from arena.runner.loop import run_match
 
 pytestmark = pytest.mark.django_db
 

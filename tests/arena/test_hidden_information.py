@@ -13,9 +13,9 @@ from django.utils.html import escape
 
 from arena.asgi import application
 from arena.models import Agent, Match
-from arena.people import person_agent_for_user, person_match_create
-from arena.selectors import match_state_at
-from arena.services import bots_ensure
+from arena.play.people import person_agent_for_user, person_match_create
+from arena.record.selectors import match_state_at
+from arena.record.services import bots_ensure
 from games import get_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -87,8 +87,8 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_
 
 @pytest.mark.parametrize("slug", ["tower-defense", "battle-card", "attribute-battle"])
 async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(django_user_model, slug):
-    from arena.rendering import live_match_html, replay_html
-    from arena.runner import run_match
+    from arena.play.rendering import live_match_html, replay_html
+    from arena.runner.loop import run_match
 
     def setup():
         bots_ensure(game=slug)
@@ -112,8 +112,8 @@ async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(djan
 
 
 async def test_a_stratego_setup_is_not_shown_to_the_other_seat(django_user_model):
-    from arena.rendering import live_match_html
-    from arena.runner import run_match
+    from arena.play.rendering import live_match_html
+    from arena.runner.loop import run_match
 
     def setup():
         bots_ensure(game="stratego")

@@ -43,14 +43,14 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
-from arena.annotations import annotation_save
 from arena.asgi import application
 from arena.models import Agent, Match
-from arena.people import person_agent_for_user, person_move
-from arena.rendering import board_html
-from arena.runner import run_match
-from arena.selectors import match_state_at
-from arena.services import ServiceError, bots_ensure, match_create
+from arena.play.people import person_agent_for_user, person_move
+from arena.play.rendering import board_html
+from arena.record.annotations import annotation_save
+from arena.record.selectors import match_state_at
+from arena.record.services import ServiceError, bots_ensure, match_create
+from arena.runner.loop import run_match
 from games import all_games, get_game
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,12 +14,12 @@ from django.test import override_settings
 from django.test.signals import template_rendered
 from django.utils import timezone
 
-from arena import consumers
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
-from arena.people import person_agent_for_user
-from arena.play_limits import TOO_MANY_SOCKETS
-from arena.services import bots_ensure, match_claim, match_create, match_release
+from arena.play import consumers
+from arena.play.live_limits import TOO_MANY_SOCKETS
+from arena.play.people import person_agent_for_user
+from arena.record.services import bots_ensure, match_claim, match_create, match_release
 from tests.arena.test_consumers import connect, make_match, next_error, next_fragment
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
-from arena.people import person_agent_for_user
-from arena.rendering import live_match_html, replay_html
-from arena.services import AttemptData, agent_create, bots_ensure, decision_record, match_claim, match_create
+from arena.agents.base import AttemptData
+from arena.play.people import person_agent_for_user
+from arena.play.rendering import live_match_html, replay_html
+from arena.record.services import agent_create, bots_ensure, decision_record, match_claim, match_create
 from games import get_game
 
 pytestmark = pytest.mark.django_db

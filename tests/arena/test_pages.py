@@ -6,9 +6,10 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Agent
-from arena.runner import run_match, run_tournament
-from arena.services import agent_create, match_create
-from arena.tournaments import tournament_create
+from arena.record.services import agent_create, match_create
+from arena.runner.loop import run_match
+from arena.tournaments.run import run_tournament
+from arena.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Match
-from arena.people import guest_agent_create, person_ladder_start, person_move, person_seats
-from arena.runner import run_match
-from arena.selectors import tournament_progress
-from arena.services import bots_ensure
+from arena.play.people import guest_agent_create, person_ladder_start, person_move, person_seats
+from arena.record.selectors import tournament_progress
+from arena.record.services import bots_ensure
+from arena.runner.loop import run_match
 from games import get_game
 from games.bots import get_bot
 

@@ -6,7 +6,8 @@ import pytest
 from django.core.cache import cache
 from django.test import override_settings
 
-from arena import play_limits
+from arena.config import ConfigError, from_env
+from arena.play import live_limits as play_limits
 
 
 @pytest.fixture(autouse=True)
@@ -37,10 +38,8 @@ def test_a_dead_processs_sockets_stop_counting_within_two_windows_and_live_ones_
 
 
 def test_limits_from_the_environment_are_checked():
-    assert play_limits.parse_limits(" sockets_per_address=500, rejected_tries_kept=3,") == {
-        "sockets_per_address": 500,
-        "rejected_tries_kept": 3,
-    }
+    env = {"DJANGO_SECRET_KEY": "x", "ARENA_PLAY_LIMITS": " sockets_per_address=500, rejected_tries_kept=3,"}
+    assert from_env(env).play_limits == {"sockets_per_address": 500, "rejected_tries_kept": 3}
     for bad in ("sockets=5", "sockets_per_match=-1", "sockets_per_match"):
-        with pytest.raises(ValueError, match="ARENA_PLAY_LIMITS"):
-            play_limits.parse_limits(bad)
+        with pytest.raises(ConfigError, match="ARENA_PLAY_LIMITS"):
+            from_env({**env, "ARENA_PLAY_LIMITS": bad})

@@ -10,9 +10,9 @@ from django.test import Client, RequestFactory, override_settings
 
 from arena.config import ConfigError, from_env
 from arena.models import Agent, Annotation, Challenge, Match, Tournament
-from arena.ratelimit import client_address, login_failed, login_wait
-from arena.runner import run_match
-from arena.services import match_create
+from arena.play.ratelimit import client_address, login_failed, login_wait
+from arena.record.services import match_create
+from arena.runner.loop import run_match
 
 pytestmark = pytest.mark.django_db
 

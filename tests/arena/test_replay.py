@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.services import AttemptData, agent_create, decision_record, match_claim, match_create
+from arena.agents.base import AttemptData
+from arena.record.services import agent_create, decision_record, match_claim, match_create
 
 pytestmark = pytest.mark.django_db
 

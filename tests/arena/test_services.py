@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
+from arena.agents.base import AttemptData
 from arena.models import Attempt, Decision, Match
-from arena.runner import run_match
-from arena.selectors import match_replayed_state
-from arena.services import (
-    AttemptData,
+from arena.record.selectors import match_replayed_state
+from arena.record.services import (
     ServiceError,
     agent_create,
     agent_update,
@@ -20,6 +19,7 @@ from arena.services import (
     match_release_stale,
     match_resign,
 )
+from arena.runner.loop import run_match
 from games import IllegalAction
 
 pytestmark = pytest.mark.django_db

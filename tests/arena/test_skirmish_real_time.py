@@ -11,9 +11,9 @@ import pytest
 from django.utils import timezone
 
 from arena.models import Attempt, Decision, Match
-from arena.people import guest_agent_create, person_move
-from arena.rendering import live_match_html
-from arena.services import match_claim, match_create, match_release
+from arena.play.people import guest_agent_create, person_move
+from arena.play.rendering import live_match_html
+from arena.record.services import match_claim, match_create, match_release
 from games import get_game
 
 pytestmark = pytest.mark.django_db

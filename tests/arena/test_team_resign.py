@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Agent
-from arena.people import guest_agent_create, person_match_create, person_resign
-from arena.services import bots_ensure, match_create, match_resign
+from arena.play.people import guest_agent_create, person_match_create, person_resign
+from arena.record.services import bots_ensure, match_create, match_resign
 from games import get_game
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from arena.models import Match, Tournament
-from arena.runner import run_tournament
-from arena.selectors import tournament_progress
-from arena.tournaments import tournament_cancel, tournament_create
+from arena.record.selectors import tournament_progress
+from arena.tournaments.run import run_tournament
+from arena.tournaments.services import tournament_cancel, tournament_create
 
 # Transactional: tournaments advance in on-commit callbacks, as they do in production.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.dataset import exportable_matches
 from arena.models import Match
-from arena.runner import run_match
-from arena.services import match_create
+from arena.record.dataset import exportable_matches
+from arena.record.services import match_create
+from arena.runner.loop import run_match
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_the_seed_shows_once_the_match_and_its_twin_are_over(client, ttt_bots):
 
 
 def test_a_tournament_keeps_a_seed_secret_until_its_last_match_on_it_is_over(client, ttt_bots):
-    from arena.tournaments import tournament_create
+    from arena.tournaments.services import tournament_create
 
     agents = [ttt_bots[f"tic-tac-toe-lv{level}"] for level in range(3)]
     tournament = tournament_create(

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from arena.models import Match
-from arena.people import person_agent_for_user
-from arena.rendering import live_match_html, replay_html
-from arena.services import bots_ensure, decision_record, match_claim, match_create
+from arena.play.people import person_agent_for_user
+from arena.play.rendering import live_match_html, replay_html
+from arena.record.services import bots_ensure, decision_record, match_claim, match_create
 from games.bots.werewolf import LADDER
 from games.werewolf import Werewolf
 

@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from arena.asgi import application
-from arena.ws_origin import origin_allowed
+from arena.play.ws_origin import origin_allowed
 from tests.arena.test_consumers import make_match
 
 

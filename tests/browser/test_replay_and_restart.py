@@ -16,8 +16,8 @@ FINISHED_MATCH = """
 import json
 from asgiref.sync import async_to_sync
 from arena.models import Agent
-from arena.runner import run_match
-from arena.services import match_create
+from arena.runner.loop import run_match
+from arena.record.services import match_create
 agents = [Agent.objects.get(slug="connect-four-lv1"), Agent.objects.get(slug="connect-four-lv0")]
 match = async_to_sync(run_match)(match_create(game="connect-four", agents=agents, seed=4).pk)
 print(json.dumps({"match": match.pk, "plies": match.ply}))

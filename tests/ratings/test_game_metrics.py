@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.runner import run_match
-from arena.services import AttemptData, attempt_record_rejected, bots_ensure, match_create
+from arena.agents.base import AttemptData
+from arena.record.services import attempt_record_rejected, bots_ensure, match_create
+from arena.runner.loop import run_match
 from ratings.game_metrics import star_error_rates, star_performance, werewolf_social
 from ratings.leaderboard import Matches, compute
 

@@ -9,10 +9,10 @@ from asgiref.sync import async_to_sync
 from django.test import override_settings
 
 from arena.models import Agent
-from arena.people import person_agent_for_user
-from arena.runner import run_match
-from arena.selectors import agent_game_records
-from arena.services import bots_ensure, decision_record, match_claim, match_create
+from arena.play.people import person_agent_for_user
+from arena.record.selectors import agent_game_records
+from arena.record.services import bots_ensure, decision_record, match_claim, match_create
+from arena.runner.loop import run_match
 from games import get_game
 from games.bots.werewolf import LADDER
 from ratings.selectors import first_mover_table, head_to_head

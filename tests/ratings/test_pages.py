@@ -11,10 +11,10 @@ from asgiref.sync import async_to_sync
 from django.test import override_settings
 
 from arena.models import Agent
-from arena.people import guest_agent_create, person_consent_set
-from arena.runner import run_tournament
-from arena.services import bots_ensure, decision_record, match_claim, match_create
-from arena.tournaments import tournament_create
+from arena.play.people import guest_agent_create, person_consent_set
+from arena.record.services import bots_ensure, decision_record, match_claim, match_create
+from arena.tournaments.run import run_tournament
+from arena.tournaments.services import tournament_create
 from ratings.models import RatingSnapshot
 from ratings.services import snapshot_refresh
 

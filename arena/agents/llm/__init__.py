@@ -1,6 +1,6 @@
 """LLM seats: any OpenAI-compatible endpoint through the `openai` SDK (DESIGN §4).
 
-Kept import-light on purpose: `arena.services` reads PROMPT_VERSION from here, and the
+Kept import-light on purpose: `arena.record.services` reads PROMPT_VERSION from here, and the
 agent itself imports services. Import `LLMAgent` from `arena.agents.llm.agent`.
 """
 

@@ -9,13 +9,13 @@ import time
 from collections import Counter
 from typing import Any
 
-from arena.agents.base import DecisionResult
+from arena.agents.base import AttemptData, DecisionResult
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
 from arena.agents.llm.parsing import Parsed, parse_reply
 from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages
 from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, with_defaults
-from arena.services import AttemptData, ServiceError
+from arena.record.services import ServiceError
 from games import Game
 
 #: Ways a model try can end without a reply to judge: the decision stops there.

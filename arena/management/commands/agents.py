@@ -7,7 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.models import Agent
-from arena.services import ServiceError, agent_create
+from arena.record.services import ServiceError, agent_create
 
 LLM_FIELDS = {
     "base_url": str,

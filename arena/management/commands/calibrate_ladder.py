@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from arena.selectors import draw_rate_levels
+from arena.record.selectors import draw_rate_levels
 from games import get_game
 from games.bots import LADDER_MODULES, ladder
 from games.bots.calibration import play_series

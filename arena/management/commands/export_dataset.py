@@ -6,7 +6,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand
 
-from arena.dataset import export_dataset
+from arena.record.dataset import export_dataset
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ import os
 
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.dataset import MAX_IMPORT_BYTES, DatasetError, import_dataset
+from arena.record.dataset import MAX_IMPORT_BYTES, DatasetError, import_dataset
 
 
 class Command(BaseCommand):

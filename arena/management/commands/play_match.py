@@ -8,9 +8,9 @@ from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.models import Agent
-from arena.runner import run_match
-from arena.selectors import match_summary
-from arena.services import ServiceError, match_create, variant_options
+from arena.record.selectors import match_summary
+from arena.record.services import ServiceError, match_create, variant_options
+from arena.runner.loop import run_match
 from games import UnknownGame
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from arena.models import Match
-from arena.services import STALE_AFTER_S, match_release_stale
-from arena.tasks import enqueue_matches
+from arena.record.services import STALE_AFTER_S, match_release_stale
+from arena.runner.tasks import enqueue_matches
 
 
 class Command(BaseCommand):

@@ -9,8 +9,8 @@ from tqdm import tqdm
 
 from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Match
-from arena.runner import run_match
-from arena.services import agent_ensure, bots_ensure, match_create
+from arena.record.services import agent_ensure, bots_ensure, match_create
+from arena.runner.loop import run_match
 from games import get_game
 from games.bots import LADDER_MODULES
 

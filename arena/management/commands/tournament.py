@@ -11,10 +11,10 @@ from tqdm import tqdm
 
 from arena.management.commands.play_match import parse_options
 from arena.models import Agent, Tournament
-from arena.runner import run_tournament
-from arena.selectors import tournament_progress
-from arena.services import ServiceError
-from arena.tournaments import tournament_cancel, tournament_create, tournament_queue
+from arena.record.selectors import tournament_progress
+from arena.record.services import ServiceError
+from arena.tournaments.run import run_tournament
+from arena.tournaments.services import tournament_cancel, tournament_create, tournament_queue
 from games import UnknownGame
 
 

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena.models import Match
-from arena.selectors import ReplayMismatch, match_replayed_state
+from arena.record.selectors import ReplayMismatch, match_replayed_state
 from games import IllegalAction
 
 

@@ -11,8 +11,8 @@ from asgiref.sync import async_to_sync
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.local import GEMMA3, SMOLLM2, local_base_url, local_llm_agents, start_server, stop_server
 from arena.models import Attempt, Decision, Match
-from arena.runner import run_match
-from arena.services import agent_ensure, match_create
+from arena.record.services import agent_ensure, match_create
+from arena.runner.loop import run_match
 from games import get_game
 
 pytestmark = [

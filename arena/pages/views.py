@@ -16,18 +16,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from arena.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
-from arena.dataset import cached_export
-from arena.forms import LLMAgentForm
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
-from arena.people import person_seats
-from arena.play_views import current_person
-from arena.ratelimit import limited
-from arena.refusal import refusal
-from arena.rendering import annotations_html, board_html, replay_html, tournament_progress_html
-from arena.selectors import agent_game_records, match_list
-from arena.services import ServiceError, agent_create, agent_update
-from arena.visibility import action_hidden, match_secret, visible_action, visible_seed
+from arena.pages.refusal import refusal
+from arena.play.forms import LLMAgentForm
+from arena.play.people import person_seats
+from arena.play.ratelimit import limited
+from arena.play.rendering import annotations_html, board_html, replay_html, tournament_progress_html
+from arena.play.views import current_person
+from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
+from arena.record.dataset import cached_export
+from arena.record.selectors import agent_game_records, match_list
+from arena.record.services import ServiceError, agent_create, agent_update
+from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
 from ratings.profile import agent_profile_charts

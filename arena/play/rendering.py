@@ -9,9 +9,9 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
-from arena.people import person_seats
-from arena.selectors import match_state_at, tournament_progress
-from arena.visibility import action_hidden, decision_annotatable, match_secret, trace_visible, visible_action
+from arena.play.people import person_seats
+from arena.record.selectors import match_state_at, tournament_progress
+from arena.record.visibility import action_hidden, decision_annotatable, match_secret, trace_visible, visible_action
 from games import Game, get_game
 
 
@@ -123,7 +123,7 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     """The replay panel at `ply`: board, step controls, move list and the trace of the move that led here.
 
     Once the match has no secrets left it reveals everything; until then a viewer sees what their seats
-    may see (arena.visibility).
+    may see (arena.record.visibility).
     """
     game = get_game(match.game)
     ply = min(max(ply, 0), match.ply)

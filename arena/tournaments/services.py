@@ -1,6 +1,6 @@
 """Tournament formats: who plays whom, with which seeds, and what happens after each match.
 
-Writes go through `arena.services`; this module decides the schedule.
+Writes go through `arena.record.services`; this module decides the schedule.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
-from arena.selectors import adaptive_intervals, draw_rate_levels, ladder_records
-from arena.services import ServiceError, match_create, new_seed, variant_options
+from arena.record.selectors import adaptive_intervals, draw_rate_levels, ladder_records
+from arena.record.services import ServiceError, match_create, new_seed, variant_options
+from arena.runner.tasks import enqueue_matches
 from games import get_game
 from games.bots import ladder
 from ratings.ladder import ladder_rating
@@ -228,8 +229,6 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
         _schedule_most_informative(tournament)
     created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)
     if created and tournament.config.get("queued"):
-        from arena.tasks import enqueue_matches  # tasks run matches, which finish by calling back here
-
         transaction.on_commit(lambda: enqueue_matches(created))
     if not created and not tournament.matches.filter(status__in=open_statuses).exists():
         tournament.status = Tournament.Status.FINISHED
@@ -241,6 +240,12 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
     return created
 
 
+def tournament_advance_on_match_finished(sender: type[Match], *, match: Match, **kwargs: Any) -> None:
+    """`match_finished` receiver: a tournament's match ended, so schedule what follows or close the tournament."""
+    if match.tournament_id:
+        tournament_advance(tournament=Tournament.objects.get(pk=match.tournament_id))
+
+
 @transaction.atomic
 def tournament_queue(*, tournament: Tournament) -> list[int]:
     """Hand the tournament to workers: its pending matches are queued, and so will be those it schedules later."""
@@ -249,8 +254,6 @@ def tournament_queue(*, tournament: Tournament) -> list[int]:
     tournament.save(update_fields=["config"])
     tournament_advance(tournament=tournament)
     pending = list(tournament.matches.filter(status=Match.Status.PENDING).values_list("pk", flat=True))
-    from arena.tasks import enqueue_matches
-
     transaction.on_commit(lambda: enqueue_matches(pending))
     return pending
 

@@ -18,12 +18,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from arena.models import Agent, Match
-from arena.people import person_flag, person_move, person_resign
-from arena.play_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
-from arena.ratelimit import ConnectionBudget
-from arena.rendering import live_match_html, live_seats
-from arena.runner import broadcast_match_updated, match_group, run_match
-from arena.services import STALE_AFTER_S, ServiceError
+from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
+from arena.play.people import person_flag, person_move, person_resign
+from arena.play.ratelimit import ConnectionBudget
+from arena.play.rendering import live_match_html, live_seats
+from arena.record.services import STALE_AFTER_S, ServiceError
+from arena.runner.loop import broadcast_match_updated, match_group, run_match
 from games import IllegalAction, get_game
 
 logger = logging.getLogger(__name__)
@@ -225,7 +225,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return fragments.frame(match, self.viewer, self.seats, self.mine), needs, ""
 
     async def renew_lease(self) -> None:
-        """Keep this socket counted in its limits for as long as it stays open (see arena.play_limits)."""
+        """Keep this socket counted in its limits for as long as it stays open (see arena.play.live_limits)."""
         while True:
             await asyncio.sleep(SocketLease.renew_delay_s())
             await sync_to_async(self.lease.renew)()

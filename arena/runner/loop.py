@@ -15,15 +15,13 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connections
-from django.utils import timezone
 
 from arena.agents.base import DecisionResult, SeatAgent
 from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
-from arena.models import Agent, AgentVersion, Match, Seat, Tournament
-from arena.services import (
+from arena.models import Agent, AgentVersion, Match, Seat
+from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
-    STALE_AFTER_S,
     ServiceError,
     attempt_record_rejected,
     decision_record,
@@ -33,7 +31,6 @@ from arena.services import (
     match_release,
     match_resign,
 )
-from arena.tournaments import tournament_advance
 from games import Game, get_game
 
 logger = logging.getLogger(__name__)
@@ -196,35 +193,3 @@ async def _with_database_retries(write: Callable[..., Match], **kwargs: Any) -> 
             await sync_to_async(connections.close_all)()
             await asyncio.sleep(delay)
     raise AssertionError("unreachable")
-
-
-def _next_runnable(tournament_id: int, stale_after_s: float) -> int | None:
-    """A pending match of the tournament, or a running one whose worker has gone quiet."""
-    matches = Match.objects.filter(tournament_id=tournament_id)
-    pending = matches.filter(status=Match.Status.PENDING).order_by("pk").values_list("pk", flat=True).first()
-    if pending is not None:
-        return pending
-    cutoff = timezone.now() - timezone.timedelta(seconds=stale_after_s)
-    return (
-        matches.filter(status=Match.Status.RUNNING, heartbeat_at__lt=cutoff)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-        .first()
-    )
-
-
-async def run_tournament(
-    tournament_id: int,
-    *,
-    worker: str | None = None,
-    stale_after_s: float = STALE_AFTER_S,
-    on_match: Callable[[Match | None], None] | None = None,
-) -> None:
-    """Run every match of a tournament in this process, scheduling follow-ups as results come in."""
-    worker = worker or default_worker_id()
-    tournament = await Tournament.objects.aget(pk=tournament_id)
-    await sync_to_async(tournament_advance)(tournament=tournament)
-    while (match_id := await sync_to_async(_next_runnable)(tournament_id, stale_after_s)) is not None:
-        match = await run_match(match_id, worker=worker)  # when it ends, the tournament schedules what follows
-        if on_match:
-            await sync_to_async(on_match)(match)

@@ -13,9 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arena.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
 from arena.models import Agent, Challenge, Match, Tournament
-from arena.people import (
+from arena.pages.refusal import refusal
+from arena.play.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
+from arena.play.people import (
     challenge_accept,
     challenge_create,
     guest_agent_create,
@@ -24,11 +25,10 @@ from arena.people import (
     person_ladder_start,
     person_match_create,
 )
-from arena.ratelimit import client_address, limited, login_failed, login_succeeded, login_wait
-from arena.refusal import refusal
-from arena.rendering import live_match_html
-from arena.selectors import tournament_progress
-from arena.services import ServiceError
+from arena.play.ratelimit import client_address, limited, login_failed, login_succeeded, login_wait
+from arena.play.rendering import live_match_html
+from arena.record.selectors import tournament_progress
+from arena.record.services import ServiceError
 from games import UnknownGame, all_games, get_game
 
 

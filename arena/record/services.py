@@ -7,43 +7,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from arena.agents.base import AttemptData
 from arena.agents.llm import PROMPT_VERSION
 from arena.agents.llm_config import secret_keys_in
-from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat, Tournament
-from arena.versions import code_version
+from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
+from arena.record.signals import match_finished
+from arena.record.versions import code_version
 from games import get_game
 from games.bots import ladder
-from ratings.services import rating_key
-from ratings.tasks import request_refresh
 
 
 class ServiceError(Exception):
     """A request the record cannot accept; the message says why."""
-
-
-@dataclass
-class AttemptData:
-    """One try at a decision, as an agent reports it (see Attempt for the fields)."""
-
-    verdict: str
-    raw_text: str = ""
-    reasoning_text: str = ""
-    parsed_action: str = ""
-    message: str = ""
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    transient: bool = False
-    latency_ms: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float = 0.0
-    model_reported: str = ""
 
 
 # -- agents ------------------------------------------------------------------------------
@@ -318,17 +298,8 @@ def _close(match: Match, *, status: str, scores: list[float] | None, termination
         for seat in match.seats.all():
             seat.score = scores[seat.index]
             seat.save(update_fields=["score"])
-        # Leaderboards read cached snapshots: queue their refresh once this result is committed.
-        transaction.on_commit(lambda: request_refresh(games=[rating_key(match.game, match.options)]))
-    if match.tournament_id:
-        transaction.on_commit(lambda: _advance_tournament(match.tournament_id))
-
-
-def _advance_tournament(tournament_id: int) -> None:
-    """A tournament match ended: schedule what follows (next ladder level) or close the tournament."""
-    from arena.tournaments import tournament_advance  # tournaments builds on these services
-
-    tournament_advance(tournament=Tournament.objects.get(pk=tournament_id))
+    # Tournaments schedule what follows and leaderboards refresh; they listen, the record does not call them.
+    transaction.on_commit(lambda: match_finished.send(sender=Match, match=match))
 
 
 @transaction.atomic

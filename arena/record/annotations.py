@@ -9,9 +9,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from arena.models import Agent, Annotation, AnnotationTag, Decision
-from arena.people import person_seats
-from arena.services import ServiceError
-from arena.visibility import decision_annotatable
+from arena.play.people import person_seats
+from arena.record.services import ServiceError
+from arena.record.visibility import decision_annotatable
 from games import get_game
 from ratings.agreement import fleiss_kappa, label_counts
 

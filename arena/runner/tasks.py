@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.tasks import task
 
-from arena.runner import run_match
+from arena.runner.loop import run_match
 
 
 def enqueue_matches(match_ids: list[int]) -> None:

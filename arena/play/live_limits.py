@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import cache
 
-#: name -> default; override any of them with the ARENA_PLAY_LIMITS setting (a dict, or the
-#: environment variable of that name: "sockets_per_address=500,sockets_per_match=100").
+#: name -> default; override any of them with the ARENA_PLAY_LIMITS environment variable
+#: ("sockets_per_address=500,sockets_per_match=100", read by arena.config).
 DEFAULT_LIMITS = {
     "sockets_per_person": 8,  # open match sockets of one account or guest session (tabs)
     "sockets_per_address": 64,  # of one client address, whoever is signed in
@@ -43,18 +43,6 @@ TOO_MANY_SOCKETS = 4429
 def limit(name: str) -> int:
     """The limit `name` as configured, else its default."""
     return getattr(settings, "ARENA_PLAY_LIMITS", {}).get(name, DEFAULT_LIMITS[name])
-
-
-def parse_limits(text: str) -> dict[str, int]:
-    """'name=number,…' (the ARENA_PLAY_LIMITS environment variable) as a dict; ValueError names the bad part."""
-    limits = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        name, _, value = item.partition("=")
-        if name.strip() not in DEFAULT_LIMITS or not value.strip().isdecimal():
-            names = ", ".join(DEFAULT_LIMITS)
-            raise ValueError(f"ARENA_PLAY_LIMITS: {item!r} is not name=number, with a name from: {names}.")
-        limits[name.strip()] = int(value)
-    return limits
 
 
 def _window(now: float | None = None) -> int:

@@ -27,8 +27,8 @@ from django.utils import timezone
 
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Seat
-from arena.versions import code_version
-from arena.visibility import matches_without_secrets
+from arena.record.versions import code_version
+from arena.record.visibility import matches_without_secrets
 from games import IllegalAction, UnknownGame, get_game
 
 FORMAT = "arena-dataset/1"

@@ -1,6 +1,6 @@
 """Services for people: their seats (accounts and guests), consent, challenges and moves.
 
-Like `arena.services`, these are the only functions that write what they touch.
+Like `arena.record.services`, these are the only functions that write what they touch.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
+from arena.agents.base import AttemptData
 from arena.models import Agent, Attempt, Challenge, Match, Tournament
-from arena.play_limits import limit
-from arena.services import (
-    AttemptData,
+from arena.play.live_limits import limit
+from arena.record.services import (
     ServiceError,
     attempt_record_rejected,
     decision_record,
@@ -24,6 +24,7 @@ from arena.services import (
     match_resign,
     variant_options,
 )
+from arena.tournaments.services import tournament_create
 from games import IllegalAction, get_game
 
 #: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.
@@ -210,8 +211,6 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
 def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
     """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation, except that
     every seat-swapped pair gets a fresh random seed, so no deal or bot setup can be learnt by heart."""
-    from arena.tournaments import tournament_create  # tournaments build on these services
-
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only people start a ladder climb here; models use `manage.py tournament`.")
     slug = f"climb-{person.slug[:50]}-{game}-{secrets.token_hex(3)}"

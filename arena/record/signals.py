@@ -1,0 +1,15 @@
+"""Events the record announces, so rooms built on it (tournaments, ratings) need not be imported by it.
+
+`match_finished` is sent by `arena.record.services` once per match, when the transaction that ended it
+(its last move, a resignation or an abort) has committed; a rolled-back ending sends nothing. Receivers get
+`sender=Match` and `match`, the closed row: `status` is finished or aborted, `scores` is None when aborted,
+and `tournament_id`, `game` and `record` are as stored. They run synchronously, in the writer's thread, in
+the order they were connected (apps' `ready()`); an exception propagates to the writer's caller, with the
+record already committed.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+match_finished = Signal()
