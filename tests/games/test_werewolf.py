@@ -147,12 +147,13 @@ def test_debate_text_is_data_and_limited():
         GAME.apply(after, ("say", "x" * 501))
 
 
-def test_rule_bot_plays_legal_moves_to_the_end():
+@pytest.mark.parametrize("bot", LADDER[1:], ids=lambda bot: bot.slug)
+def test_reasoning_bots_play_legal_moves_to_the_end(bot):
     for seed in range(5):
         state = GAME.initial_state(seed=seed)
         rng = random.Random(seed)
         while GAME.current_player(state) is not None:
-            state = GAME.apply(state, LADDER[2].choose(GAME, state, rng))
+            state = GAME.apply(state, bot.choose(GAME, state, rng))
         assert GAME.outcome(state) is not None
 
 
@@ -200,3 +201,48 @@ def test_other_seats_night_actions_and_votes_read_as_placeholders():
     assert GAME.public_action_text("kill P6") == "(night action)"
     assert GAME.public_action_text("vote P3") == GAME.public_action_text("abstain") == "(vote)"
     assert GAME.public_action_text("say I suspect P3.") == "say I suspect P3."
+
+
+def claimed_day():
+    """Night 1: the wolves kill P6, the seer P3 finds P1 a werewolf; day 1: both wolves accuse P5, P3 claims."""
+    state = play(fixed(), "kill P6", "kill P6", "inspect P1", "protect P4")
+    state = play(state, "say I suspect P5.", "say I suspect P5.", "say I am the seer. P1 is a werewolf.")
+    return debate(state)
+
+
+def test_inference_bot_trusts_a_lone_seer_claim_and_wolves_never_vote_their_partner():
+    state = claimed_day()
+    votes = {}
+    while state.phase == "vote":
+        seat = GAME.current_player(state)
+        action = LADDER[2].choose(GAME, state, random.Random(seat))
+        votes[seat] = action[1]
+        state = GAME.apply(state, action)
+    assert votes == {0: 2, 1: 2, 2: 0, 3: 0, 4: 0, 6: 0, 7: 0}  # the wolves vote the claimant, the village P1
+    assert not state.alive[0]
+    state = play(state, "kill P5", "inspect P2")
+    assert LADDER[2].choose(GAME, state, random.Random(0)) == ("protect", 2)  # the doctor guards the seer
+
+
+@pytest.mark.parametrize("village", [0, 1, 2])
+def test_inference_wolves_never_vote_or_accuse_each_other(village):
+    for seed in range(20):
+        state = GAME.initial_state(seed=seed)
+        rng = random.Random(seed)
+        while (seat := GAME.current_player(state)) is not None:
+            wolf = state.roles[seat] == "werewolf"
+            state = GAME.apply(state, LADDER[2 if wolf else village].choose(GAME, state, rng))
+        wolves = {s for s, r in enumerate(state.roles) if r == "werewolf"}
+        assert not [e for e in state.events if e[0] == "vote" and {e[2], e[3]} <= wolves], seed
+        said = [e for e in state.events if e[0] == "say" and e[2] in wolves]
+        assert not [e for e in said if any(f"suspect P{w + 1}" in e[4] for w in wolves)], seed
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_bots_do_not_read_the_rounds_secret_votes(level):
+    state = play(fixed(), "kill P6", "kill P6", "inspect P5", "protect P4")
+    state = debate(play(state, "say I suspect P5.", "say I suspect P5.", "say I am the seer. P5 is not a werewolf."))
+    # Who voted for the cleared P5 is evidence once tallied; before, the doctor P4 must not see it.
+    first, second = (play(state, "vote P5", "vote P3", "abstain"), play(state, "vote P3", "vote P5", "abstain"))
+    assert GAME.current_player(first) == GAME.current_player(second) == 3
+    assert LADDER[level].choose(GAME, first, random.Random(7)) == LADDER[level].choose(GAME, second, random.Random(7))
