@@ -170,8 +170,7 @@ def wolf_odds(game: Werewolf, state: WerewolfState, me: int | None) -> dict[int,
 
 
 def _inferring(game: Werewolf, state: WerewolfState, rng: random.Random) -> tuple:
-    """Village: vote, accuse and inspect the likeliest wolf (`wolf_odds` of the public record; the seer adds what it
-    found); the seer claims with every result at once;
+    """Village: vote, accuse and inspect the likeliest wolf (`wolf_odds`); the seer claims with every result at once;
     the doctor guards the trusted claimant. Wolves: hunt the seer claimant until the doctor saves it, counterclaim
     the seer, vote the claimant or with the crowd, never for the partner."""
     me = game.current_player(state)
