@@ -249,7 +249,7 @@ class PlanViews:
             )
         if index >= 1:
             lines.append(f"Most recent leg (your other role): {state.legs[index - 1].feedback[player]}")
-        lines.append(f"Example of a valid plan: {canonical(self.example_plans(role, options)[0])}")
+        lines.append(self.plan_format_text(role, options))
         return "\n\n".join(lines)
 
     def rules_text(self) -> str:
@@ -266,6 +266,10 @@ class PlanViews:
                 "(over budget, malformed JSON, unknown unit, …) loses that leg by forfeit. The player who wins more "
                 "legs wins the match; equal legs is a draw.",
                 "Answer format: one JSON document (the plan) on one line, or the word keep.",
-                *(f"Example {self.role_names[r]} plan: {canonical(self.example_plans(r, options)[0])}" for r in (0, 1)),
+                *(
+                    f"Example {self.role_names[r]} plan (an illustration, not a choice to pick from): "
+                    f"{canonical(self.example_plans(r, options)[0])}"
+                    for r in (0, 1)
+                ),
             ]
         )

@@ -104,7 +104,11 @@ class _DecisionRun:
                 return None  # the provider gave up, the config is wrong, or time ran out
             attempt, parsed = mistakes[0]
             messages = messages + feedback_messages(
-                attempt.raw_text, parsed.message, legal_texts=self.legal_texts, legal_list=self.config["legal_list"]
+                attempt.raw_text,
+                parsed.message,
+                legal_texts=self.legal_texts,
+                legal_list=self.config["legal_list"],
+                plan=self.game.document_actions,
             )
         return None
 
@@ -116,7 +120,7 @@ class _DecisionRun:
                 request[name] = self.config[name]
         # Server-specific fields (llama.cpp's `grammar`, vLLM's `guided_choice`) go in the body as they are.
         request.update(self.config.get("extra_body") or {})
-        if self.config["scaffold"] == "grammar":
+        if self.config["scaffold"] == "grammar" and not self.game.document_actions:  # a plan is written, not picked
             request["grammar"] = answer_grammar(self.legal_texts)
         return request
 
