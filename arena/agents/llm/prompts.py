@@ -17,6 +17,11 @@ COT_SENTENCE = (
     "First, let's reason out loud about which action you should take to maximize your probability of winning."
 )
 ANSWER_FORMAT = "End your reply with a line `Answer: <move>`, where <move> is one legal move written exactly as listed."
+#: BotzoneBench's uniform response format and instruction (its §3 and Appendix C), word for word.
+BOTZONE_INSTRUCTION = (
+    "Briefly evaluate a few promising moves, provide reason for your final choice, and output the action."
+)
+BOTZONE_FORMAT = "Evaluation: [Your Evaluation]\nReason: [Your Reason]\nAnswer: [Your Answer]"
 #: Plan games (`Game.document_actions`): the model writes its own plan; the rules, not a list, decide what is valid.
 PLAN_FORMAT = (
     "End your reply with your plan: one JSON document in the plan format given (or, from round 2, the word "
@@ -42,6 +47,11 @@ def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
         parts.append("You only see what your seat may see; the other side's hidden information is not shown.")
     if game.document_actions:
         parts.append(PLAN_FORMAT)
+    elif scaffold == "botzone":
+        parts.append(
+            f"Reply strictly in this format:\n{BOTZONE_FORMAT}\n"
+            "where [Your Answer] is one legal move written exactly as listed."
+        )
     elif scaffold in ("direct", "grammar"):
         parts.append(
             "Reply with one line only: `Answer: <move>`, where <move> is one legal move written exactly as listed."
@@ -68,6 +78,8 @@ def user_prompt(game: Game, state: Any, seat: int, *, scaffold: str, legal_texts
         parts.append(f"{COT_SENTENCE} {answer}")
     elif scaffold == "self-consistency":
         parts.append(f"Think briefly about your options. {answer}")
+    elif scaffold == "botzone":
+        parts.append(f"{BOTZONE_INSTRUCTION}\n{BOTZONE_FORMAT}" if not game.document_actions else answer)
     elif game.document_actions:
         parts.append(PLAN_FORMAT)
     else:
