@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena.models import Attempt, Decision, Match, Tournament
 from arena.record.selectors import draw_rate_levels
@@ -13,6 +13,7 @@ from games.bots import ladder
 from ratings import process_metrics as pm
 from ratings.ladder import Record, ladder_rating
 from ratings.metrics import proportion
+from ratings.models import ReferenceRecord
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.record import seat_labels
 
@@ -132,10 +133,35 @@ def ladder_games(filters: ReportFilters) -> list[LadderGame]:
     return out
 
 
+def reference_games(records: list[ReferenceRecord]) -> list[LadderGame]:
+    """BotzoneBench's own ladder games (imported, replayed through our engines) as the candidates' games."""
+    out = []
+    for r in records:
+        seat = next(i for i, name in enumerate(r.agents) if not name.startswith("botzone-lv"))
+        out.append(LadderGame(r.agents[seat], r.game, int(r.level or 0), float(r.scores[seat]), 0))
+    return out
+
+
 def build(filters: ReportFilters) -> Report:
     games = ladder_games(filters)
     used = {g.game for g in games}
     tables = [table_2(games, {g: len(ladder(g)) - 1 for g in used}, {g: draw_rate_levels(g) for g in used})]
+    imported = list(ReferenceRecord.objects.filter(source="botzone"))
+    if imported:
+        reference = reference_games(imported)
+        # Botzone's ladders have 7 levels (lv0–lv6), whatever ours have; tic-tac-toe's top keeps the draw rule.
+        seen = {g.game for g in reference}
+        table = table_2(
+            reference, dict.fromkeys(seen, 6), {g: frozenset({6}) if g == "tic-tac-toe" else frozenset() for g in seen}
+        )
+        table.key, table.title = "reference-table-2", "Reference: Table 2 from BotzoneBench's published logs (imported)"
+        table.source = (
+            f"imported from {imported[0].repository}@{imported[0].commit}; every move replayed; not arena matches"
+        )
+        table.rows = [
+            (label, [None if c is None else replace(c, matches=()) for c in cells]) for label, cells in table.rows
+        ]
+        tables.append(table)
     everything = finished_matches(set(Match.objects.values_list("game", flat=True).distinct()), filters)
     labels = seat_labels(everything)
     attempts: dict[str, list[pm.AttemptRecord]] = defaultdict(list)

@@ -6,12 +6,14 @@ Definitions in docs/metrics.md, "Reports → GameBench".
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 import numpy as np
 from django.conf import settings
 
 from ratings import bradley_terry as bt
 from ratings.metrics import Estimate
+from ratings.models import ReferenceRecord
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.record import Result, results
 from ratings.services import bootstrap_rounds
@@ -122,6 +124,32 @@ def tables(rows: list[Result], *, filters: ReportFilters, rounds: int, seed: int
     return [figure, table3]
 
 
+def reference_table(records: list[ReferenceRecord], *, rounds: int, seed: int = 0) -> Table | None:
+    """Figure 1 recomputed from GameBench's own published matches (imported), by the same code; no links:
+    these are not our matches. Draws are kept (GameBench's script drops ties: our choice, stated)."""
+    if not records:
+        return None
+    rows = [Result(-r.pk, r.game, tuple(r.agents), (0, 1), tuple(r.scores)) for r in records]
+    cells = ratings(rows, rounds=rounds, rng=np.random.default_rng(seed), minimum=min_games())
+    games = sorted({r.game for r in records})
+    columns = [*games, "overall"]
+    plain = {label: {k: replace(c, matches=()) for k, c in cs.items()} for label, cs in cells.items()}
+    order = sorted(plain, key=lambda label: -plain[label]["overall"].value if "overall" in plain[label] else 0)
+    first = records[0]
+    return Table(
+        key="reference-figure-1",
+        title="Reference: Figure 1 from GameBench's published matches (imported)",
+        source=f"imported from {first.repository}@{first.commit} {first.path}; not arena matches",
+        columns=columns,
+        rows=[(label, [plain[label].get(c) for c in columns]) for label in order],
+        note="The paper's own match results, rated by our Bradley–Terry code at 90%; shown apart from the "
+        "arena's matches and never pooled with them.",
+        level=LEVEL,
+    )
+
+
 def build(filters: ReportFilters) -> Report:
     rows = results(finished_matches(GAMES, filters))
-    return Report("gamebench", TITLE, CITATION, tables(rows, filters=filters, rounds=bootstrap_rounds()), filters)
+    out = tables(rows, filters=filters, rounds=bootstrap_rounds())
+    reference = reference_table(list(ReferenceRecord.objects.filter(source="gamebench")), rounds=bootstrap_rounds())
+    return Report("gamebench", TITLE, CITATION, out + ([reference] if reference else []), filters)
