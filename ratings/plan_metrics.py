@@ -52,6 +52,7 @@ def round_records(*, people_only_consenting: bool = True, matches=None) -> list[
                     rule_violation=row["rule_violation"],
                     value=row["value"],
                     similarity=row["similarity"],
+                    items=frozenset(row.get("items", ())),
                 )
             )
     return records

@@ -17,19 +17,22 @@ class PlanViews:
     def records(self, state: PlanState) -> list[dict[str, Any]]:
         """One row per (seat, resolved leg) with what Appendix B's metrics need."""
         rows = []
+        options = dict(state.options)
         for index, leg in enumerate(state.legs):
             for seat in (0, 1):
                 mine = leg.sealed[seat]
+                role = role_of(seat, index)
                 rows.append(
                     {
                         "round": round_of(index),
                         "leg": index % 2 + 1,
                         "seat": seat,
-                        "role": self.role_names[role_of(seat, index)],
+                        "role": self.role_names[role],
                         "won": leg.winner == seat,
                         "kept": mine.text == KEEP,
                         "revised": mine.revised,
                         "similarity": mine.similarity,
+                        "items": sorted(self.check(mine.source, role, options).items) if mine.plan else [],
                         "over_budget": mine.over_budget,
                         "rule_violation": mine.rule_violation,
                         "value": leg.values[seat],

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
+from django.conf import settings
 
 from ratings import process_metrics as pm
 from ratings.metrics import pearson
@@ -42,8 +43,14 @@ def table_1_row(records: list[pm.RoundRecord], rng: np.random.Generator) -> list
         if metric is not None:
             cells.append(Cell.of(metric(records), ids, unit="%" if percent else ""))
     cells[4:4] = [Cell.of(pm.improvement_slope(records, rng=rng, rounds=BOOTSTRAP), ids)]
-    cells.append(Cell.of(pm.strategy_similarity(records, rng=rng, rounds=BOOTSTRAP), ids))
+    sim = pm.multi_aspect_strategy_similarity(records, sim_weights(), rng=rng, rounds=BOOTSTRAP)
+    cells.append(Cell.of(sim, ids))
     return cells
+
+
+def sim_weights() -> tuple[float, float, float]:
+    """SIM's (structural, semantic, functional) weights: equal unless ARENA_ADVGAMEBENCH_SIM_WEIGHTS says otherwise."""
+    return tuple(getattr(settings, "ARENA_ADVGAMEBENCH_SIM_WEIGHTS", (1 / 3, 1 / 3, 1 / 3)))
 
 
 def tables(
@@ -71,8 +78,8 @@ def tables(
             columns=columns,
             rows=per_game,
             note="Proportions with Wilson 95% intervals; β and SIM with 95% bootstrap intervals resampling matches "
-            "(β) or corrections (SIM). Rounds are counted per role. "
-            "SIM is the plan-item Jaccard (B.3's structural aspect).",
+            "(β) or corrections (SIM). Rounds are counted per role. SIM is B.3's multi-aspect similarity "
+            f"(structural, semantic, functional; weights {', '.join(f'{w:.2f}' for w in sim_weights())}).",
         ),
         Table(
             key="table-1-overall",

@@ -159,3 +159,26 @@ def test_filters_are_checked_like_the_leaderboard(client):
     assert client.get("/reports/nobody/").status_code == 404
     with pytest.raises(CommandError, match="not a date"):
         call_command("report", "star", "--since", "yesterday", stdout=io.StringIO())
+
+
+def test_multi_aspect_sim_by_hand():
+    before = frozenset({"RifleSoldier@1,2", "RifleSoldier@1,3", "IceSoldier@2,2"})
+    after = frozenset({"RifleSoldier@1,2", "IceSoldier@3,3", "IceSoldier@2,2"})
+    # Structural: 2 shared items of 4 = 0.5. Semantic: kinds (Ice, Rifle) counted (1, 2) then (2, 1):
+    # cosine 4 / 5 = 0.8. Functional: the same two kinds = 1. Equal weights: (0.5 + 0.8 + 1) / 3.
+    structural, semantic, functional = pm.aspect_scores(before, after)
+    assert structural == pytest.approx(0.5)
+    assert semantic == pytest.approx(0.8)
+    assert functional == pytest.approx(1.0)
+    assert [pm.component(i) for i in ("0:gold LavaGolem", "Fire:1:flame_splash", "target:leftmost")] == [
+        "gold LavaGolem",
+        "flame_splash",
+        "target:leftmost",
+    ]
+    lost = pm.RoundRecord(agent="a", match=(1, "defender"), round=1, won=False, items=before)
+    revised = pm.RoundRecord(agent="a", match=(1, "defender"), round=2, won=True, revised=True, items=after)
+    sim = pm.multi_aspect_strategy_similarity([lost, revised], rng=np.random.default_rng(0), rounds=20)
+    assert sim.value == pytest.approx(2.3 / 3)
+    assert sim.n == 1
+    (row,) = [r for r in advgamebench.tables([lost, revised], {1: "tower-defense"}, filters=NONE)[0].rows]
+    assert row[1][-1].value == pytest.approx(2.3 / 3)  # Table 1's SIM column is the multi-aspect SIM
