@@ -180,5 +180,43 @@ def test_multi_aspect_sim_by_hand():
     sim = pm.multi_aspect_strategy_similarity([lost, revised], rng=np.random.default_rng(0), rounds=20)
     assert sim.value == pytest.approx(2.3 / 3)
     assert sim.n == 1
-    (row,) = [r for r in advgamebench.tables([lost, revised], {1: "tower-defense"}, filters=NONE)[0].rows]
+    (row,) = list(advgamebench.tables([lost, revised], {1: "tower-defense"}, filters=NONE)[0].rows)
     assert row[1][-1].value == pytest.approx(2.3 / 3)  # Table 1's SIM column is the multi-aspect SIM
+
+
+def test_dsgbench_werewolf_and_stratego_measures_by_hand():
+    from games.stratego.pieces import BOMB, COLONEL, FLAG, GENERAL, MARSHAL, SCOUT, SPY, piece
+
+    events = [
+        ["kill", 1, 0, 2, ""],  # A's werewolf kills seat 2
+        ["inspect", 1, 1, 0, ""],  # A's seer inspects the werewolf
+        ["vote", 1, 1, 0, ""],  # A's seer votes the werewolf: IRP and VSS hit (seat 0 is exiled)
+        ["vote", 1, 3, 1, ""],  # B votes the seer: a miss for both
+        ["vote", 1, 0, 1, ""],  # the werewolf's own vote: not an identification
+        ["vote", 1, 2, -1, ""],  # B abstains
+        ["exile", 1, -1, 0, ""],
+    ]
+    state = {"roles": ["werewolf", "seer", "villager", "villager"], "alive": [False, True, False, True]}
+    wolf = Result(1, "werewolf", ("A", "A", "B", "B"), (0, 1, 1, 1), (0.0, 1.0, 1.0, 1.0), {**state, "events": events})
+    board = [0] * 100
+    for cell, (owner, rank) in enumerate(
+        [(0, MARSHAL), (0, GENERAL), (0, COLONEL), (0, SCOUT), (1, COLONEL), (1, SPY), (1, BOMB), (1, FLAG)]
+    ):
+        board[cell] = piece(owner, rank)
+    strat = Result(2, "stratego", ("A", "B"), (0, 1), (1.0, 0.0), {"board": board})
+    m = dsgbench.game_measures([wolf, strat], np.random.default_rng(0))
+    assert (m["A"]["IRP"].value, m["A"]["VSS"].value, m["A"]["KSR"].value) == (1.0, 1.0, 0.5)
+    assert (m["B"]["IRP"].value, m["B"]["VSS"].n) == (0.0, 1)
+    assert "KSR" not in m["B"]  # B held no key role
+    # CPR: A keeps Marshal, General and one Colonel of 4 critical pieces; B one Colonel. TPCV: 10+9+8+2, 8+1.
+    assert (m["A"]["CPR"].value, m["A"]["TPCV"].value) == (0.75, 29.0)
+    assert (m["B"]["CPR"].value, m["B"]["TPCV"].value) == (0.25, 9.0)
+    # Decision tracking: A made 4 key decisions (kill, inspect, 2 votes); B a vote and an abstention.
+    assert (m["A"]["decisions:kill"].value, m["A"]["decisions:vote"].value, m["A"]["decisions:kill"].n) == (
+        0.25,
+        0.5,
+        4,
+    )
+    assert m["B"]["decisions:abstain"].value == 0.5
+    assert m["A"]["IRP"].matches == (1,)
+    assert m["A"]["CPR"].matches == (2,)
