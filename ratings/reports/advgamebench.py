@@ -35,8 +35,9 @@ def _ids(records: list[pm.RoundRecord]) -> list[int]:
     return [r.match[0] for r in records]
 
 
-def table_1_row(records: list[pm.RoundRecord], rng: np.random.Generator) -> list[Cell]:
-    """One agent's Table 1 cells over `records` (one game, or all of them)."""
+def table_1_row(records: list[pm.RoundRecord], seed: int = 0) -> list[Cell]:
+    """One agent's Table 1 cells over `records` (one game, or all of them); the same records give the same row."""
+    rng = np.random.default_rng(seed)
     ids = _ids(records)
     cells = []
     for _, metric, percent in TABLE_1:
@@ -67,8 +68,8 @@ def tables(
         for r in mine:
             by_game[games[r.match[0]]].append(r)
         for game in sorted(by_game):
-            per_game.append((f"{agent} · {game}", table_1_row(by_game[game], rng)))
-        overall[str(agent)] = table_1_row(mine, rng)
+            per_game.append((f"{agent} · {game}", table_1_row(by_game[game], seed)))
+        overall[str(agent)] = table_1_row(mine, seed)
     columns = [heading for heading, _, _ in TABLE_1]
     out = [
         Table(

@@ -27,6 +27,7 @@ def cell_text(cell: Cell | str | None) -> str:
 
 
 def _number(value: float, unit: str) -> str:
+    value = 0.0 if abs(value) < 1e-12 else value  # bootstrap bounds land a rounding error away from 0
     return f"{100 * value:.1f}%" if unit == "%" else f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
 
 
