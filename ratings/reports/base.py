@@ -120,6 +120,8 @@ class Table:
     rows: list[tuple[str, list[Cell | str | None]]] = field(default_factory=list)
     note: str = ""
     level: float = 0.95  # the confidence level of the intervals
+    #: Drawn as a figure too: (x column, y column, log x axis); a row label "agent · series" names its series.
+    chart: tuple[int, int, bool] | None = None
 
 
 @dataclass

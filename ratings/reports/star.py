@@ -154,6 +154,7 @@ def tables(
             columns=["PWER", "Median decision time (ms)"],
             rows=gap_rows,
             note="Median over the agent's decisions, with a 95% bootstrap interval.",
+            chart=(1, 0, True),
         )
     )
     return out

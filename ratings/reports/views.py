@@ -14,7 +14,7 @@ from arena.play.ratelimit import limited
 from arena.record.selectors import match_list
 from ratings.filters import FilterError, choice
 from ratings.reports import PAPERS, UnknownPaper, paper
-from ratings.reports.base import Cell, Report, report_filters
+from ratings.reports.base import Cell, Report, Table, report_filters
 from ratings.reports.render import FORMATS, cell_text, rendered
 from ratings.selectors import prompt_versions
 
@@ -97,6 +97,50 @@ def cell_matches(request: HttpRequest, paper_slug: str) -> HttpResponse:
     return render(request, "ratings/reports/cell.html", context)
 
 
+def figure(table: Table) -> dict | None:
+    """A table's chart as a plotly figure: one series per mode (the label after " · "), points with their intervals."""
+    if table.chart is None:
+        return None
+    x, y, log_x = table.chart
+    series: dict[str, list[tuple[str, Cell, Cell]]] = {}
+    for label, cells in table.rows:
+        cx, cy = cells[x], cells[y]
+        if isinstance(cx, Cell) and isinstance(cy, Cell) and cx.value is not None and cy.value is not None:
+            agent, _, name = label.partition(" · ")
+            series.setdefault(name or "all", []).append((agent, cx, cy))
+    if not series:
+        return None
+
+    def bar(points: list[tuple[str, Cell, Cell]], axis: str) -> dict:
+        index = 1 if axis == "x" else 2
+        upper = [(p[index].high or p[index].value) - p[index].value for p in points]
+        lower = [p[index].value - (p[index].low or p[index].value) for p in points]
+        return {"type": "data", "symmetric": False, "array": upper, "arrayminus": lower}
+
+    data = [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "name": name,
+            "x": [p[1].value for p in points],
+            "y": [p[2].value for p in points],
+            "error_x": bar(points, "x"),
+            "error_y": bar(points, "y"),
+            "text": [f"{p[0]} (n={p[1].n})" for p in points],
+            "hovertemplate": "%{text}: %{y:.0f} at %{x:.0f}<extra></extra>",
+        }
+        for name, points in series.items()
+    ]
+    layout = {
+        "title": {"text": table.title},
+        "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+        "hovermode": "closest",
+        "xaxis": {"title": {"text": table.columns[x]}, "type": "log" if log_x else "linear"},
+        "yaxis": {"title": {"text": table.columns[y]}},
+    }
+    return {"data": data, "layout": layout}
+
+
 def linked_tables(report: Report, query: str) -> list[dict]:
     """The report's tables with each cell's text and the link to its matches."""
     out = []
@@ -116,5 +160,5 @@ def linked_tables(report: Report, query: str) -> list[dict]:
                     }
                 )
             rows.append({"label": label, "cells": linked})
-        out.append({"table": table, "rows": rows})
+        out.append({"table": table, "rows": rows, "figure": figure(table), "figure_id": f"{table.key}-figure"})
     return out

@@ -220,3 +220,22 @@ def test_dsgbench_werewolf_and_stratego_measures_by_hand():
     assert m["B"]["decisions:abstain"].value == 0.5
     assert m["A"]["IRP"].matches == (1,)
     assert m["A"]["CPR"].matches == (2,)
+
+
+def test_the_gap_figure_plots_each_mode_with_its_intervals():
+    from ratings.reports.base import Table
+    from ratings.reports.views import figure
+
+    pwer = star.Cell(1030.0, 1020.0, 1040.0, 6, (1,))
+    time = star.Cell(900.0, 800.0, 1200.0, 6, (1,))
+    table = Table(
+        "gap", "gap", "STAR §4.3", ["PWER", "ms"], [("m · turn-based", [pwer, time]), ("m · real-time", [pwer, time])]
+    )
+    table.chart = (1, 0, True)
+    drawn = figure(table)
+    assert [trace["name"] for trace in drawn["data"]] == ["turn-based", "real-time"]
+    trace = drawn["data"][0]
+    assert (trace["x"], trace["y"]) == ([900.0], [1030.0])
+    assert trace["error_x"]["array"] == [300.0]
+    assert trace["error_x"]["arrayminus"] == [100.0]
+    assert drawn["layout"]["xaxis"]["type"] == "log"
