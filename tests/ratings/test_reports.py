@@ -239,3 +239,20 @@ def test_the_gap_figure_plots_each_mode_with_its_intervals():
     assert trace["error_x"]["array"] == [300.0]
     assert trace["error_x"]["arrayminus"] == [100.0]
     assert drawn["layout"]["xaxis"]["type"] == "log"
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_advgamebench_report_honours_filters(client):
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
+    async_to_sync(run_match)(match.pk)
+    everything = client.get("/reports/advgamebench/?format=json").json()
+    table_1 = next(t for t in everything["tables"] if t["key"] == "table-1")
+    assert [r["label"] for r in table_1["rows"]] == ["battle-card-lv0 · battle-card", "battle-card-lv2 · battle-card"]
+    one = client.get("/reports/advgamebench/?format=json&agent=battle-card-lv0").json()
+    assert [r["label"] for r in next(t for t in one["tables"] if t["key"] == "table-1")["rows"]] == [
+        "battle-card-lv0 · battle-card"
+    ]
+    later = client.get("/reports/advgamebench/?format=json&since=2999-01-01").json()
+    assert all(not t["rows"] for t in later["tables"] if t["key"].startswith("table-1"))

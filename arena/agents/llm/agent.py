@@ -71,7 +71,7 @@ class LLMAgent:
         client = await llm_client.shared_client(config["base_url"])
         run = _DecisionRun(self, client, game, state, legal_texts, api_key, deadline)
         search = None
-        if config["scaffold"] == "rap":
+        if config["scaffold"] == "rap" and not game.document_actions:  # a plan is written whole, not searched
             seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat + 1}"
             planner = Planner(run, messages[0]["content"], seat_name)
             search = await planner.run_search(messages[1]["content"], legal_texts)
