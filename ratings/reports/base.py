@@ -122,6 +122,8 @@ class Table:
     level: float = 0.95  # the confidence level of the intervals
     #: Drawn as a figure too: (x column, y column, log x axis); a row label "agent · series" names its series.
     chart: tuple[int, int, bool] | None = None
+    #: Drawn as a dot plot instead: one series per row, its cells along x with their intervals, columns on y.
+    dot_plot: bool = False
 
 
 @dataclass

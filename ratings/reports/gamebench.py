@@ -108,6 +108,7 @@ def tables(rows: list[Result], *, filters: ReportFilters, rounds: int, seed: int
         f"A cell with fewer than {min_games()} matches is marked thin and is not used to rank. "
         "Models appear once per scaffold; consenting people are pooled as human-baseline.",
         level=LEVEL,
+        dot_plot=True,
     )
     radar = {label: category_means(c) for label, c in shown.items()}
     categories = [c for c in CATEGORIES if any(c in r for r in radar.values())]

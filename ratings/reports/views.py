@@ -97,8 +97,48 @@ def cell_matches(request: HttpRequest, paper_slug: str) -> HttpResponse:
     return render(request, "ratings/reports/cell.html", context)
 
 
+def dot_plot(table: Table) -> dict | None:
+    """GameBench's Figure 1a as a plotly figure: per agent, its value in each column with the interval as whiskers."""
+    data = []
+    for label, cells in table.rows:
+        points = [(c, cell) for c, cell in zip(table.columns, cells, strict=True) if isinstance(cell, Cell)]
+        points = [(c, cell) for c, cell in points if cell.value is not None]
+        if not points:
+            continue
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": label,
+                "y": [c for c, _ in points],
+                "x": [cell.value for _, cell in points],
+                "error_x": {
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [(cell.high if cell.high is not None else cell.value) - cell.value for _, cell in points],
+                    "arrayminus": [
+                        cell.value - (cell.low if cell.low is not None else cell.value) for _, cell in points
+                    ],
+                },
+                "text": [f"n={cell.n}{' (thin)' if cell.note else ''}" for _, cell in points],
+                "hovertemplate": f"{label}: %{{x:.2f}} on %{{y}}, %{{text}}<extra></extra>",
+            }
+        )
+    if not data:
+        return None
+    layout = {
+        "title": {"text": table.title},
+        "margin": {"l": 110, "r": 20, "t": 50, "b": 50},
+        "hovermode": "closest",
+        "xaxis": {"title": {"text": "strength (nats); whiskers: 90% interval"}},
+    }
+    return {"data": data, "layout": layout}
+
+
 def figure(table: Table) -> dict | None:
     """A table's chart as a plotly figure: one series per mode (the label after " · "), points with their intervals."""
+    if table.dot_plot:
+        return dot_plot(table)
     if table.chart is None:
         return None
     x, y, log_x = table.chart

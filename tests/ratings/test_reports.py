@@ -256,3 +256,17 @@ def test_advgamebench_report_honours_filters(client):
     ]
     later = client.get("/reports/advgamebench/?format=json&since=2999-01-01").json()
     assert all(not t["rows"] for t in later["tables"] if t["key"].startswith("table-1"))
+
+
+def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
+    from ratings.reports.views import figure
+
+    rows = [Result(m, "chess", ("A", "B"), (0, 1), (s, 1 - s)) for m, s in zip(range(1, 5), (1, 1, 1, 0), strict=True)]
+    (table, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    drawn = figure(table)
+    a = next(trace for trace in drawn["data"] if trace["name"] == "A")
+    cell = dict(table.rows)["A"][0]
+    assert a["y"] == ["chess"]
+    assert a["x"] == [cell.value]
+    assert a["error_x"]["arrayminus"] == [cell.value - cell.low]
+    assert a["text"] == ["n=4 (thin)"]
