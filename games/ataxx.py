@@ -13,6 +13,9 @@ Actions are tuples of cell indices, the cells a person clicks:
 A clone's cells are one empty cell and a jump's start on the mover's own piece, so no clone's
 click sequence is a prefix of a jump's: the play page can resolve every action. (A person makes
 a clone by clicking its empty destination alone.)
+
+Variant "botzone" (option `end="botzone"`): Botzone's judge, so its logs replay exactly — the game
+ends as soon as the player to move has no move (no pass), and the empty cells count for the other player.
 """
 
 from __future__ import annotations
@@ -81,8 +84,8 @@ def bits(board: int) -> list[int]:
     return out
 
 
-def status_of(ply: int, me: int, opp: int) -> int:
-    """MOVE, MUST_PASS or OVER for the player to move with pieces `me` against `opp`."""
+def status_of(ply: int, me: int, opp: int, botzone: bool = False) -> int:
+    """MOVE, MUST_PASS or OVER for the player to move with pieces `me` against `opp` (Botzone: never MUST_PASS)."""
     if not me or not opp or ply >= MAX_PLIES:
         return OVER
     empty = FULL & ~(me | opp)
@@ -90,7 +93,7 @@ def status_of(ply: int, me: int, opp: int) -> int:
         return OVER
     if reach(me) & empty:
         return MOVE
-    return MUST_PASS if reach(opp) & empty else OVER
+    return MUST_PASS if reach(opp) & empty and not botzone else OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,25 +104,31 @@ class AtaxxState:
     o: int  # bitboard of O's pieces (seat 1)
     last: tuple[int, ...] | None  # the previous action, None before the first move
     status: int  # derived from the above: MOVE, MUST_PASS or OVER for the player to move
+    botzone: bool = False  # the "botzone" variant's end rule (module docstring)
 
 
-def make_state(seed: int, ply: int, x: int, o: int, last: tuple[int, ...] | None = None) -> AtaxxState:
+def make_state(
+    seed: int, ply: int, x: int, o: int, last: tuple[int, ...] | None = None, botzone: bool = False
+) -> AtaxxState:
     """A state with its derived `status`; X moves at even plies (every ply alternates: passes are moves)."""
     if x & o or (x | o) & ~FULL:
         raise ValueError("pieces overlap or lie off the board")
     me, opp = (o, x) if ply & 1 else (x, o)
-    return AtaxxState(seed, ply, x, o, last, status_of(ply, me, opp))
+    return AtaxxState(seed, ply, x, o, last, status_of(ply, me, opp, botzone), botzone)
 
 
 class Ataxx(Game[AtaxxState, tuple[int, ...]]):
     slug = "ataxx"
     name = "Ataxx"
     seat_names = MARKS
+    variants = {"botzone": {"end": "botzone"}}
 
     def initial_state(self, *, seed: int, **options: Any) -> AtaxxState:
-        if options:
-            raise ValueError(f"ataxx takes no options, got {sorted(options)}")
-        return make_state(seed, 0, x=BIT[42] | BIT[6], o=BIT[0] | BIT[48])  # X: a7 g1, O: a1 g7
+        end = options.pop("end", "standard")
+        if options or end not in ("standard", "botzone"):
+            raise ValueError(f"ataxx takes only the option end ('standard' or 'botzone'), got {sorted(options)}")
+        # X: a7 g1, O: a1 g7
+        return make_state(seed, 0, x=BIT[42] | BIT[6], o=BIT[0] | BIT[48], botzone=end == "botzone")
 
     def current_player(self, state: AtaxxState) -> int | None:
         return None if state.status == OVER else state.ply & 1
@@ -165,12 +174,20 @@ class Ataxx(Game[AtaxxState, tuple[int, ...]]):
             opp ^= captured
         ply = state.ply + 1
         x, o = (me, opp) if ply & 1 else (opp, me)  # the mover was X when the new ply is odd
-        return AtaxxState(state.seed, ply, x, o, action, status_of(ply, opp, me))
+        return AtaxxState(state.seed, ply, x, o, action, status_of(ply, opp, me, state.botzone), state.botzone)
 
     def outcome(self, state: AtaxxState) -> Outcome | None:
         if state.status != OVER:
             return None
         x, o = state.x.bit_count(), state.o.bit_count()
+        empty = CELLS - x - o
+        if state.botzone and x and o and empty and state.ply < MAX_PLIES:
+            # Botzone: the player to move has no move; the empty cells go to the other player.
+            mover = state.ply & 1
+            x, o = (x + empty, o) if mover == 1 else (x, o + empty)
+            score = f"{max(x, o)}–{min(x, o)}"
+            why = f"{MARKS[mover]} has no move (Botzone: the empty cells go to {MARKS[1 - mover]})"
+            return Outcome.draw(f"{why}; {score}") if x == o else Outcome.win(0 if x > o else 1, f"{why}; {score}")
         score = f"{max(x, o)}–{min(x, o)}"
         if not x or not o:
             why = f"{MARKS[0] if not x else MARKS[1]} has no pieces left"
@@ -186,7 +203,8 @@ class Ataxx(Game[AtaxxState, tuple[int, ...]]):
 
     def to_json(self, state: AtaxxState) -> dict[str, Any]:
         last = list(state.last) if state.last is not None else None
-        return {"seed": state.seed, "ply": state.ply, "board": self.rows(state), "last": last}
+        data = {"seed": state.seed, "ply": state.ply, "board": self.rows(state), "last": last}
+        return {**data, "end": "botzone"} if state.botzone else data
 
     def from_json(self, data: dict[str, Any]) -> AtaxxState:
         x = o = 0
@@ -198,7 +216,7 @@ class Ataxx(Game[AtaxxState, tuple[int, ...]]):
                 elif mark == MARKS[1]:
                     o |= BIT[row * SIZE + col]
         last = tuple(data["last"]) if data.get("last") is not None else None
-        return make_state(int(data["seed"]), int(data["ply"]), x, o, last)
+        return make_state(int(data["seed"]), int(data["ply"]), x, o, last, botzone=data.get("end") == "botzone")
 
     def rows(self, state: AtaxxState) -> list[str]:
         """Seven strings, row 7 (the top) first: 'X', 'O' or '.'."""

@@ -5,6 +5,10 @@ repetition) are applied automatically — the game ends in a draw as soon as the
 could claim one, as `chess.Board.is_game_over(claim_draw=True)` decides. A `max_plies` cap
 (default 500) ends an overlong game as a draw with reason "move cap".
 
+Variant "botzone" (option `draws="botzone"`): Botzone's chess judge, so its game logs replay exactly —
+no repetition or insufficient-material draw, and a draw once more than 50 plies have passed without a
+capture or pawn move (its published logs end on the 51st).
+
 The state stores only the starting FEN and the move list; the `chess.Board` for a state is
 rebuilt on demand and kept in a small module-level LRU keyed by (fen0, moves), so a game
 played forwards costs one board copy and one push per move.
@@ -16,7 +20,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import chess
@@ -45,6 +49,11 @@ class ChessState:
     moves: tuple[str, ...]  # UCI, from fen0
     fen0: str = chess.STARTING_FEN
     max_plies: int = DEFAULT_MAX_PLIES
+    draws: str = "standard"  # "botzone": Botzone's judge (see the module docstring)
+
+
+#: The draw rules a state may follow.
+DRAW_RULES = ("standard", "botzone")
 
 
 class _Node:
@@ -52,12 +61,28 @@ class _Node:
 
     __slots__ = ("board", "counts", "key", "legal", "outcome")
 
-    def __init__(self, board: chess.Board, counts: dict[Hashable, int], key: Hashable, max_plies_hit: bool) -> None:
+    def __init__(
+        self, board: chess.Board, counts: dict[Hashable, int], key: Hashable, max_plies_hit: bool, draws: str
+    ) -> None:
         self.board = board
         self.key = key
         self.counts = counts  # transposition key -> occurrences since the last irreversible move
         self.legal = {move.uci(): move for move in board.generate_legal_moves()}
-        self.outcome = _result(self, max_plies_hit)
+        self.outcome = _botzone_result(self, max_plies_hit) if draws == "botzone" else _result(self, max_plies_hit)
+
+
+def _botzone_result(node: _Node, max_plies_hit: bool) -> Outcome | None:
+    """Botzone's judge: mate, stalemate, and 50 plies without a capture or pawn move; nothing else."""
+    board = node.board
+    if not node.legal:
+        return (
+            Outcome.win(1 if board.turn == chess.WHITE else 0, "checkmate")
+            if board.is_check()
+            else (Outcome.draw("stalemate"))
+        )
+    if board.halfmove_clock > 50:  # its judge lets the 51st such ply be played, then draws (replayed logs)
+        return Outcome.draw("over 50 plies without capture or pawn move (Botzone)")
+    return Outcome.draw("move cap") if max_plies_hit else None
 
 
 def _result(node: _Node, max_plies_hit: bool) -> Outcome | None:
@@ -85,13 +110,13 @@ def _result(node: _Node, max_plies_hit: bool) -> Outcome | None:
     return None
 
 
-def _root(fen0: str, max_plies_hit: bool) -> _Node:
+def _root(fen0: str, max_plies_hit: bool, draws: str) -> _Node:
     board = chess.Board(fen0)
     key = board._transposition_key()
-    return _Node(board, {key: 1}, key, max_plies_hit)
+    return _Node(board, {key: 1}, key, max_plies_hit, draws)
 
 
-def _child(parent: _Node, uci: str, max_plies_hit: bool) -> _Node:
+def _child(parent: _Node, uci: str, max_plies_hit: bool, draws: str) -> _Node:
     move = parent.legal[uci]
     irreversible = parent.board.is_irreversible(move)
     board = parent.board.copy(stack=False)  # repetitions are tracked in `counts`, not the move stack
@@ -99,14 +124,14 @@ def _child(parent: _Node, uci: str, max_plies_hit: bool) -> _Node:
     key = board._transposition_key()
     counts = {} if irreversible else dict(parent.counts)
     counts[key] = counts.get(key, 0) + 1
-    return _Node(board, counts, key, max_plies_hit)
+    return _Node(board, counts, key, max_plies_hit, draws)
 
 
-_cache: OrderedDict[tuple[str, int, tuple[str, ...]], _Node] = OrderedDict()
+_cache: OrderedDict[tuple[str, int, str, tuple[str, ...]], _Node] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def _remember(key: tuple[str, int, tuple[str, ...]], node: _Node) -> _Node:
+def _remember(key: tuple[str, int, str, tuple[str, ...]], node: _Node) -> _Node:
     with _cache_lock:
         _cache[key] = node
         if len(_cache) > _CACHE_SIZE:
@@ -116,17 +141,17 @@ def _remember(key: tuple[str, int, tuple[str, ...]], node: _Node) -> _Node:
 
 def _node(state: ChessState) -> _Node:
     """The cached position of `state`, rebuilt from fen0 and the moves when evicted."""
-    key = (state.fen0, state.max_plies, state.moves)  # the cap is part of the result
+    key = (state.fen0, state.max_plies, state.draws, state.moves)  # the cap and the draw rules decide the result
     with _cache_lock:
         node = _cache.get(key)
         if node is not None:
             _cache.move_to_end(key)
             return node
-    node = _root(state.fen0, state.max_plies <= 0)
+    node = _root(state.fen0, state.max_plies <= 0, state.draws)
     for i, uci in enumerate(state.moves):
         if uci not in node.legal:
             raise ValueError(f"stored move {uci!r} at ply {i} is not legal")
-        node = _child(node, uci, i + 1 >= state.max_plies)
+        node = _child(node, uci, i + 1 >= state.max_plies, state.draws)
     return _remember(key, node)
 
 
@@ -134,12 +159,16 @@ class Chess(Game[ChessState, str]):
     slug = "chess"
     name = "Chess"
     seat_names = SEATS
+    variants = {"botzone": {"draws": "botzone"}}
 
     def initial_state(self, *, seed: int, **options: Any) -> ChessState:
-        """Options: `fen` (starting position, default standard) and `max_plies` (draw cap, default 500)."""
-        unknown = set(options) - {"fen", "max_plies"}
+        """Options: `fen` (start, default standard), `max_plies` (draw cap, default 500), `draws` (DRAW_RULES)."""
+        unknown = set(options) - {"fen", "max_plies", "draws"}
         if unknown:
-            raise ValueError(f"chess takes options fen and max_plies, got {sorted(unknown)}")
+            raise ValueError(f"chess takes options fen, max_plies and draws, got {sorted(unknown)}")
+        draws = options.get("draws", "standard")
+        if draws not in DRAW_RULES:
+            raise ValueError(f"draws must be one of {', '.join(DRAW_RULES)}, got {draws!r}")
         fen0 = chess.STARTING_FEN
         if options.get("fen"):
             try:
@@ -152,7 +181,7 @@ class Chess(Game[ChessState, str]):
         max_plies = int(options.get("max_plies", DEFAULT_MAX_PLIES))
         if max_plies < 1:
             raise ValueError("max_plies must be at least 1")
-        return ChessState(seed=seed, ply=0, moves=(), fen0=fen0, max_plies=max_plies)
+        return ChessState(seed=seed, ply=0, moves=(), fen0=fen0, max_plies=max_plies, draws=draws)
 
     def board(self, state: ChessState) -> chess.Board:
         """A fresh `chess.Board` for `state`, with the full move stack (callers may mutate it)."""
@@ -181,9 +210,9 @@ class Chess(Game[ChessState, str]):
     def apply(self, state: ChessState, action: str) -> ChessState:
         self.require_legal(state, action)
         moves = (*state.moves, action)
-        node = _child(_node(state), action, len(moves) >= state.max_plies)
-        _remember((state.fen0, state.max_plies, moves), node)
-        return ChessState(seed=state.seed, ply=state.ply + 1, moves=moves, fen0=state.fen0, max_plies=state.max_plies)
+        node = _child(_node(state), action, len(moves) >= state.max_plies, state.draws)
+        _remember((state.fen0, state.max_plies, state.draws, moves), node)
+        return replace(state, ply=state.ply + 1, moves=moves)
 
     def outcome(self, state: ChessState) -> Outcome | None:
         return _node(state).outcome
@@ -194,6 +223,7 @@ class Chess(Game[ChessState, str]):
             "ply": state.ply,
             "fen0": state.fen0,
             "max_plies": state.max_plies,
+            **({"draws": state.draws} if state.draws != "standard" else {}),
             "moves": list(state.moves),
             "fen": _node(state).board.fen(),  # derived, for readers; from_json ignores it
         }
@@ -208,6 +238,7 @@ class Chess(Game[ChessState, str]):
             moves=moves,
             fen0=str(data.get("fen0", chess.STARTING_FEN)),
             max_plies=int(data.get("max_plies", DEFAULT_MAX_PLIES)),
+            draws=str(data.get("draws", "standard")),
         )
 
     # -- notation ------------------------------------------------------------------------

@@ -43,14 +43,15 @@ def star_performance(state: dict) -> tuple[int, int, int, int] | None:
     return surviving, len(ARMY), state["turn"], state["max_turns"]
 
 
-def star_error_rates() -> list[dict]:
-    """Per agent over finished skirmish matches, STAR Table 3: actions per game, TCE and SAE.
+def star_error_rates(matches=None) -> list[dict]:
+    """Per agent over finished skirmish matches (or the given ones), STAR Table 3: actions per game, TCE and SAE.
 
     Commands = decisions + rejected attempts; failed = rejected commands + accepted commands that
     failed on execution (counted in the final state). TCE = failed / commands; SAE = spatial / failed
     (the share of failed commands caused by a spatial mistake).
     """
-    matches = Match.objects.filter(game="skirmish", status=Match.Status.FINISHED)
+    if matches is None:
+        matches = Match.objects.filter(game="skirmish", status=Match.Status.FINISHED)
     seats = _seat_agents(matches)
     game = get_game("skirmish")
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # commands, failed, spatial, games
@@ -90,9 +91,10 @@ def star_error_rates() -> list[dict]:
     ]
 
 
-def werewolf_social() -> list[dict]:
-    """Per agent over finished Werewolf games: IRP from votes and KSR for key roles (DSGBench)."""
-    matches = Match.objects.filter(game="werewolf", status=Match.Status.FINISHED)
+def werewolf_social(matches=None) -> list[dict]:
+    """Per agent over finished Werewolf games (or the given ones): IRP from votes and KSR for key roles (DSGBench)."""
+    if matches is None:
+        matches = Match.objects.filter(game="werewolf", status=Match.Status.FINISHED)
     seats = _seat_agents(matches)
     votes: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # votes on wolves, votes cast (villager side)
     key: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # survived, key-role games

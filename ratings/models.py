@@ -29,3 +29,33 @@ class RatingSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game or 'all games'} [{self.filters or 'no filters'}]"
+
+
+class ReferenceRecord(models.Model):
+    """A published result imported for comparison (GameBench's matches.json, BotzoneBench's logs).
+
+    Never a Match: reports show these as reference rows, apart from and labelled unlike the arena's own."""
+
+    source = models.CharField(max_length=20)  # "gamebench" or "botzone"
+    repository = models.CharField(max_length=120)
+    commit = models.CharField(max_length=40)
+    path = models.CharField(max_length=300, help_text="The file it came from, inside the repository.")
+    index = models.PositiveIntegerField(default=0, help_text="Its position in that file.")
+    #: Our game slug where we have the game (Botzone logs are replayed through it), else the source's name.
+    game = models.CharField(max_length=40)
+    variant = models.CharField(max_length=40, blank=True, default="")
+    agents = models.JSONField(default=list)  # names per seat, as the source writes them
+    scores = models.JSONField(default=list)  # per seat: 1, 0.5, 0
+    level = models.PositiveSmallIntegerField(null=True, blank=True)  # Botzone's ladder level
+    moves = models.JSONField(default=list)  # our action texts, replayed and accepted move by move
+    termination = models.CharField(max_length=200, blank=True, default="")
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["source", "path", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "commit", "path", "index"], name="reference_record_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.path}#{self.index}"

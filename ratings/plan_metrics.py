@@ -25,10 +25,10 @@ def plan_games() -> list[str]:
     return [slug for slug in GAMES if hasattr(get_game(slug), "records")]
 
 
-def round_records(*, people_only_consenting: bool = True) -> list[pm.RoundRecord]:
-    """Every seat's plan in every round of every finished plan-game match."""
-    games = plan_games()
-    matches = Match.objects.filter(game__in=games, status=Match.Status.FINISHED)
+def round_records(*, people_only_consenting: bool = True, matches=None) -> list[pm.RoundRecord]:
+    """Every seat's plan in every round of every finished plan-game match (or of the plan-game `matches` given)."""
+    if matches is None:
+        matches = Match.objects.filter(game__in=plan_games(), status=Match.Status.FINISHED)
     seats: dict[int, dict[int, Agent]] = defaultdict(dict)
     for seat in Seat.objects.filter(match__in=matches).select_related("agent_version__agent"):
         seats[seat.match_id][seat.index] = seat.agent_version.agent
@@ -52,6 +52,7 @@ def round_records(*, people_only_consenting: bool = True) -> list[pm.RoundRecord
                     rule_violation=row["rule_violation"],
                     value=row["value"],
                     similarity=row["similarity"],
+                    items=frozenset(row.get("items", ())),
                 )
             )
     return records

@@ -13,6 +13,7 @@ Pure numpy; no Django.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,9 @@ __all__ = [
     "AttemptRecord",
     "Estimate",
     "RoundRecord",
+    "aspect_scores",
     "by_agent",
+    "component",
     "constructive_rate",
     "correction_success_rate",
     "first_mover_advantage",
@@ -36,6 +39,7 @@ __all__ = [
     "jaccard",
     "latency_quantile",
     "multi_aspect_similarity",
+    "multi_aspect_strategy_similarity",
     "over_budget_rate",
     "over_correction_risk_rate",
     "parse_failure_rate",
@@ -67,6 +71,7 @@ class RoundRecord:
     rule_violation: bool = False  # broke any rule, the budget included
     value: float | None = None  # V(s): the game's evaluation, for this seat, of the state this strategy produced
     similarity: float | None = None  # SIM(previous strategy, this one) in [0, 1], for revisions
+    items: frozenset[str] = frozenset()  # the plan's components ("RifleSoldier@1,2", "0:gold LavaGolem", …)
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,47 @@ def constructive_rate(records: Sequence[RoundRecord]) -> Estimate:
 def strategy_similarity(records: Sequence[RoundRecord], *, rng: np.random.Generator, rounds: int = 1000) -> Estimate:
     """Mean SIM (App. B.3) over correction steps that carry a similarity; bootstrap interval."""
     values = [a.similarity for _, a in _corrections(records) if a.similarity is not None]
+    return bootstrap_mean(values, rng=rng, rounds=rounds)
+
+
+def component(item: str) -> str:
+    """A plan item's kind without its place: "RifleSoldier@1,2" → "RifleSoldier", "0:gold LavaGolem" → "gold
+    LavaGolem", "Fire:1:flame_splash" → "flame_splash" (what the item is, not where or in which order)."""
+    kind = item.split("@", 1)[0]
+    if re.fullmatch(r"\d+:.+", kind):
+        return kind.split(":", 1)[1]
+    if re.fullmatch(r"[^:]+:\d+:.+", kind):
+        return kind.split(":", 2)[2]
+    return kind
+
+
+def aspect_scores(before: frozenset[str], after: frozenset[str]) -> tuple[float, float, float]:
+    """App. B.3's three aspects of two plans, each in [0, 1] (our operational choices, docs/metrics.md):
+    structural = Jaccard of the items (kind and place); semantic = cosine of the kinds' count vectors
+    (a deterministic stand-in for embeddings); functional = Jaccard of the kinds fielded."""
+    kinds_before = [component(i) for i in before]
+    kinds_after = [component(i) for i in after]
+    names = sorted(set(kinds_before) | set(kinds_after))
+    u = np.array([kinds_before.count(n) for n in names], dtype=float)
+    v = np.array([kinds_after.count(n) for n in names], dtype=float)
+    norm = float(np.linalg.norm(u) * np.linalg.norm(v))
+    semantic = float(u @ v) / norm if norm else 0.0
+    return jaccard(before, after), semantic, jaccard(kinds_before, kinds_after)
+
+
+def multi_aspect_strategy_similarity(
+    records: Sequence[RoundRecord],
+    weights: Sequence[float] | None = None,
+    *,
+    rng: np.random.Generator,
+    rounds: int = 1000,
+) -> Estimate:
+    """Mean multi-aspect SIM (App. B.3 eq. 3) over correction steps whose two plans are known; bootstrap interval."""
+    values = [
+        multi_aspect_similarity(aspect_scores(b.items, a.items), weights)
+        for b, a in _corrections(records)
+        if b.items and a.items
+    ]
     return bootstrap_mean(values, rng=rng, rounds=rounds)
 
 

@@ -1,9 +1,13 @@
 from django.urls import path
 
 from ratings import views
+from ratings.reports import views as reports
 
 urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard-game"),
     path("analysis/", views.analysis, name="analysis"),
+    path("reports/", reports.index, name="reports"),
+    path("reports/<slug:paper_slug>/", reports.report_page, name="report"),
+    path("reports/<slug:paper_slug>/cell/", reports.cell_matches, name="report-cell"),
 ]

@@ -5,8 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 #: direct: answer only; cot: GameBench's reason-out-loud sentence; self-consistency: `samples`
-#: answers and a majority vote; grammar: llama.cpp constrained decoding to the legal moves.
-SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar")
+#: answers and a majority vote; grammar: llama.cpp constrained decoding to the legal moves;
+#: rap (experimental): GameBench's Reasoning via Planning, a budgeted MCTS over the model's own predictions;
+#: botzone: BotzoneBench's Appendix C prompt (Evaluation / Reason / Answer).
+SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar", "rap", "botzone")
+#: RAP's bounds: search calls per decision, moves proposed per position, look-ahead depth (docs/llm.md).
+RAP_LIMITS = {"rap_calls": (2, 16), "rap_actions": (1, 6), "rap_depth": (1, 3)}
 
 #: What an LLM config means when a field is left out.
 DEFAULTS: dict[str, Any] = {
@@ -21,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
     "backoff_max_s": 30.0,
     "decision_budget_s": None,  # wall clock for all tries of one decision
     "budget_output_tokens": None,  # output tokens one reply may use
+    "rap_calls": 6,  # rap only: search calls per decision (policy and world-model), before the answer
+    "rap_actions": 3,  # rap only: moves the model proposes per position
+    "rap_depth": 2,  # rap only: moves looked ahead (GameBench's RAP used depth 2)
 }
 
 #: A reply longer than this is `over_budget` (and stored cut to this length).

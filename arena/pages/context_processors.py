@@ -17,6 +17,7 @@ NAVIGATION = (
     ("Matches", "match-list"),
     ("Agents", "agent-list"),
     ("Analysis", "analysis"),
+    ("Reports", "reports"),
     ("Tournaments", "tournament-list"),
     ("Annotations", "annotation-list"),
     ("Games", "game-list"),

@@ -51,6 +51,25 @@ class AttributeBattle(PlanGame):
             for element in ELEMENTS[role]
         ]
 
+    def plan_schema(self, role: int, options: dict[str, int]) -> dict[str, Any]:
+        skill_names = [s for element in ELEMENTS[role] for s in BY_ELEMENT[element]]
+        character = {
+            "type": "object",
+            "properties": {
+                "element": {"enum": list(ELEMENTS[role])},
+                "skills": {"type": "array", "items": {"enum": skill_names}, "minItems": 3, "maxItems": 3},
+            },
+            "required": ["element", "skills"],
+        }
+        return {
+            "type": "object",
+            "properties": {
+                "characters": {"type": "array", "items": character, "minItems": 3, "maxItems": 3},
+                "target_priority": {"enum": list(PRIORITIES)},
+            },
+            "required": ["characters"],
+        }
+
     def role_text(self, role: int, options: dict[str, int]) -> str:
         who = self.role_names[role]
         return "\n".join(

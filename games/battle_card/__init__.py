@@ -48,6 +48,21 @@ class BattleCard(PlanGame):
             for m in TABLES[role].values()
         ]
 
+    def plan_schema(self, role: int, options: dict[str, int]) -> dict[str, Any]:
+        minion = {
+            "type": "object",
+            "properties": {"unit": {"enum": list(TABLES[role])}, "gold": {"type": "boolean"}},
+            "required": ["unit"],
+        }
+        return {
+            "type": "object",
+            "properties": {
+                "minions": {"type": "array", "items": minion, "maxItems": MAX_MINIONS},
+                "target_priority": {"enum": list(PRIORITIES)},
+            },
+            "required": ["minions"],
+        }
+
     def role_text(self, role: int, options: dict[str, int]) -> str:
         who = self.role_names[role]
         budget = options[f"{who}_budget"]

@@ -59,6 +59,22 @@ class TowerDefense(PlanGame):
     def example_plans(self, role: int, options: dict[str, int]) -> list[dict[str, Any]]:
         return units.example_plans(role, options)
 
+    def plan_schema(self, role: int, options: dict[str, int]) -> dict[str, Any]:
+        if role == 0:
+            unit = {
+                "unit": {"enum": list(DEMONS)},
+                "y": {"type": "integer", "minimum": 0, "maximum": ROWS - 1},
+                "time": {"type": "number", "minimum": 0, "maximum": options["spawn_window_s"]},
+            }
+        else:
+            unit = {
+                "unit": {"enum": list(HUMANS)},
+                "x": {"type": "integer", "minimum": 0, "maximum": COLUMNS - 1},
+                "y": {"type": "integer", "minimum": 0, "maximum": ROWS - 1},
+            }
+        item = {"type": "object", "properties": unit, "required": list(unit)}
+        return {"type": "object", "properties": {"units": {"type": "array", "items": item}}, "required": ["units"]}
+
     def role_text(self, role: int, options: dict[str, int]) -> str:
         budget = options[f"{self.role_names[role]}_budget"]
         goal = (

@@ -17,19 +17,22 @@ class PlanViews:
     def records(self, state: PlanState) -> list[dict[str, Any]]:
         """One row per (seat, resolved leg) with what Appendix B's metrics need."""
         rows = []
+        options = dict(state.options)
         for index, leg in enumerate(state.legs):
             for seat in (0, 1):
                 mine = leg.sealed[seat]
+                role = role_of(seat, index)
                 rows.append(
                     {
                         "round": round_of(index),
                         "leg": index % 2 + 1,
                         "seat": seat,
-                        "role": self.role_names[role_of(seat, index)],
+                        "role": self.role_names[role],
                         "won": leg.winner == seat,
                         "kept": mine.text == KEEP,
                         "revised": mine.revised,
                         "similarity": mine.similarity,
+                        "items": sorted(self.check(mine.source, role, options).items) if mine.plan else [],
                         "over_budget": mine.over_budget,
                         "rule_violation": mine.rule_violation,
                         "value": leg.values[seat],
@@ -249,7 +252,7 @@ class PlanViews:
             )
         if index >= 1:
             lines.append(f"Most recent leg (your other role): {state.legs[index - 1].feedback[player]}")
-        lines.append(f"Example of a valid plan: {canonical(self.example_plans(role, options)[0])}")
+        lines.append(self.plan_format_text(role, options))
         return "\n\n".join(lines)
 
     def rules_text(self) -> str:
@@ -266,6 +269,10 @@ class PlanViews:
                 "(over budget, malformed JSON, unknown unit, …) loses that leg by forfeit. The player who wins more "
                 "legs wins the match; equal legs is a draw.",
                 "Answer format: one JSON document (the plan) on one line, or the word keep.",
-                *(f"Example {self.role_names[r]} plan: {canonical(self.example_plans(r, options)[0])}" for r in (0, 1)),
+                *(
+                    f"Example {self.role_names[r]} plan (an illustration, not a choice to pick from): "
+                    f"{canonical(self.example_plans(r, options)[0])}"
+                    for r in (0, 1)
+                ),
             ]
         )

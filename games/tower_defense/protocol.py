@@ -313,6 +313,18 @@ class PlanGame(PlanViews, Game[PlanState, str]):
     def example_plans(self, role: int, options: dict[str, int]) -> list[dict[str, Any]]:
         raise NotImplementedError
 
+    def plan_schema(self, role: int, options: dict[str, int]) -> dict[str, Any]:
+        """A JSON Schema of a plan's shape for `role` (the budget and the rules judge the rest)."""
+        raise NotImplementedError
+
+    def plan_format_text(self, role: int, options: dict[str, int]) -> str:
+        """How to write a plan: its JSON Schema, and one example plainly marked as an example, not a choice."""
+        return (
+            f"Plan format (JSON Schema): {json.dumps(self.plan_schema(role, options), separators=(',', ':'))}\n"
+            "Any plan that fits this format, your budget and the rules above is valid: write your own. "
+            f"For illustration only, one valid plan: {canonical(self.example_plans(role, options)[0])}"
+        )
+
     def role_text(self, role: int, options: dict[str, int]) -> str:
         raise NotImplementedError
 

@@ -52,6 +52,7 @@ from arena.record.selectors import match_state_at
 from arena.record.services import ServiceError, bots_ensure, match_create
 from arena.runner.loop import run_match
 from games import all_games, get_game
+from ratings.reports import PAPERS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,6 +81,8 @@ EXTRA_QUERIES = {
     "match-list": ["?status=running", "?game={game}"],
     "annotation-list": ["?game={game}"],
     "dataset-download": ["?game={game}"],
+    "report": ["?format=json", "?format=csv", "?format=md"],
+    "report-cell": [f"?table={t}&row=0&col=0" for t in ("table-1", "table-2", "table-3", "metrics", "figure-1")],
 }
 ADMIN_LISTS = ["/admin/arena/match/", "/admin/arena/decision/", "/admin/arena/attempt/", "/admin/arena/annotation/"]
 
@@ -190,7 +193,7 @@ def urls_to_fetch(match: Match) -> list[str]:
     """Every page a visitor can reach for this match: each named route with the arguments this match gives it."""
     slug = match.game
     agents = sorted({seat.agent_version.agent.slug for seat in match.seats.select_related("agent_version__agent")})
-    by_argument = {"pk": [match.pk], "slug": [*agents, slug], "game": [slug]}
+    by_argument = {"pk": [match.pk], "slug": [*agents, slug], "game": [slug], "paper_slug": list(PAPERS)}
     urls = []
     for name, pattern in route_names().items():
         if name in NOT_FETCHED:

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client, override_settings
 from django_tasks_db.models import DBTaskResult
 
+from arena.agents.llm import PROMPT_VERSION
 from ratings.models import RatingSnapshot
 from ratings.tasks import refresh_ratings_task, request_refresh
 
@@ -45,8 +46,9 @@ def test_empty_filter_fields_mean_any(client):
     response = client.get("/leaderboard/?prompt=&since=&until=&scaffold=&kind=llm")
     assert response.status_code == 200
     assert RatingSnapshot.objects.get().filters == ""
-    assert client.get("/leaderboard/?prompt=1&since=2026-01-01&until=2026-02-01&sort=-elo").status_code == 200
-    assert RatingSnapshot.objects.filter(filters="prompt=1&since=2026-01-01&until=2026-02-01").exists()
+    query = f"prompt={PROMPT_VERSION}&since=2026-01-01&until=2026-02-01"
+    assert client.get(f"/leaderboard/?{query}&sort=-elo").status_code == 200
+    assert RatingSnapshot.objects.filter(filters=query).exists()
 
 
 def test_repeated_requests_for_one_filter_queue_one_refit(client):

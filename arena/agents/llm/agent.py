@@ -14,7 +14,8 @@ from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
 from arena.agents.llm.parsing import Parsed, parse_reply
 from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages
-from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, with_defaults
+from arena.agents.llm.rap import Planner, Search
+from arena.agents.llm_config import MAX_REPLY_CHARS, RAP_LIMITS, SCAFFOLDS, with_defaults
 from arena.record.services import ServiceError
 from games import Game
 
@@ -46,6 +47,10 @@ class LLMAgent:
         for required in ("base_url", "model"):
             if not self.config.get(required):
                 raise ConfigError(f"An LLM agent needs {required!r} in its config.")
+        for name, (low, high) in RAP_LIMITS.items():
+            value = self.config[name]
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}.")
 
     async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
         """Ask the model until it names a legal move or runs out of tries; `action=None` means out of tries."""
@@ -65,8 +70,29 @@ class LLMAgent:
             return DecisionResult(action=None, attempts=[missing], elapsed_ms=_ms_since(started))
         client = await llm_client.shared_client(config["base_url"])
         run = _DecisionRun(self, client, game, state, legal_texts, api_key, deadline)
+        search = None
+        if config["scaffold"] == "rap" and not game.document_actions:  # a plan is written whole, not searched
+            seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat + 1}"
+            planner = Planner(run, messages[0]["content"], seat_name)
+            search = await planner.run_search(messages[1]["content"], legal_texts)
+            messages = [messages[0], {**messages[1], "content": f"{messages[1]['content']}\n\n{search.summary()}"}]
         action = await run.play(messages)
+        if search is not None and run.attempts:
+            _charge_search(run.attempts[0], search)
         return DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
+
+
+def _charge_search(attempt: AttemptData, search: Search) -> None:
+    """The search's calls belong to the first answer attempt: their text in its reasoning, their cost in its counts."""
+    log = "\n\n".join(search.log)
+    attempt.reasoning_text = _truncated(
+        f"RAP search ({search.calls} calls):\n{log}\n\n{attempt.reasoning_text}".strip()
+    )
+    attempt.prompt_tokens += search.prompt_tokens
+    attempt.completion_tokens += search.completion_tokens
+    attempt.reasoning_tokens += search.reasoning_tokens
+    attempt.cost += search.cost
+    attempt.latency_ms += search.latency_ms
 
 
 def _ms_since(started: float) -> int:
@@ -104,7 +130,11 @@ class _DecisionRun:
                 return None  # the provider gave up, the config is wrong, or time ran out
             attempt, parsed = mistakes[0]
             messages = messages + feedback_messages(
-                attempt.raw_text, parsed.message, legal_texts=self.legal_texts, legal_list=self.config["legal_list"]
+                attempt.raw_text,
+                parsed.message,
+                legal_texts=self.legal_texts,
+                legal_list=self.config["legal_list"],
+                plan=self.game.document_actions,
             )
         return None
 
@@ -116,7 +146,7 @@ class _DecisionRun:
                 request[name] = self.config[name]
         # Server-specific fields (llama.cpp's `grammar`, vLLM's `guided_choice`) go in the body as they are.
         request.update(self.config.get("extra_body") or {})
-        if self.config["scaffold"] == "grammar":
+        if self.config["scaffold"] == "grammar" and not self.game.document_actions:  # a plan is written, not picked
             request["grammar"] = answer_grammar(self.legal_texts)
         return request
 

@@ -10,20 +10,33 @@ from typing import Any
 
 from games import Game
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"
 
 #: GameBench's chain-of-thought instruction, word for word.
 COT_SENTENCE = (
     "First, let's reason out loud about which action you should take to maximize your probability of winning."
 )
 ANSWER_FORMAT = "End your reply with a line `Answer: <move>`, where <move> is one legal move written exactly as listed."
+#: BotzoneBench's uniform response format and instruction (its §3 and Appendix C), word for word.
+BOTZONE_INSTRUCTION = (
+    "Briefly evaluate a few promising moves, provide reason for your final choice, and output the action."
+)
+BOTZONE_FORMAT = "Evaluation: [Your Evaluation]\nReason: [Your Reason]\nAnswer: [Your Answer]"
+#: Plan games (`Game.document_actions`): the model writes its own plan; the rules, not a list, decide what is valid.
+PLAN_FORMAT = (
+    "End your reply with your plan: one JSON document in the plan format given (or, from round 2, the word "
+    "`keep` to field your previous plan for this role again)."
+)
 #: Previous invalid outputs are quoted back to the model at most this long (a runaway reply would fill the context).
 FEEDBACK_QUOTE_CHARS = 4000
 
 
 def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
     """The rules, how the state is encoded, and the answer format."""
-    moves = "and the list of legal moves" if legal_list else "(legal moves are not listed: work them out)"
+    if game.document_actions:
+        moves = "your budget and the plan format; write your own plan (any plan the rules allow is valid)"
+    else:
+        moves = "and the list of legal moves" if legal_list else "(legal moves are not listed: work them out)"
     parts = [
         f"You are playing {game.name}.",
         game.rules_text(),
@@ -32,7 +45,14 @@ def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
     ]
     if game.hidden_information:
         parts.append("You only see what your seat may see; the other side's hidden information is not shown.")
-    if scaffold in ("direct", "grammar"):
+    if game.document_actions:
+        parts.append(PLAN_FORMAT)
+    elif scaffold == "botzone":
+        parts.append(
+            f"Reply strictly in this format:\n{BOTZONE_FORMAT}\n"
+            "where [Your Answer] is one legal move written exactly as listed."
+        )
+    elif scaffold in ("direct", "grammar"):
         parts.append(
             "Reply with one line only: `Answer: <move>`, where <move> is one legal move written exactly as listed."
         )
@@ -42,18 +62,26 @@ def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
 
 
 def user_prompt(game: Game, state: Any, seat: int, *, scaffold: str, legal_texts: list[str], legal_list: bool) -> str:
-    """Your seat, what you see, the public history where information is hidden, and the legal moves."""
+    """Your seat, what you see, the public history where information is hidden, and the legal moves.
+
+    Plan games never list moves: their `legal_actions` are a few sample plans for bots and the UI, and a list
+    would turn writing a plan into picking one (AdvGameBench's OBR and RVR would be biased towards zero)."""
     seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat}"
     parts = [f"You play seat {seat + 1} of {game.num_players}: {seat_name}.", game.observation_text(state, seat)]
     if game.hidden_information:
         # With hidden information the observation alone may not say what happened publicly.
         parts.append(f"Public move history:\n{game.public_history(state) or '(none yet)'}")
-    if legal_list:
+    if legal_list and not game.document_actions:
         parts.append(f"Legal moves: {', '.join(legal_texts)}")
+    answer = PLAN_FORMAT if game.document_actions else ANSWER_FORMAT
     if scaffold == "cot":
-        parts.append(f"{COT_SENTENCE} {ANSWER_FORMAT}")
+        parts.append(f"{COT_SENTENCE} {answer}")
     elif scaffold == "self-consistency":
-        parts.append(f"Think briefly about your options. {ANSWER_FORMAT}")
+        parts.append(f"Think briefly about your options. {answer}")
+    elif scaffold == "botzone":
+        parts.append(f"{BOTZONE_INSTRUCTION}\n{BOTZONE_FORMAT}" if not game.document_actions else answer)
+    elif game.document_actions:
+        parts.append(PLAN_FORMAT)
     else:
         parts.append("Answer with one line: `Answer: <move>`.")
     return "\n\n".join(parts)
@@ -74,15 +102,17 @@ def first_messages(
     ]
 
 
-def feedback_messages(previous_output: str, error: str, *, legal_texts: list[str], legal_list: bool) -> list[dict]:
+def feedback_messages(
+    previous_output: str, error: str, *, legal_texts: list[str], legal_list: bool, plan: bool = False
+) -> list[dict]:
     """The re-prompt after an invalid reply: the reply itself, then what was wrong with it (BotzoneBench)."""
     quoted = (
         previous_output if len(previous_output) <= FEEDBACK_QUOTE_CHARS else previous_output[-FEEDBACK_QUOTE_CHARS:]
     )
     retry = [f"Your previous reply was not accepted: {error}"]
-    if legal_list:
+    if legal_list and not plan:
         retry.append(f"Legal moves: {', '.join(legal_texts)}")
-    retry.append(f"Try again. {ANSWER_FORMAT}")
+    retry.append(f"Try again. {PLAN_FORMAT if plan else ANSWER_FORMAT}")
     return [
         {"role": "assistant", "content": quoted or "(empty reply)"},
         {"role": "user", "content": "\n\n".join(retry)},

@@ -307,3 +307,16 @@ def test_bad_configs_are_refused(llm_config):
         LLMAgent({**llm_config, "scaffold": "tree"})
     with pytest.raises(ConfigError, match="needs 'model'"):
         LLMAgent({"base_url": llm_config["base_url"]})
+
+
+async def test_botzone_scaffold_asks_for_evaluation_reason_answer(scripted, llm_config, ttt):
+    game, state = ttt
+    scripted.push(Reply(content="Evaluation: b2 takes the centre; a1 is passive.\nReason: centre control.\nAnswer: b2"))
+    result = await LLMAgent({**llm_config, "scaffold": "botzone"}).decide(game, state, 0, 7)
+    assert result.action == 4
+    [system, user] = scripted.chat_requests()[0].body["messages"]
+    assert "Evaluation: [Your Evaluation]\nReason: [Your Reason]\nAnswer: [Your Answer]" in system["content"]
+    assert user["content"].endswith(
+        "Briefly evaluate a few promising moves, provide reason for your final choice, and output the action.\n"
+        "Evaluation: [Your Evaluation]\nReason: [Your Reason]\nAnswer: [Your Answer]"
+    )

@@ -1,0 +1,46 @@
+"""`manage.py import_records --format gamebench|botzone PATH…`: published results as reference rows (never matches)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings.reports.imports import (
+    BOTZONE,
+    GAMEBENCH,
+    RecordRejected,
+    botzone_record,
+    gamebench_records,
+    reference_records_import,
+)
+
+
+class Command(BaseCommand):
+    help = "Import GameBench's matches.json or BotzoneBench logs (files or folders) as reference rows."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("paths", nargs="+", type=Path)
+        parser.add_argument("--format", choices=("gamebench", "botzone"), required=True)
+        parser.add_argument("--commit", default="", help="the source repository's commit (default: the known one)")
+
+    def handle(self, *args, **options) -> None:
+        fmt = options["format"]
+        known = GAMEBENCH if fmt == "gamebench" else BOTZONE
+        files = []
+        for path in options["paths"]:
+            if not path.exists():
+                raise CommandError(f"{path} does not exist.")
+            files += sorted(path.glob("*.json")) if path.is_dir() else [path]
+        records, rejected = [], []
+        for file in files:
+            try:
+                records += gamebench_records(file) if fmt == "gamebench" else [botzone_record(file)]
+            except (RecordRejected, ValueError, KeyError) as error:
+                rejected.append(f"{file.name}: {error}")
+        created = reference_records_import(
+            source=fmt, records=records, repository=known["repository"], commit=options["commit"] or known["commit"]
+        )
+        for line in rejected:
+            self.stderr.write(f"rejected {line}")
+        self.stdout.write(f"{fmt}: {len(records)} records read, {created} new, {len(rejected)} rejected.")

@@ -1,0 +1,136 @@
+"""What every report is made of: checked filters, the matches they select, and tables of cells with intervals.
+
+A report module computes its tables from plain inputs (pure, testable by hand) after reading the
+record once; the page and `manage.py report` both render the same `Report` (ratings/reports/render.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import QuerySet
+from django.http import QueryDict
+
+from arena.agents.llm_config import SCAFFOLDS
+from arena.models import Agent, Match
+from ratings.filters import FilterError, choice, strict_date
+from ratings.metrics import Estimate
+
+#: The query parameters every report accepts, in the order forms and links write them.
+FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until")
+
+
+@dataclass(frozen=True)
+class ReportFilters:
+    """A checked report request; empty values mean "any"."""
+
+    agent: str = ""
+    scaffold: str = ""
+    prompt: str = ""
+    since: str = ""
+    until: str = ""
+
+    def items(self) -> list[tuple[str, str]]:
+        return [(name, getattr(self, name)) for name in FILTER_NAMES if getattr(self, name)]
+
+    def shows(self, label: str) -> bool:
+        """Whether a report row (an agent label, "slug" or "slug (scaffold)") is asked for."""
+        slug, _, scaffold = label.partition(" (")
+        if self.agent and slug != self.agent:
+            return False
+        return not self.scaffold or not scaffold or scaffold.rstrip(")") == self.scaffold
+
+
+def report_filters(params: QueryDict | dict[str, str], *, prompt_versions: Callable[[], list[str]]) -> ReportFilters:
+    """Check every report parameter like the leaderboard does (ratings/filters.py); FilterError names the first bad one.
+
+    The agent and prompt lists read the record, so they are read only when asked for."""
+    values = {name: params.get(name, "") or "" for name in FILTER_NAMES}
+    if values["agent"]:
+        known = list(Agent.objects.filter(slug=values["agent"]).values_list("slug", flat=True))
+        if not known:
+            raise FilterError(f"agent={values['agent'][:40]!r} is not known; give the slug of an agent on /agents/.")
+    if values["scaffold"]:
+        choice("scaffold", values["scaffold"], SCAFFOLDS)
+    if values["prompt"]:
+        choice("prompt", values["prompt"], prompt_versions())
+    for name in ("since", "until"):
+        if values[name]:
+            values[name] = strict_date(name, values[name])
+    if values["since"] and values["until"] and values["since"] >= values["until"]:
+        raise FilterError(f"since={values['since']} is not before until={values['until']}; the period would be empty.")
+    return ReportFilters(**values)
+
+
+def finished_matches(games: Iterable[str], filters: ReportFilters) -> QuerySet[Match]:
+    """Finished matches of `games` that fit the filters: the agent and scaffold sat in them, prompt and dates match."""
+    matches = Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False, game__in=list(games))
+    if filters.agent:
+        matches = matches.filter(seats__agent_version__agent__slug=filters.agent)
+    if filters.scaffold:
+        matches = matches.filter(seats__agent_version__config__scaffold=filters.scaffold)
+    if filters.prompt:
+        matches = matches.filter(record__prompt_version=filters.prompt)
+    if filters.since:
+        matches = matches.filter(finished_at__date__gte=date.fromisoformat(filters.since))
+    if filters.until:
+        matches = matches.filter(finished_at__date__lt=date.fromisoformat(filters.until))
+    return matches.distinct().order_by("finished_at", "pk")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One number of a table: value, interval, n, and the matches behind it (ids); value None when undefined."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int = 0
+    matches: tuple[int, ...] = ()
+    unit: str = ""  # "%" for proportions shown as percentages, "" for plain numbers
+    note: str = ""  # e.g. "thin" when too few games to rank on
+
+    @classmethod
+    def of(cls, estimate: Estimate, matches: Iterable[int] = (), *, unit: str = "", note: str = "") -> Cell:
+        return cls(estimate.value, estimate.low, estimate.high, estimate.n, tuple(sorted(set(matches))), unit, note)
+
+    def as_dict(self) -> dict:
+        return {
+            "value": self.value,
+            "low": self.low,
+            "high": self.high,
+            "n": self.n,
+            "matches": list(self.matches),
+            **({"note": self.note} if self.note else {}),
+        }
+
+
+@dataclass
+class Table:
+    """A paper's table: a title naming the source (section, table or figure), column headings, labelled rows.
+
+    Each row is (label, cells) with one cell per column; a cell may be text (a level such as "Lv2, 50%")."""
+
+    key: str
+    title: str
+    source: str
+    columns: list[str]
+    rows: list[tuple[str, list[Cell | str | None]]] = field(default_factory=list)
+    note: str = ""
+    level: float = 0.95  # the confidence level of the intervals
+    #: Drawn as a figure too: (x column, y column, log x axis); a row label "agent · series" names its series.
+    chart: tuple[int, int, bool] | None = None
+    #: Drawn as a dot plot instead: one series per row, its cells along x with their intervals, columns on y.
+    dot_plot: bool = False
+
+
+@dataclass
+class Report:
+    paper: str
+    title: str
+    citation: str
+    tables: list[Table]
+    filters: ReportFilters
+    notes: list[str] = field(default_factory=list)

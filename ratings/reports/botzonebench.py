@@ -1,0 +1,183 @@
+"""BotzoneBench: Table 2 (ladder level and progress per game), retry success at k, hold'em action frequencies
+(Table 3). Definitions in docs/metrics.md, "Reports → BotzoneBench".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from arena.models import Attempt, Decision, Match, Tournament
+from arena.record.selectors import draw_rate_levels
+from games.bots import ladder
+from ratings import process_metrics as pm
+from ratings.ladder import Record, ladder_rating
+from ratings.metrics import proportion
+from ratings.models import ReferenceRecord
+from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.record import seat_labels
+
+TITLE = "BotzoneBench: anchored skill against graded bot ladders"
+CITATION = "BotzoneBench §4.5 (ladder rating), Table 2, Table 3 (hold'em actions), Appendix C (prompt)."
+RETRY_K = (1, 2, 3)
+ACTIONS = ("fold", "check", "call", "raise")
+
+
+@dataclass(frozen=True)
+class LadderGame:
+    """One ladder match as the rating needs it: the candidate, game, level, the candidate's score, the match id."""
+
+    candidate: str
+    game: str
+    level: int
+    score: float
+    match: int
+
+
+def ladder_cell(games: list[LadderGame], *, top_level: int, draw_levels: frozenset[int]) -> Cell:
+    """Table 2's cell for one candidate and game: progress toward the next level, the level in the note."""
+    by_level: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for g in games:
+        by_level[g.level][{1.0: 0, 0.5: 1, 0.0: 2}[g.score]] += 1
+    records = [Record(*by_level[level]) for level in range(max(by_level) + 1)]
+    rating = ladder_rating(records, top_level=top_level, draw_rate_levels=draw_levels)
+    at = [g.match for g in games if g.level == rating.level] if not rating.topped else [g.match for g in games]
+    level = f"Lv{rating.level}" + (", topped" if rating.topped else "")
+    return Cell(rating.progress, None, None, len(at), tuple(sorted(at)), unit="%", note=level)
+
+
+def table_2(games: list[LadderGame], tops: dict[str, int], draw_levels: dict[str, frozenset[int]]) -> Table:
+    grouped: dict[str, dict[str, list[LadderGame]]] = defaultdict(lambda: defaultdict(list))
+    for g in games:
+        grouped[g.candidate][g.game].append(g)
+    columns = sorted({g.game for g in games})
+    rows = [
+        (
+            candidate,
+            [
+                ladder_cell(by_game[game], top_level=tops[game], draw_levels=draw_levels[game])
+                if game in by_game
+                else None
+                for game in columns
+            ],
+        )
+        for candidate, by_game in sorted(grouped.items())
+    ]
+    return Table(
+        key="table-2",
+        title="Table 2: level reached and progress",
+        source="BotzoneBench §4.5, Table 2",
+        columns=columns,
+        rows=rows,
+        note="Progress = 2 × win rate (draws excluded) against the level not yet beaten, capped at 100%; tic-tac-toe's "
+        "perfect top level uses the rate of games not lost and needs no loss to pass. n = games at that level.",
+    )
+
+
+def retry_table(attempts: dict[str, list[pm.AttemptRecord]]) -> Table:
+    rows = []
+    for label, mine in sorted(attempts.items()):
+        ids = sorted({a.match for a in mine})
+        rows.append((label, [Cell.of(pm.retry_success_at(mine, k), ids, unit="%") for k in RETRY_K]))
+    return Table(
+        key="retry",
+        title="Retry success at k",
+        source="BotzoneBench §3 (re-prompting with feedback, up to 3 retries)",
+        columns=[f"k = {k}" for k in RETRY_K],
+        rows=rows,
+        note="Decisions whose first invalid reply is followed by a valid one within k more tries / decisions with an "
+        "invalid reply; provider errors are not counted as tries. Wilson 95%.",
+    )
+
+
+def action_table(actions: dict[str, list[tuple[int, str]]]) -> Table:
+    rows = []
+    for label, mine in sorted(actions.items()):
+        ids = sorted({m for m, _ in mine})
+        rows.append(
+            (
+                label,
+                [Cell.of(proportion(sum(a == kind for _, a in mine), len(mine)), ids, unit="%") for kind in ACTIONS],
+            )
+        )
+    return Table(
+        key="table-3",
+        title="Table 3: hold'em action frequencies (% of decisions)",
+        source="BotzoneBench Table 3",
+        columns=list(ACTIONS),
+        rows=rows,
+        note="Share of the agent's hold'em decisions of each kind (any raise size, all-in included, is a raise); "
+        "Wilson 95%.",
+    )
+
+
+def action_kind(text: str) -> str:
+    """A hold'em decision's kind: fold, check, call or raise (raise sizes and all-in are raises)."""
+    word = text.strip().split(" ", 1)[0].lower()
+    return word if word in ("fold", "check", "call") else "raise"
+
+
+def ladder_games(filters: ReportFilters) -> list[LadderGame]:
+    """The candidates' games in ladder tournaments that fit the filters."""
+    games = Match.objects.filter(tournament__format=Tournament.Format.LADDER).values_list("game", flat=True)
+    matches = finished_matches(set(games), filters).filter(tournament__format=Tournament.Format.LADDER)
+    labels = seat_labels(matches)
+    out = []
+    for pk, game, record, scores in matches.values_list("pk", "game", "record", "scores"):
+        info, seats = record.get("ladder", {}), labels.get(pk, {})
+        seat = next(
+            (i for i, label in seats.items() if label and label.partition(" (")[0] == info.get("candidate")), None
+        )
+        if seat is not None and filters.shows(seats[seat]):
+            out.append(LadderGame(seats[seat], game, int(info["level"]), float(scores[seat]), pk))
+    return out
+
+
+def reference_games(records: list[ReferenceRecord]) -> list[LadderGame]:
+    """BotzoneBench's own ladder games (imported, replayed through our engines) as the candidates' games."""
+    out = []
+    for r in records:
+        seat = next(i for i, name in enumerate(r.agents) if not name.startswith("botzone-lv"))
+        out.append(LadderGame(r.agents[seat], r.game, int(r.level or 0), float(r.scores[seat]), 0))
+    return out
+
+
+def build(filters: ReportFilters) -> Report:
+    games = ladder_games(filters)
+    used = {g.game for g in games}
+    tables = [table_2(games, {g: len(ladder(g)) - 1 for g in used}, {g: draw_rate_levels(g) for g in used})]
+    imported = list(ReferenceRecord.objects.filter(source="botzone"))
+    if imported:
+        reference = reference_games(imported)
+        # Botzone's ladders have 7 levels (lv0–lv6), whatever ours have; tic-tac-toe's top keeps the draw rule.
+        seen = {g.game for g in reference}
+        table = table_2(
+            reference, dict.fromkeys(seen, 6), {g: frozenset({6}) if g == "tic-tac-toe" else frozenset() for g in seen}
+        )
+        table.key, table.title = "reference-table-2", "Reference: Table 2 from BotzoneBench's published logs (imported)"
+        table.source = (
+            f"imported from {imported[0].repository}@{imported[0].commit}; every move replayed; not arena matches"
+        )
+        table.rows = [
+            (label, [None if c is None else replace(c, matches=()) for c in cells]) for label, cells in table.rows
+        ]
+        tables.append(table)
+    everything = finished_matches(set(Match.objects.values_list("game", flat=True).distinct()), filters)
+    labels = seat_labels(everything)
+    attempts: dict[str, list[pm.AttemptRecord]] = defaultdict(list)
+    fields = ("match_id", "ply", "seat", "number", "verdict", "transient")
+    for match_id, ply, seat, number, verdict, transient in Attempt.objects.filter(match__in=everything).values_list(
+        *fields
+    ):
+        label = labels.get(match_id, {}).get(seat)
+        if label and filters.shows(label):
+            attempts[label].append(pm.AttemptRecord((match_id, ply, seat), match_id, number, verdict, transient))
+    tables.append(retry_table(attempts))
+    actions: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    holdem = Decision.objects.filter(match__in=everything.filter(game="holdem"))
+    for match_id, seat, text in holdem.values_list("match_id", "seat", "action_text"):
+        label = labels.get(match_id, {}).get(seat)
+        if label and filters.shows(label):
+            actions[label].append((match_id, action_kind(text)))
+    tables.append(action_table(actions))
+    return Report("botzonebench", TITLE, CITATION, tables, filters)

@@ -1,0 +1,177 @@
+"""STAR (Li et al. 2026): Tables 1–2 (SER, PWER with STAR's ±, win rate per mode), Table 3 (TCE, SAE) and the
+strategy–execution gap (rating against decision time, per mode). Definitions in docs/metrics.md, "Reports → STAR".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+from django.db.models import QuerySet
+
+from arena.models import Decision, Match
+from ratings import elo
+from ratings.game_metrics import star_error_rates, star_performance
+from ratings.metrics import Estimate, bootstrap_quantile, proportion
+from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.record import Result, results
+
+TITLE = "STAR: strategic reasoning and rapid decisions (skirmish)"
+CITATION = "Li et al., Beyond Scaling (STAR, 2026), §4.1 eqs. (2)–(4), Tables 1–3, §4.3 (strategy–execution gap)."
+MODES = ("turn-based", "real-time")
+SHUFFLES = 1000
+
+
+def mode_of(result: Result) -> str:
+    return result.state.get("mode", "turn-based") if result.state else "turn-based"
+
+
+def leaderboard(rows: list[Result], *, rng: np.random.Generator, shuffles: int = SHUFFLES) -> dict[str, list[Cell]]:
+    """Per agent label over two-seat skirmish results of one mode: [PWER ± sd, SER ± sd, win rate], as Tables 1–2.
+
+    ± is the standard deviation of the final rating over `shuffles` random match orders (STAR's code); the
+    value is the mean over those orders. Win rate counts a draw as not won."""
+    labels = sorted({label for r in rows for label in r.labels})
+    index = {label: i for i, label in enumerate(labels)}
+    a, b, score, perf, matches = [], [], [], [], defaultdict(list)
+    for r in rows:
+        if len(r.labels) != 2 or r.labels[0] == r.labels[1]:
+            continue
+        a.append(index[r.labels[0]])
+        b.append(index[r.labels[1]])
+        score.append(r.scores[0])
+        star = star_performance(r.state) if r.state else None
+        perf.append(star or (np.nan,) * 4)
+        for label in r.labels:
+            matches[label].append(r)
+    if not a:
+        return {}
+    p = np.asarray(perf, dtype=float)
+    multiplier = elo.performance_multiplier(score, p[:, 0], p[:, 1], p[:, 2], p[:, 3])
+    pwer_mean, pwer_sd = elo.order_spread(
+        a, b, score, n_agents=len(labels), rng=rng, shuffles=shuffles, multiplier=multiplier
+    )
+    ser_mean, ser_sd = elo.order_spread(a, b, score, n_agents=len(labels), rng=rng, shuffles=shuffles)
+    out = {}
+    for label, played in matches.items():
+        i, ids = index[label], [r.match for r in played]
+        wins = sum(r.scores[r.labels.index(label)] == 1.0 for r in played)
+        out[label] = [
+            Cell(
+                float(pwer_mean[i]),
+                float(pwer_mean[i] - pwer_sd[i]),
+                float(pwer_mean[i] + pwer_sd[i]),
+                len(ids),
+                tuple(ids),
+            ),
+            Cell(
+                float(ser_mean[i]), float(ser_mean[i] - ser_sd[i]), float(ser_mean[i] + ser_sd[i]), len(ids), tuple(ids)
+            ),
+            Cell.of(proportion(wins, len(played)), ids, unit="%"),
+        ]
+    return out
+
+
+def decision_times(matches: QuerySet[Match], labels: dict[int, dict[int, str]]) -> dict[str, list[tuple[int, int]]]:
+    """Per agent label: (match, elapsed ms) of every decision it made."""
+    times: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for match_id, seat, elapsed in Decision.objects.filter(match__in=matches).values_list(
+        "match_id", "seat", "elapsed_ms"
+    ):
+        label = labels.get(match_id, {}).get(seat)
+        if label is not None:
+            times[label].append((match_id, elapsed))
+    return times
+
+
+def gap_cells(board: dict[str, list[Cell]], times: dict[str, list[tuple[int, int]]], rng) -> dict[str, list[Cell]]:
+    """The strategy–execution gap per agent: PWER beside the median decision time (bootstrap 95% interval)."""
+    out = {}
+    for label, cells in board.items():
+        mine = times.get(label, [])
+        median = (
+            bootstrap_quantile([ms for _, ms in mine], 0.5, rng=rng, rounds=500)
+            if mine
+            else Estimate(None, None, None, 0)
+        )
+        out[label] = [cells[0], Cell.of(median, cells[0].matches)]
+    return out
+
+
+def tables(
+    by_mode: dict[str, list[Result]],
+    errors: list[dict],
+    times: dict[str, list[tuple[int, int]]],
+    *,
+    filters: ReportFilters,
+    seed: int = 0,
+) -> list[Table]:
+    rng = np.random.default_rng(seed)
+    out = []
+    gap_rows = []
+    for number, mode in enumerate(MODES, start=1):
+        board = {k: v for k, v in leaderboard(by_mode.get(mode, []), rng=rng).items() if filters.shows(k)}
+        order = sorted(board, key=lambda label: -board[label][0].value)
+        out.append(
+            Table(
+                key=f"table-{number}",
+                title=f"Table {number}: {mode} leaderboard",
+                source=f"STAR Table {number}, §4.1 eqs. (2)–(4)",
+                columns=["PWER", "SER", "Win rate"],
+                rows=[(label, board[label]) for label in order],
+                note="PWER and SER: mean over 1,000 random match orders, the interval is ± one standard deviation "
+                "over those orders (STAR's ±: order sensitivity, not sampling error). Win rate: Wilson 95%.",
+            )
+        )
+        gap = gap_cells(board, times, rng)
+        gap_rows += [(f"{label} · {mode}", gap[label]) for label in order]
+    errors = [e for e in errors if filters.shows(e["agent"])]
+    out.append(
+        Table(
+            key="table-3",
+            title="Table 3: tool-call and spatial errors",
+            source="STAR §4.4, Table 3",
+            columns=["Actions per game", "TCE", "SAE"],
+            rows=[
+                (
+                    e["agent"],
+                    [
+                        Cell(e["actions_per_game"], None, None, e["games"], tuple(e["matches"])),
+                        Cell(**{**e["failed"], "matches": tuple(e["matches"]), "unit": "%"}),
+                        Cell(**{**e["spatial"], "matches": tuple(e["matches"]), "unit": "%"}),
+                    ],
+                )
+                for e in errors
+            ],
+            note="TCE = failed commands / commands; SAE = spatial failures / failed commands (Wilson 95%).",
+        )
+    )
+    out.append(
+        Table(
+            key="gap",
+            title="Strategy–execution gap: rating against decision time, per mode",
+            source="STAR §4.3",
+            columns=["PWER", "Median decision time (ms)"],
+            rows=gap_rows,
+            note="Median over the agent's decisions, with a 95% bootstrap interval.",
+            chart=(1, 0, True),
+        )
+    )
+    return out
+
+
+def build(filters: ReportFilters) -> Report:
+    matches = finished_matches(["skirmish"], filters)
+    rows = results(matches, with_state=True)
+    by_mode: dict[str, list[Result]] = defaultdict(list)
+    for r in rows:
+        by_mode[mode_of(r)].append(r)
+    labels = {r.match: dict(enumerate(r.labels)) for r in rows}
+    agent_matches: dict[str, set[int]] = defaultdict(set)
+    for r in rows:
+        for label in r.labels:
+            agent_matches[label.partition(" (")[0]].add(r.match)
+    errors = [{**e, "matches": sorted(agent_matches[e["agent"]])} for e in star_error_rates(matches)]
+    return Report(
+        "star", TITLE, CITATION, tables(by_mode, errors, decision_times(matches, labels), filters=filters), filters
+    )

@@ -1,0 +1,79 @@
+"""Published records as reference rows: every Botzone move replayed through our engines; never mixed with matches."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from arena.models import Match
+from games import get_game
+from games.ataxx import BIT, make_state
+from ratings.models import ReferenceRecord
+from ratings.reports.imports import RecordRejected, botzone_record
+
+RECORDS = Path("/work/shared/reference/records")
+pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="the shared reference records are not on this machine")
+
+
+@pytest.mark.django_db
+def test_botzone_logs_replay_exactly_and_import_once(client):
+    out = io.StringIO()
+    call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=out, stderr=io.StringIO())
+    assert out.getvalue().strip() == "botzone: 10 records read, 10 new, 0 rejected."
+    again = io.StringIO()
+    call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=again)
+    assert "10 records read, 0 new" in again.getvalue()
+    assert Match.objects.count() == 0  # reference rows are never matches
+    chess = ReferenceRecord.objects.get(path="Chess__lv0__Qwen3-14B__0-llm.json")
+    # Botzone's judge drew this game on the 51st ply without capture or pawn move (our standard rules would
+    # have ended it earlier, on insufficient material): the botzone variant replays all 315 moves.
+    assert (chess.variant, len(chess.moves), chess.scores) == ("botzone", 315, [0.5, 0.5])
+    assert chess.commit == "ca70a864e5ff5732ce8674fdfb3a9d5803cd8c27"
+    ttt = ReferenceRecord.objects.get(path="TicTacToe__lv0__Qwen3-14B__1-bl.json")
+    assert (ttt.agents, ttt.scores, ttt.level) == (["botzone-lv0", "Qwen3-14B"], [1.0, 0.0], 0)
+    page = client.get("/reports/botzonebench/?format=md").content.decode()
+    assert "Reference: Table 2 from BotzoneBench's published logs (imported)" in page
+
+
+def test_a_log_our_rules_reject_is_refused(tmp_path):
+    original = RECORDS / "botzone" / "TicTacToe__lv0__Qwen3-14B__0-llm.json"
+    log = json.loads(original.read_text())
+    log[2] = {"x": 1, "y": 1, "player": 1}  # the centre again: already taken at entry 1
+    bad = tmp_path / original.name
+    bad.write_text(json.dumps(log))
+    with pytest.raises(RecordRejected, match=r"entry 2: .* is not legal in our tic-tac-toe at ply 1"):
+        botzone_record(bad)
+    shutil.copy(RECORDS / "botzone" / "Chess__lv0__Qwen3-14B__0-llm.json", tmp_path / "Chess__lv0__M__0-llm.json")
+    assert botzone_record(tmp_path / "Chess__lv0__M__0-llm.json").scores == [0.5, 0.5]
+
+
+def test_botzone_ataxx_ends_when_the_mover_has_no_move():
+    ataxx = get_game("ataxx")
+    # X (to move, ply 0) is walled in: X on a1, O on the 8 other cells within two of it.
+    near = [i for i in range(49) if i != 0 and max(abs(i // 7), abs(i % 7)) <= 2]
+    o = sum(BIT[i] for i in near)
+    standard, botzone = make_state(0, 0, BIT[0], o), make_state(0, 0, BIT[0], o, botzone=True)
+    assert ataxx.legal_actions(standard) == [()]  # standard rules: X must pass, O plays on
+    outcome = ataxx.outcome(botzone)
+    # Botzone: over at once; the 49 − 1 − 8 = 40 empty cells go to O: 48 against 1.
+    assert outcome is not None
+    assert outcome.scores == (0.0, 1.0)
+    assert outcome.reason.endswith("48–1")
+    assert ataxx.outcome(standard) is None
+
+
+@pytest.mark.django_db
+def test_gamebench_results_import_as_a_reference_figure(client):
+    out = io.StringIO()
+    call_command("import_records", str(RECORDS / "gamebench" / "matches.json"), "--format", "gamebench", stdout=out)
+    assert out.getvalue().strip() == "gamebench: 277 records read, 277 new, 0 rejected."
+    assert any("human" in r.agents for r in ReferenceRecord.objects.filter(source="gamebench"))
+    md = client.get("/reports/gamebench/?format=md").content.decode()
+    assert "Reference: Figure 1 from GameBench's published matches (imported)" in md
+    assert "| human |" in md
+    assert Match.objects.count() == 0

@@ -1,0 +1,272 @@
+"""Reports: each paper's tables on hand-computed fixtures; the page, its cell links and `manage.py report` agree."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+import pytest
+from asgiref.sync import async_to_sync
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import override_settings
+
+from arena.record.services import bots_ensure, match_create
+from arena.runner.loop import run_match
+from ratings import process_metrics as pm
+from ratings.reports import advgamebench, botzonebench, dsgbench, gamebench, star
+from ratings.reports.base import ReportFilters
+from ratings.reports.record import Result
+
+NONE = ReportFilters()
+
+
+def test_gamebench_bradley_terry_by_hand_with_a_thin_cell():
+    # A beats B three times and loses once: the MLE strength gap is ln 3, mean zero → A = ln 3 / 2.
+    rows = [Result(m, "chess", ("A", "B"), (0, 1), (s, 1 - s)) for m, s in zip(range(1, 5), (1, 1, 1, 0), strict=True)]
+    cells = gamebench.ratings(rows, rounds=50, rng=np.random.default_rng(0), minimum=10)
+    a = cells["A"]["chess"]
+    assert a.value == pytest.approx(math.log(3) / 2, abs=1e-4)
+    assert cells["B"]["chess"].value == pytest.approx(-math.log(3) / 2, abs=1e-4)
+    assert (a.n, a.matches, a.note) == (4, (1, 2, 3, 4), "thin")  # 4 matches < 10: shown, marked thin
+    (figure, radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    assert figure.level == 0.90
+    assert figure.columns == ["chess"]
+    assert radar.rows == [("A", []), ("B", [])]  # the radar leaves thin cells out: no category has data
+
+
+def test_advgamebench_table_1_is_per_game_and_pools_only_in_overall():
+    def rec(match, game_round, won):
+        return pm.RoundRecord(agent="a", match=(match, "attacker"), round=game_round, won=won)
+
+    # Tower defense (match 1): won round 1, lost round 2. Battle card (match 2): lost both.
+    records = [rec(1, 1, True), rec(1, 2, False), rec(2, 1, False), rec(2, 2, False)]
+    tables = {t.key: t for t in advgamebench.tables(records, {1: "tower-defense", 2: "battle-card"}, filters=NONE)}
+    per_game = dict(tables["table-1"].rows)
+    assert per_game["a · tower-defense"][0].value == 0.5
+    assert per_game["a · tower-defense"][0].matches == (1,)
+    assert per_game["a · battle-card"][0].value == 0.0
+    assert per_game["a · battle-card"][0].n == 2
+    overall = dict(tables["table-1-overall"].rows)["a"]
+    assert (overall[0].value, overall[0].n) == (0.25, 4)
+    # ORR: of the failed rounds only match 2's round 1 has a next round (not revised): 0 / 1.
+    assert (overall[2].value, overall[2].n) == (0.0, 1)
+    assert dict(tables["figure-3"].rows)["a"][0].value == 0.5  # round 1: one of two won
+
+
+def test_advgamebench_obr_wr_correlation_across_agents():
+    overall = {}
+    for agent, (wr, obr) in {"a": (0.2, 0.6), "b": (0.5, 0.3), "c": (0.8, 0.0)}.items():
+        cells = [advgamebench.Cell(None)] * 8
+        cells[0], cells[5] = advgamebench.Cell(wr, n=5), advgamebench.Cell(obr, n=5)
+        overall[agent] = cells
+    table = advgamebench.correlation_table(overall)
+    r, _p = dict(table.rows)["OBR ~ WR (§4.3)"]
+    assert r.value == pytest.approx(-1.0)
+    assert r.n == 3
+
+
+def test_star_tables_one_match_by_hand():
+    # A beats B once in turn-based play keeping 3/5 units at turn 4 of 12: SER 1016/984 (K = 32), and
+    # PWER Δ = 32 · (1 + 0.5·0.6 + 0.5·(1 − 4/12)) · 0.5 = 26.13; one match: every order agrees, ± 0.
+    units = [[1, 0, "infantry", 0, 0, 50, 4, 2], [3, 0, "cavalry", 1, 0, 90, 8, 2], [4, 0, "archer", 2, 0, 5, 4, 2]]
+    state = {"winner": 0, "units": units, "mode": "turn-based", "turn": 4, "max_turns": 12, "clock": 0}
+    board = star.leaderboard(
+        [Result(9, "skirmish", ("A", "B"), (0, 1), (1.0, 0.0), state)], rng=np.random.default_rng(0)
+    )
+    pwer, ser, wins = board["A"]
+    assert pwer.value == pytest.approx(1026.133, abs=1e-3)
+    assert pwer.high == pytest.approx(pwer.value)
+    assert ser.value == pytest.approx(1016.0)
+    assert board["B"][1].value == pytest.approx(984.0)
+    assert (wins.value, wins.n, wins.matches) == (1.0, 1, (9,))
+
+
+def test_dsgbench_eq_3_by_hand():
+    # Social = IRP = 50; Team = KSR = 100; Adaptive = 0.5·0.4 + 0.5·0.8 = 60; the two dimensions with no
+    # metric on our games are left out and W renormalised: (0.2·0.5 + 0.15·1 + 0.2·0.6) / 0.55.
+    scores = dsgbench.dimension_scores({"IRP": 0.5, "KSR": 1.0, "WR": 0.4, "GA": 0.8}, dsgbench.DEFAULT_SCORE)
+    assert scores["Social Reasoning"] == pytest.approx(50)
+    assert scores["Team Collaboration"] == pytest.approx(100)
+    assert scores["Adaptive Learning"] == pytest.approx(60)
+    assert scores["Strategic Planning"] is None
+    assert scores["Overall"] == pytest.approx(100 * 0.37 / 0.55)
+    # Bounds are configurable: a metric on [0.5, 1] maps 0.75 to 50.
+    custom = {"Social Reasoning": {"W": 1.0, "beta": 1.0, "metrics": {"IRP": (1.0, 0.5, 1.0)}}}
+    assert dsgbench.dimension_scores({"IRP": 0.75}, custom)["Overall"] == pytest.approx(50)
+
+
+def test_botzonebench_table_2_level_progress_and_tic_tac_toe_rule():
+    # Level 0: 3 wins, 1 loss (75% ≥ 50%, passed); level 1: 1 win, 3 losses → Lv1, progress 2 × 25% = 50%.
+    games = [botzonebench.LadderGame("m", "chess", 0, s, i) for i, s in enumerate((1.0, 1.0, 1.0, 0.0))]
+    games += [botzonebench.LadderGame("m", "chess", 1, s, 10 + i) for i, s in enumerate((1.0, 0.0, 0.0, 0.0))]
+    cell = botzonebench.ladder_cell(games, top_level=3, draw_levels=frozenset())
+    assert (cell.note, cell.value, cell.n, cell.matches) == ("Lv1", 0.5, 4, (10, 11, 12, 13))
+    # Tic-tac-toe's perfect top level (1 here): 3 draws and 1 loss → not passed, progress = games not lost = 75%.
+    ttt = [botzonebench.LadderGame("m", "tic-tac-toe", 0, 1.0, 1)]
+    ttt += [botzonebench.LadderGame("m", "tic-tac-toe", 1, s, 2 + i) for i, s in enumerate((0.5, 0.5, 0.5, 0.0))]
+    cell = botzonebench.ladder_cell(ttt, top_level=1, draw_levels=frozenset({1}))
+    assert (cell.note, cell.value) == ("Lv1", 0.75)
+    # Three draws only: no loss, so the top is beaten: topped.
+    topped = botzonebench.ladder_cell(ttt[:4], top_level=1, draw_levels=frozenset({1}))
+    assert topped.note == "Lv2, topped"
+    assert topped.value is None
+
+
+def test_botzonebench_action_kinds():
+    assert [botzonebench.action_kind(t) for t in ("fold", "check", "call", "raise to 40", "all-in 200")] == [
+        "fold",
+        "check",
+        "call",
+        "raise",
+        "raise",
+    ]
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_page_command_and_cell_links_agree(client):
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    ids = []
+    for seed in (1, 2):
+        match = match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv1"]], seed=seed)
+        ids.append(async_to_sync(run_match)(match.pk).pk)
+    page = client.get("/reports/gamebench/?format=md")
+    assert page.status_code == 200
+    out = io.StringIO()
+    call_command("report", "gamebench", "--format", "md", stdout=out)
+    assert page.content.decode() == out.getvalue()
+    assert "tic-tac-toe-lv0" in out.getvalue()
+    assert "n=2 (thin)" in out.getvalue()
+    html = client.get("/reports/gamebench/").content.decode()
+    assert 'href="cell/?table=figure-1&amp;row=0&amp;col=0"' in html
+    cell = client.get("/reports/gamebench/cell/?table=figure-1&row=0&col=0")
+    assert cell.status_code == 200
+    for pk in ids:
+        assert f'href="/matches/{pk}/"' in cell.content.decode()  # the second click reaches the decisions
+    for slug in ("advgamebench", "star", "dsgbench", "botzonebench"):
+        assert client.get(f"/reports/{slug}/").status_code == 200
+    assert client.get("/reports/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_filters_are_checked_like_the_leaderboard(client):
+    assert client.get("/reports/star/?since=2026-13-01").status_code == 400
+    assert client.get("/reports/star/?agent=nobody").status_code == 400
+    assert client.get("/reports/star/?scaffold=magic").status_code == 400
+    assert client.get("/reports/star/cell/?table=nope&row=0&col=0").status_code == 400
+    assert client.get("/reports/nobody/").status_code == 404
+    with pytest.raises(CommandError, match="not a date"):
+        call_command("report", "star", "--since", "yesterday", stdout=io.StringIO())
+
+
+def test_multi_aspect_sim_by_hand():
+    before = frozenset({"RifleSoldier@1,2", "RifleSoldier@1,3", "IceSoldier@2,2"})
+    after = frozenset({"RifleSoldier@1,2", "IceSoldier@3,3", "IceSoldier@2,2"})
+    # Structural: 2 shared items of 4 = 0.5. Semantic: kinds (Ice, Rifle) counted (1, 2) then (2, 1):
+    # cosine 4 / 5 = 0.8. Functional: the same two kinds = 1. Equal weights: (0.5 + 0.8 + 1) / 3.
+    structural, semantic, functional = pm.aspect_scores(before, after)
+    assert structural == pytest.approx(0.5)
+    assert semantic == pytest.approx(0.8)
+    assert functional == pytest.approx(1.0)
+    assert [pm.component(i) for i in ("0:gold LavaGolem", "Fire:1:flame_splash", "target:leftmost")] == [
+        "gold LavaGolem",
+        "flame_splash",
+        "target:leftmost",
+    ]
+    lost = pm.RoundRecord(agent="a", match=(1, "defender"), round=1, won=False, items=before)
+    revised = pm.RoundRecord(agent="a", match=(1, "defender"), round=2, won=True, revised=True, items=after)
+    sim = pm.multi_aspect_strategy_similarity([lost, revised], rng=np.random.default_rng(0), rounds=20)
+    assert sim.value == pytest.approx(2.3 / 3)
+    assert sim.n == 1
+    (row,) = list(advgamebench.tables([lost, revised], {1: "tower-defense"}, filters=NONE)[0].rows)
+    assert row[1][-1].value == pytest.approx(2.3 / 3)  # Table 1's SIM column is the multi-aspect SIM
+
+
+def test_dsgbench_werewolf_and_stratego_measures_by_hand():
+    from games.stratego.pieces import BOMB, COLONEL, FLAG, GENERAL, MARSHAL, SCOUT, SPY, piece
+
+    events = [
+        ["kill", 1, 0, 2, ""],  # A's werewolf kills seat 2
+        ["inspect", 1, 1, 0, ""],  # A's seer inspects the werewolf
+        ["vote", 1, 1, 0, ""],  # A's seer votes the werewolf: IRP and VSS hit (seat 0 is exiled)
+        ["vote", 1, 3, 1, ""],  # B votes the seer: a miss for both
+        ["vote", 1, 0, 1, ""],  # the werewolf's own vote: not an identification
+        ["vote", 1, 2, -1, ""],  # B abstains
+        ["exile", 1, -1, 0, ""],
+    ]
+    state = {"roles": ["werewolf", "seer", "villager", "villager"], "alive": [False, True, False, True]}
+    wolf = Result(1, "werewolf", ("A", "A", "B", "B"), (0, 1, 1, 1), (0.0, 1.0, 1.0, 1.0), {**state, "events": events})
+    board = [0] * 100
+    for cell, (owner, rank) in enumerate(
+        [(0, MARSHAL), (0, GENERAL), (0, COLONEL), (0, SCOUT), (1, COLONEL), (1, SPY), (1, BOMB), (1, FLAG)]
+    ):
+        board[cell] = piece(owner, rank)
+    strat = Result(2, "stratego", ("A", "B"), (0, 1), (1.0, 0.0), {"board": board})
+    m = dsgbench.game_measures([wolf, strat], np.random.default_rng(0))
+    assert (m["A"]["IRP"].value, m["A"]["VSS"].value, m["A"]["KSR"].value) == (1.0, 1.0, 0.5)
+    assert (m["B"]["IRP"].value, m["B"]["VSS"].n) == (0.0, 1)
+    assert "KSR" not in m["B"]  # B held no key role
+    # CPR: A keeps Marshal, General and one Colonel of 4 critical pieces; B one Colonel. TPCV: 10+9+8+2, 8+1.
+    assert (m["A"]["CPR"].value, m["A"]["TPCV"].value) == (0.75, 29.0)
+    assert (m["B"]["CPR"].value, m["B"]["TPCV"].value) == (0.25, 9.0)
+    # Decision tracking: A made 4 key decisions (kill, inspect, 2 votes); B a vote and an abstention.
+    assert (m["A"]["decisions:kill"].value, m["A"]["decisions:vote"].value, m["A"]["decisions:kill"].n) == (
+        0.25,
+        0.5,
+        4,
+    )
+    assert m["B"]["decisions:abstain"].value == 0.5
+    assert m["A"]["IRP"].matches == (1,)
+    assert m["A"]["CPR"].matches == (2,)
+
+
+def test_the_gap_figure_plots_each_mode_with_its_intervals():
+    from ratings.reports.base import Table
+    from ratings.reports.views import figure
+
+    pwer = star.Cell(1030.0, 1020.0, 1040.0, 6, (1,))
+    time = star.Cell(900.0, 800.0, 1200.0, 6, (1,))
+    table = Table(
+        "gap", "gap", "STAR §4.3", ["PWER", "ms"], [("m · turn-based", [pwer, time]), ("m · real-time", [pwer, time])]
+    )
+    table.chart = (1, 0, True)
+    drawn = figure(table)
+    assert [trace["name"] for trace in drawn["data"]] == ["turn-based", "real-time"]
+    trace = drawn["data"][0]
+    assert (trace["x"], trace["y"]) == ([900.0], [1030.0])
+    assert trace["error_x"]["array"] == [300.0]
+    assert trace["error_x"]["arrayminus"] == [100.0]
+    assert drawn["layout"]["xaxis"]["type"] == "log"
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_advgamebench_report_honours_filters(client):
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
+    async_to_sync(run_match)(match.pk)
+    everything = client.get("/reports/advgamebench/?format=json").json()
+    table_1 = next(t for t in everything["tables"] if t["key"] == "table-1")
+    assert [r["label"] for r in table_1["rows"]] == ["battle-card-lv0 · battle-card", "battle-card-lv2 · battle-card"]
+    one = client.get("/reports/advgamebench/?format=json&agent=battle-card-lv0").json()
+    assert [r["label"] for r in next(t for t in one["tables"] if t["key"] == "table-1")["rows"]] == [
+        "battle-card-lv0 · battle-card"
+    ]
+    later = client.get("/reports/advgamebench/?format=json&since=2999-01-01").json()
+    assert all(not t["rows"] for t in later["tables"] if t["key"].startswith("table-1"))
+
+
+def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
+    from ratings.reports.views import figure
+
+    rows = [Result(m, "chess", ("A", "B"), (0, 1), (s, 1 - s)) for m, s in zip(range(1, 5), (1, 1, 1, 0), strict=True)]
+    (table, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    drawn = figure(table)
+    a = next(trace for trace in drawn["data"] if trace["name"] == "A")
+    cell = dict(table.rows)["A"][0]
+    assert a["y"] == ["chess"]
+    assert a["x"] == [cell.value]
+    assert a["error_x"]["arrayminus"] == [cell.value - cell.low]
+    assert a["text"] == ["n=4 (thin)"]
