@@ -68,7 +68,8 @@ class LobbyForm(forms.Form):
     def __init__(self, *args, games, opponents, variants, needs_nickname: bool, needs_consent: bool, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(g.slug, g.name) for g in games]
-        self.fields["opponent"].choices = [(OPEN_CHALLENGE, "Open challenge (another person)"), *opponents]
+        people = ("People", [(OPEN_CHALLENGE, "Open challenge (another person)")])
+        self.fields["opponent"].choices = [*opponents, people]
         self.fields["variant"].choices = variant_choices(variants)
         self.fields["nickname"].required = needs_nickname
         self.fields["consent"].required = needs_consent

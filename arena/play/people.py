@@ -107,6 +107,17 @@ def challenge_create(
 
 
 @transaction.atomic
+def challenge_cancel(*, challenge: Challenge, person: Agent) -> None:
+    """Withdraw an open challenge; only its creator may, and only before someone accepted it."""
+    challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    if challenge.creator_id != person.pk:
+        raise ServiceError("Only the person who posted a challenge can cancel it.")
+    if challenge.match_id is not None:
+        raise ServiceError("Someone already accepted this challenge; the game has started.")
+    challenge.delete()
+
+
+@transaction.atomic
 def challenge_accept(*, challenge: Challenge, accepter: Agent) -> Match:
     """Start the challenge's match; each challenge is accepted at most once."""
     challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)

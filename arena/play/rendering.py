@@ -85,6 +85,9 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": game.player_view(state, view_seat),
+        # "Play again" starts the same game against the same opponent.
+        "opponent": next((seat["agent"] for seat in seats if seat["index"] not in mine), None),
+        "variant": game.variant_of(match.options),
     }
     return render_plain("arena/partials/match-live.html", context)
 

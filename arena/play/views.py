@@ -13,11 +13,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arena.models import Agent, Challenge, Match, Tournament
+from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
 from arena.play.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
 from arena.play.people import (
     challenge_accept,
+    challenge_cancel,
     challenge_create,
     guest_agent_create,
     person_agent_for_user,
@@ -48,15 +49,53 @@ def opponent_choices(game: str) -> list[tuple[str, list[tuple[str, str]]]]:
     return [(group, choices) for group, choices in (("Models", models), ("Bots", bots)) if choices]
 
 
+def bot_level(slug: str) -> int:
+    """A ladder bot's level from its slug ("connect-four-lv2" → 2)."""
+    return int(slug.rpartition("-lv")[2] or 0)
+
+
+def default_opponent(game: str, person: Agent | None) -> str:
+    """The lobby's preselected opponent for `game`: a model that plays it (one whose answers are constrained to
+    legal moves first), else the lowest bot level the person has not beaten yet."""
+    models = list(Agent.objects.filter(is_active=True, kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk"))
+    if models:
+        models.sort(key=lambda agent: agent.current_version().config.get("scaffold") != "grammar")
+        return models[0].slug
+    bots = sorted(
+        Agent.objects.filter(is_active=True, kind=Agent.Kind.BOT, game=game).values_list("slug", flat=True),
+        key=bot_level,
+    )
+    beaten: set[str] = set()
+    if person is not None:
+        won = Seat.objects.filter(agent_version__agent=person, score=1.0, match__game=game).values("match_id")
+        beaten = set(
+            Seat.objects.filter(match_id__in=won, agent_version__agent__kind=Agent.Kind.BOT).values_list(
+                "agent_version__agent__slug", flat=True
+            )
+        )
+    return next((slug for slug in bots if slug not in beaten), bots[-1] if bots else OPEN_CHALLENGE)
+
+
+def running_matches(person: Agent | None) -> list[Match]:
+    """The person's games still being played (newest first), for the lobby's "Your games" list."""
+    if person is None:
+        return []
+    running = Match.objects.filter(status__in=[Match.Status.PENDING, Match.Status.RUNNING])
+    return list(running.filter(seats__agent_version__agent=person).distinct().order_by("-pk")[:10])
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     person = current_person(request)
     games = all_games()
     game = request.POST.get("game") or request.GET.get("game") or games[0].slug
     if game not in {g.slug for g in games}:
         game = games[0].slug
+    # "Play again" and "Play a model" links carry the game, opponent and variant to preselect.
+    initial = {"game": game, "opponent": request.GET.get("opponent") or default_opponent(game, person)}
+    initial["variant"] = request.GET.get("variant", "")
     form = LobbyForm(
         request.POST or None,
-        initial={"game": game},
+        initial=initial,
         games=games,
         opponents=opponent_choices(game),
         variants=get_game(game).variants,
@@ -72,7 +111,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, str(error))
     challenges = Challenge.objects.filter(match__isnull=True).select_related("creator")[:20]
-    context = {"form": form, "person": person, "challenges": challenges, "games": games, "game": game}
+    context = {
+        "form": form,
+        "person": person,
+        "challenges": challenges,
+        "games": games,
+        "game": game,
+        "running": running_matches(person),
+    }
     response = render(request, "arena/lobby.html", context, status=429 if wait else 200)
     if wait:
         response["Retry-After"] = str(wait)
@@ -115,7 +161,11 @@ def lobby_opponents(request: HttpRequest) -> HttpResponse:
         variants = get_game(slug).variants
     except UnknownGame:
         variants = {}
-    context = {"groups": opponent_choices(slug), "variants": variant_choices(variants)}
+    context = {
+        "groups": opponent_choices(slug),
+        "variants": variant_choices(variants),
+        "selected": default_opponent(slug, current_person(request)),
+    }
     return render(request, "arena/partials/opponent-select.html", context)
 
 
@@ -133,6 +183,20 @@ def challenge_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
         return redirect("play")
     return redirect("play-match", pk=match.pk)
+
+
+@require_POST
+def challenge_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    person = current_person(request)
+    try:
+        if person is None:
+            raise ServiceError("Only the person who posted a challenge can cancel it.")
+        challenge_cancel(challenge=get_object_or_404(Challenge, pk=pk), person=person)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your challenge is withdrawn.")
+    return redirect("play")
 
 
 def play_match(request: HttpRequest, pk: int) -> HttpResponse:
