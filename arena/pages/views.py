@@ -21,7 +21,8 @@ from arena.pages.refusal import refusal
 from arena.play.forms import LLMAgentForm
 from arena.play.people import person_seats
 from arena.play.ratelimit import limited
-from arena.play.rendering import annotations_html, board_html, replay_html, tournament_progress_html
+from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
+from arena.play.results import result_text
 from arena.play.views import current_person
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
@@ -163,6 +164,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "match": match,
         "game": get_game(match.game),
         "seed": visible_seed(match),
+        "result": result_text(match.termination, live_seats(match), match.scores) if match.termination else "",
         "replay": replay_html(match, _requested_ply(request, match), current_person(request), request.user),
     }
     return render(request, "arena/match_detail.html", context)

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.play.people import person_seats
+from arena.play.results import result_text
 from arena.record.selectors import match_state_at, tournament_progress
 from arena.record.visibility import action_hidden, decision_annotatable, match_secret, trace_visible, visible_action
 from games import Game, get_game
@@ -71,7 +72,8 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "match": match,
         "game": game,
         "seats": seats,
-        "board": board_html(game, state, view_seat),
+        # Once nothing is secret any more (the match and its seed twins are over), the board shows everything.
+        "board": board_html(game, state, view_seat, reveal=not secret),
         "my_seats": mine,
         "to_move": to_move,
         "shown_to_move": shown_to_move,
@@ -88,6 +90,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         # "Play again" starts the same game against the same opponent.
         "opponent": next((seat["agent"] for seat in seats if seat["index"] not in mine), None),
         "variant": game.variant_of(match.options),
+        "result": result_text(match.termination, seats, match.scores) if match.status == Match.Status.FINISHED else "",
     }
     return render_plain("arena/partials/match-live.html", context)
 

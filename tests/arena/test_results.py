@@ -1,0 +1,59 @@
+"""End-of-game text names players, says each result once, and the finished board shows everything (issue 25, 8)."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from arena.models import Agent
+from arena.play.people import guest_agent_create, person_resign
+from arena.play.rendering import board_html, live_match_html
+from arena.play.results import result_text
+from arena.record.services import bots_ensure, match_create
+from arena.runner.loop import run_match
+from games import get_game
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_of(*agents: Agent) -> list[dict]:
+    return [{"index": i, "name": f"Seat {i + 1}", "agent": agent} for i, agent in enumerate(agents)]
+
+
+def test_a_team_of_one_bot_wins_once_and_a_bot_on_both_sides_is_told_apart():
+    wolf, person = Agent(pk=1, name="Werewolf Lv1"), Agent(pk=2, name="Pia")
+    six = seats_of(wolf, wolf, person, wolf, wolf, wolf)
+    assert (
+        result_text("wolves equal villagers", six, [1, 1, 0, 1, 1, 1]) == "wolves equal villagers. Werewolf Lv1 wins."
+    )
+    two_wolves = result_text("wolves equal villagers", six, [1, 1, 0, 0, 0, 0])
+    assert two_wolves == "wolves equal villagers. Werewolf Lv1 (Seat 1 and Seat 2) wins."
+    assert result_text("the village is safe", seats_of(wolf, wolf, person), [1, 1, 1]) == "the village is safe. Draw."
+    assert (
+        result_text("resignation by seat 1", seats_of(wolf, person), [1, 0]) == "resignation by Pia. Werewolf Lv1 wins."
+    )
+    team = seats_of(person, wolf, wolf)
+    assert result_text("four in a row", team, [1, 1, 0]) == "four in a row. Pia and Werewolf Lv1 (Seat 2) win."
+
+
+def test_the_live_panel_names_who_resigned():
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    person = guest_agent_create(nickname="Robin")
+    match = match_create(game="tic-tac-toe", agents=[person, bots["tic-tac-toe-lv0"]], seed=1)
+    match = person_resign(match_id=match.pk, agent=person)
+    html = live_match_html(match, person)
+    assert "by seat" not in html
+    assert "by Robin" in html
+    assert html.count(" wins.") == 1
+
+
+def test_a_finished_werewolf_game_shows_every_role_to_everyone():
+    bots = {a.slug: a for a in bots_ensure(game="werewolf")}
+    game = get_game("werewolf")
+    agents = [bots["werewolf-lv1"]] * game.num_players
+    match = async_to_sync(run_match)(match_create(game="werewolf", agents=agents, seed=3).pk)
+    assert match.status == "finished"
+    state = game.from_json(match.state)
+    revealed = board_html(game, state, None, reveal=True)
+    assert revealed != board_html(game, state, None)  # the spectator's view hides roles while it is secret
+    assert revealed in live_match_html(match, None)
