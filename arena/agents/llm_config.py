@@ -6,7 +6,7 @@ from typing import Any
 
 #: direct: answer only; cot: GameBench's reason-out-loud sentence; self-consistency: `samples`
 #: answers and a majority vote; grammar: llama.cpp constrained decoding to the legal moves.
-SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar")
+SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar", "grammar-reasoning")
 
 #: What an LLM config means when a field is left out.
 DEFAULTS: dict[str, Any] = {

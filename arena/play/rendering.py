@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.template import Context
@@ -59,7 +60,9 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
     shown_to_move = game.shown_to_move(state, view_seat) if to_move is not None else None
-    moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at"))
+    moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at", "fallback"))
+    fallbacks = Counter(seat for _, seat, _, _, fallback in moves if fallback)
+    seats = [{**seat, "fallbacks": fallbacks[seat["index"]]} for seat in seats]
     reasoning = None
     last_seat = moves[-1][1] if moves else None
     secret = match_secret(match)
@@ -83,7 +86,11 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "legal": legal_moves(game, state) if my_turn else [],
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
-        "moves": [visible_action(game, secret, seat, text, mine) for _, seat, text, _ in moves],
+        # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
+        "moves": [
+            {"text": visible_action(game, secret, seat, text, mine), "fallback": fallback}
+            for _, seat, text, _, fallback in moves
+        ],
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": game.player_view(state, view_seat),

@@ -55,11 +55,11 @@ def bot_level(slug: str) -> int:
 
 
 def default_opponent(game: str, person: Agent | None) -> str:
-    """The lobby's preselected opponent for `game`: a model that plays it (one whose answers are constrained to
-    legal moves first), else the lowest bot level the person has not beaten yet."""
+    """The lobby's preselected opponent for `game`: a model that plays it (one whose answers a grammar holds to
+    legal moves first, so it makes its own moves), else the lowest bot level the person has not beaten yet."""
     models = list(Agent.objects.filter(is_active=True, kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk"))
     if models:
-        models.sort(key=lambda agent: agent.current_version().config.get("scaffold") != "grammar")
+        models.sort(key=lambda agent: not agent.current_version().config.get("scaffold", "").startswith("grammar"))
         return models[0].slug
     bots = sorted(
         Agent.objects.filter(is_active=True, kind=Agent.Kind.BOT, game=game).values_list("slug", flat=True),

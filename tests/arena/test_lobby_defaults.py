@@ -42,7 +42,7 @@ def test_without_models_the_lobby_offers_the_lowest_bot_level_not_yet_beaten(cli
 def test_a_model_is_preselected_the_one_that_answers_with_legal_moves_first(client):
     for spec in local_llm_agents():
         agent_ensure(**spec)
-    grammar = [s["slug"] for s in local_llm_agents() if s["config"]["scaffold"] == "grammar"]
+    grammar = [s["slug"] for s in local_llm_agents() if s["config"]["scaffold"] == "grammar-reasoning"]
     assert selected_opponent(client.get("/play/?game=tic-tac-toe").content.decode()) == grammar[0]
     assert "Open challenge" in client.get("/play/").content.decode()  # still offered, last
 

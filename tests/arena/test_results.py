@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from asgiref.sync import async_to_sync
 
@@ -9,7 +11,7 @@ from arena.models import Agent
 from arena.play.people import guest_agent_create, person_resign
 from arena.play.rendering import board_html, live_match_html
 from arena.play.results import result_text
-from arena.record.services import bots_ensure, match_create
+from arena.record.services import bots_ensure, decision_record, match_claim, match_create
 from arena.runner.loop import run_match
 from games import get_game
 
@@ -57,3 +59,18 @@ def test_a_finished_werewolf_game_shows_every_role_to_everyone():
     revealed = board_html(game, state, None, reveal=True)
     assert revealed != board_html(game, state, None)  # the spectator's view hides roles while it is secret
     assert revealed in live_match_html(match, None)
+
+
+def test_a_random_fallback_is_marked_in_the_live_move_list_and_counted_for_its_player():
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    person = guest_agent_create(nickname="Robin")
+    match = match_claim(
+        match_id=match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv1"], person], seed=1).pk, worker="w"
+    )
+    match = decision_record(match=match, ply=0, action=4, fallback="random_legal")
+    match = decision_record(match=match, ply=1, action=0)
+    html = live_match_html(match, person)
+    moves = re.search(r'<ol class="move-list".*?</ol>', html, re.S).group(0)
+    assert moves.count("random fallback") == 1
+    assert re.search(r'<li class="fallback">[^<]*<span[^>]*>random fallback', moves)
+    assert "1 random fallback<" in html  # the players list counts them
