@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.pages.refusal import refusal
 from arena.play.forms import LLMAgentForm
-from arena.play.people import person_seats
+from arena.play.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.play.ratelimit import limited
 from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
 from arena.play.results import result_text
@@ -151,9 +151,16 @@ def agent_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 
 
 def match_list_view(request: HttpRequest) -> HttpResponse:
+    matches_abandoned_end()  # games nobody will finish are ended by the rules rather than listed as live
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "status", "tournament")}
     page = Paginator(match_list(**filters), 50).get_page(request.GET.get("page"))
-    context = {"page": page, "filters": filters, "games": all_games(), "statuses": Match.Status.choices}
+    context = {
+        "page": page,
+        "filters": filters,
+        "games": all_games(),
+        "statuses": Match.Status.choices,
+        "adjourned": adjourned_ids(list(page.object_list)),
+    }
     return render(request, "arena/match_list.html", context)
 
 

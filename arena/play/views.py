@@ -17,10 +17,12 @@ from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
 from arena.play.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
 from arena.play.people import (
+    adjourned_ids,
     challenge_accept,
     challenge_cancel,
     challenge_create,
     guest_agent_create,
+    matches_abandoned_end,
     person_agent_for_user,
     person_consent_set,
     person_ladder_start,
@@ -80,6 +82,7 @@ def running_matches(person: Agent | None) -> list[Match]:
     """The person's games still being played (newest first), for the lobby's "Your games" list."""
     if person is None:
         return []
+    matches_abandoned_end()
     running = Match.objects.filter(status__in=[Match.Status.PENDING, Match.Status.RUNNING])
     return list(running.filter(seats__agent_version__agent=person).distinct().order_by("-pk")[:10])
 
@@ -111,13 +114,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, str(error))
     challenges = Challenge.objects.filter(match__isnull=True).select_related("creator")[:20]
+    running = running_matches(person)
     context = {
         "form": form,
         "person": person,
         "challenges": challenges,
         "games": games,
         "game": game,
-        "running": running_matches(person),
+        "running": running,
+        "adjourned": adjourned_ids(running),
     }
     response = render(request, "arena/lobby.html", context, status=429 if wait else 200)
     if wait:
