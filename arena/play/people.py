@@ -48,6 +48,21 @@ def person_agent_for_user(*, user) -> Agent:
 
 
 @transaction.atomic
+def guest_claim(*, guest: Agent, user) -> Agent:
+    """Make a guest's agent the new account's own: its games, rating and consent stay with it, and it takes the
+    account's name so one name shows everywhere. Only an unclaimed guest, for an account without an agent."""
+    guest = Agent.objects.select_for_update().get(pk=guest.pk)
+    if guest.kind != Agent.Kind.HUMAN or guest.user_id is not None:
+        raise ServiceError("Only a guest's own seat can be claimed.")
+    if Agent.objects.filter(user=user).exists():
+        raise ServiceError("This account already has its seat.")
+    guest.user = user
+    guest.name = user.get_username()
+    guest.save(update_fields=["user", "name"])
+    return guest
+
+
+@transaction.atomic
 def guest_agent_create(*, nickname: str) -> Agent:
     """A guest's seat: a nickname, no account. Its slug is kept in the guest's session."""
     nickname = nickname.strip()

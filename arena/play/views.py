@@ -22,6 +22,7 @@ from arena.play.people import (
     challenge_cancel,
     challenge_create,
     guest_agent_create,
+    guest_claim,
     matches_abandoned_end,
     person_agent_for_user,
     person_consent_set,
@@ -218,11 +219,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        person_agent_for_user(user=user)
+        guest = current_person(request)  # the guest this browser played as, if any: it becomes the account's seat
+        if guest is not None:
+            guest_claim(guest=guest, user=user)
+        else:
+            person_agent_for_user(user=user)
+        request.session.pop("guest_agent", None)
         login(request, user)
         messages.success(request, f"Welcome, {user.get_username()}.")
         return redirect("play")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form, "guest": current_person(request)})
 
 
 def login_guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
