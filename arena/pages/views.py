@@ -31,11 +31,25 @@ from arena.record.services import ServiceError, agent_create, agent_update
 from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
+from ratings.models import RatingSnapshot
 from ratings.profile import agent_profile_charts
+
+#: An agent joins the home page's "top of the board" after this many rated games: fewer say little about strength.
+HOME_BOARD_MIN_GAMES = 10
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "arena/home.html", {"games": all_games()})
+    """What is happening (live games, latest results, the top of the board) and how to start."""
+    snapshot = RatingSnapshot.objects.filter(game="", filters="").first()
+    rows = (snapshot.data or {}).get("rows", []) if snapshot else []
+    context = {
+        "games": all_games(),
+        "live": match_list(status=Match.Status.RUNNING)[:5],
+        "results": match_list(status=Match.Status.FINISHED).order_by("-finished_at")[:5],
+        "top": [row for row in rows if row.get("matches", 0) >= HOME_BOARD_MIN_GAMES][:5],
+        "board_min_games": HOME_BOARD_MIN_GAMES,
+    }
+    return render(request, "arena/home.html", context)
 
 
 def _database_status() -> str:
