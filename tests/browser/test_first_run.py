@@ -88,6 +88,11 @@ def test_a_newcomer_on_a_phone_plays_replays_signs_up_and_annotates(chromium, li
     assert_fits(page)
     play_until_over(page, max_moves=40)  # room for a click that lands while the board redraws
     assert_fits(page)
+    # The move list scrolls (nothing cut off) and shows the newest move.
+    assert page.evaluate(
+        "(l => l.scrollTop + l.clientHeight >= l.scrollHeight - 1)(document.querySelector('.move-list'))"
+    )
+    assert page.evaluate("(l => l.scrollWidth <= l.clientWidth)(document.querySelector('.move-list'))")
     page.click("a:has-text('Replay this match')")
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     replay = page.url
