@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
-from arena.play.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
+from arena.play.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
 from arena.play.people import (
     adjourned_ids,
     challenge_accept,
@@ -103,6 +103,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         games=games,
         opponents=opponent_choices(game),
         variants=get_game(game).variants,
+        seat_names=get_game(game).seat_names,
         needs_nickname=person is None,
         needs_consent=person is None or person.baseline_consent is None,
     )
@@ -164,12 +165,13 @@ def lobby_opponents(request: HttpRequest) -> HttpResponse:
     """The opponent and variant selects for one game (htmx swaps them in when the game changes)."""
     slug = request.GET.get("game", "")
     try:
-        variants = get_game(slug).variants
+        variants, seat_names = get_game(slug).variants, get_game(slug).seat_names
     except UnknownGame:
-        variants = {}
+        variants, seat_names = {}, ()
     context = {
         "groups": opponent_choices(slug),
         "variants": variant_choices(variants),
+        "seats": seat_choices(seat_names),
         "selected": default_opponent(slug, current_person(request)),
     }
     return render(request, "arena/partials/opponent-select.html", context)

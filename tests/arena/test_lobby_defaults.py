@@ -73,3 +73,16 @@ def test_an_open_challenge_can_be_withdrawn_by_its_creator_only(client):
     assert client.get(f"/challenges/{challenge.pk}/cancel/").status_code == 405
     client.post(f"/challenges/{challenge.pk}/cancel/")
     assert not Challenge.objects.exists()
+
+
+def test_seats_are_named_by_their_role_and_swapped_with_the_game(client):
+    bots_ensure(game="codenames")
+    page = client.get("/play/?game=codenames").content.decode()
+    assert '<option value="2">Blue spymaster</option>' in page
+    swapped = client.get("/play/opponents/?game=tic-tac-toe").content.decode()
+    assert '<div id="seat-field" hx-swap-oob="true">' in swapped
+    assert '<option value="1">second (O)</option>' in swapped
+    assert "spymaster" not in swapped
+    client.post("/play/", {**GUEST, "seat": "2", "game": "codenames", "opponent": "codenames-lv0"})
+    match = Match.objects.get()
+    assert match.seats.get(index=2).agent_version.agent.kind == Agent.Kind.HUMAN
