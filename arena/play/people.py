@@ -188,9 +188,12 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
     except IllegalAction as error:
         person_rejection_record(match=match, ply=ply, seat=seat, text=text, message=str(error))
         raise
+    thought_s = time_used_s(match)
     if game.clock_runs(state):  # real-time games: the person's thinking delays the command
-        action = game.arrival(state, action, time_used_s(match))
-    return decision_record(match=match, ply=ply, action=action, attempts=[AttemptData(verdict="ok", raw_text=text)])
+        action = game.arrival(state, action, thought_s)
+    elapsed_ms = round(thought_s * 1000)  # a person's thinking time, recorded like a model's
+    attempt = AttemptData(verdict="ok", raw_text=text, latency_ms=elapsed_ms)
+    return decision_record(match=match, ply=ply, action=action, attempts=[attempt], elapsed_ms=elapsed_ms)
 
 
 @transaction.atomic

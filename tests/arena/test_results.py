@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.utils import timezone
 
-from arena.models import Agent
-from arena.play.people import guest_agent_create, person_resign
+from arena.models import Agent, Decision, Match
+from arena.play.people import guest_agent_create, person_move, person_resign
 from arena.play.rendering import board_html, live_match_html
 from arena.play.results import result_text
 from arena.record.services import bots_ensure, decision_record, match_claim, match_create
@@ -74,3 +76,14 @@ def test_a_random_fallback_is_marked_in_the_live_move_list_and_counted_for_its_p
     assert moves.count("random fallback") == 1
     assert re.search(r'<li class="fallback">[^<]*<span[^>]*>random fallback', moves)
     assert "1 random fallback<" in html  # the players list counts them
+
+
+def test_a_person_s_thinking_time_is_recorded_on_their_move():
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    person = guest_agent_create(nickname="Robin")
+    match = match_create(game="tic-tac-toe", agents=[person, bots["tic-tac-toe-lv0"]], seed=1)
+    Match.objects.filter(pk=match.pk).update(status="running", started_at=timezone.now() - timedelta(seconds=5))
+    person_move(match_id=match.pk, agent=person, text="b2", ply=0)
+    decision = Decision.objects.get(match=match)
+    assert 5000 <= decision.elapsed_ms < 60_000
+    assert decision.attempts.get().latency_ms == decision.elapsed_ms
