@@ -72,6 +72,12 @@ def test_a_newcomer_on_a_phone_plays_replays_signs_up_and_annotates(chromium, li
     page.goto(live_site.url)
     expect(page.locator("h2:has-text('How to start')")).to_be_visible()
     assert_fits(page)
+    # Every link of the navigation is on screen: none hidden in a row that scrolls without a sign.
+    for link in page.locator(".site-nav ul a").all():
+        box = link.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 390, link.inner_text()
     page.click("a:has-text('Play a model')")
     page.wait_for_url(re.compile(r"/play/$"))
     assert_fits(page)
