@@ -39,6 +39,9 @@ class Config:
     #: Leaderboard snapshots with filters kept at once, and cached dataset exports kept on disk.
     max_filtered_snapshots: int = 20
     dataset_cache_files: int = 8
+    #: Seconds a person's game may wait on a person's move before it is adjourned, then ended by the rules.
+    adjourn_after_s: int = 600
+    abandon_after_s: int = 3600
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -160,5 +163,7 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         play_limits=_play_limits(env, "ARENA_PLAY_LIMITS"),
         max_filtered_snapshots=_count(env, "ARENA_MAX_FILTERED_SNAPSHOTS", 20),
         dataset_cache_files=_count(env, "ARENA_DATASET_CACHE_FILES", 8),
+        adjourn_after_s=_count(env, "ARENA_ADJOURN_AFTER_S", 600),
+        abandon_after_s=_count(env, "ARENA_ABANDON_AFTER_S", 3600),
         secret_key=_secret_key(env, var_dir),
     )

@@ -109,6 +109,8 @@ ARENA_LOGIN_LOCKOUT = CONFIG.login_lockout
 ARENA_PLAY_LIMITS = CONFIG.play_limits
 ARENA_MAX_FILTERED_SNAPSHOTS = CONFIG.max_filtered_snapshots
 ARENA_DATASET_CACHE_FILES = CONFIG.dataset_cache_files
+ARENA_ADJOURN_AFTER_S = CONFIG.adjourn_after_s
+ARENA_ABANDON_AFTER_S = CONFIG.abandon_after_s
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

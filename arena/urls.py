@@ -16,6 +16,7 @@ urlpatterns = [
     path("play/ladder/", play_views.ladder_start, name="ladder-start"),
     path("play/ladder/<slug:slug>/", play_views.ladder_climb, name="ladder-climb"),
     path("challenges/<int:pk>/accept/", play_views.challenge_accept_view, name="challenge-accept"),
+    path("challenges/<int:pk>/cancel/", play_views.challenge_cancel_view, name="challenge-cancel"),
     path("accounts/signup/", play_views.signup, name="signup"),
     path("accounts/login/", play_views.login_guarded(auth_views.LoginView.as_view()), name="login"),
     path("agents/", views.agent_list, name="agent-list"),

@@ -312,16 +312,24 @@ def _human_baseline(rows, agents, anchors, index, rounds, table) -> dict | None:
     }
 
 
-@transaction.atomic
 def snapshot_refresh(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
-    """Recompute and store the snapshot for a scope (called by the refresh task and the command)."""
+    """Recompute and store the snapshot for a scope (called by the refresh task and the command); the fit runs
+    outside any transaction, so the database's write lock is held only for the two one-row writes."""
     filters = {k: v for k, v in (filters or {}).items() if k in FIT_FILTERS and v}
     # Matches that finish while this runs mark the snapshot stale again and queue the next refresh.
     RatingSnapshot.objects.filter(game=game, filters=filter_key(filters)).update(stale=False)
+    # Reads in autocommit: on SQLite a transaction would take the write lock (transaction_mode IMMEDIATE) for the
+    # whole fit and every move and lobby form would wait on it. A match finishing between two reads is either
+    # left out or counted whole (its seats are written when it starts) and is in the next refresh either way.
     data = snapshot_compute(game=game, filters=filters)
+    return _snapshot_store(game=game, key=filter_key(filters), data=data)
+
+
+@transaction.atomic
+def _snapshot_store(*, game: str, key: str, data: dict) -> RatingSnapshot:
     snapshot, _ = RatingSnapshot.objects.update_or_create(
         game=game,
-        filters=filter_key(filters),
+        filters=key,
         defaults={"data": data, "matches": data["matches"], "bootstrap_rounds": bootstrap_rounds(), "error": ""},
     )
     return snapshot

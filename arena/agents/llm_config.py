@@ -6,9 +6,10 @@ from typing import Any
 
 #: direct: answer only; cot: GameBench's reason-out-loud sentence; self-consistency: `samples`
 #: answers and a majority vote; grammar: llama.cpp constrained decoding to the legal moves;
+#: grammar-reasoning: one short reasoning line, then an answer constrained to the legal moves;
 #: rap (experimental): GameBench's Reasoning via Planning, a budgeted MCTS over the model's own predictions;
 #: botzone: BotzoneBench's Appendix C prompt (Evaluation / Reason / Answer).
-SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar", "rap", "botzone")
+SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar", "grammar-reasoning", "rap", "botzone")
 #: RAP's bounds: search calls per decision, moves proposed per position, look-ahead depth (docs/llm.md).
 RAP_LIMITS = {"rap_calls": (2, 16), "rap_actions": (1, 6), "rap_depth": (1, 3)}
 

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.pages.refusal import refusal
 from arena.play.forms import LLMAgentForm
-from arena.play.people import person_seats
+from arena.play.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.play.ratelimit import limited
-from arena.play.rendering import annotations_html, board_html, replay_html, tournament_progress_html
+from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
+from arena.play.results import result_text
 from arena.play.views import current_person
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
@@ -30,11 +31,25 @@ from arena.record.services import ServiceError, agent_create, agent_update
 from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
+from ratings.models import RatingSnapshot
 from ratings.profile import agent_profile_charts
+
+#: An agent joins the home page's "top of the board" after this many rated games: fewer say little about strength.
+HOME_BOARD_MIN_GAMES = 10
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "arena/home.html", {"games": all_games()})
+    """What is happening (live games, latest results, the top of the board) and how to start."""
+    snapshot = RatingSnapshot.objects.filter(game="", filters="").first()
+    rows = (snapshot.data or {}).get("rows", []) if snapshot else []
+    context = {
+        "games": all_games(),
+        "live": match_list(status=Match.Status.RUNNING)[:5],
+        "results": match_list(status=Match.Status.FINISHED).order_by("-finished_at")[:5],
+        "top": [row for row in rows if row.get("matches", 0) >= HOME_BOARD_MIN_GAMES][:5],
+        "board_min_games": HOME_BOARD_MIN_GAMES,
+    }
+    return render(request, "arena/home.html", context)
 
 
 def _database_status() -> str:
@@ -150,9 +165,16 @@ def agent_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 
 
 def match_list_view(request: HttpRequest) -> HttpResponse:
+    matches_abandoned_end()  # games nobody will finish are ended by the rules rather than listed as live
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "status", "tournament")}
     page = Paginator(match_list(**filters), 50).get_page(request.GET.get("page"))
-    context = {"page": page, "filters": filters, "games": all_games(), "statuses": Match.Status.choices}
+    context = {
+        "page": page,
+        "filters": filters,
+        "games": all_games(),
+        "statuses": Match.Status.choices,
+        "adjourned": adjourned_ids(list(page.object_list)),
+    }
     return render(request, "arena/match_list.html", context)
 
 
@@ -163,6 +185,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "match": match,
         "game": get_game(match.game),
         "seed": visible_seed(match),
+        "result": result_text(match.termination, live_seats(match), match.scores) if match.termination else "",
         "replay": replay_html(match, _requested_ply(request, match), current_person(request), request.user),
     }
     return render(request, "arena/match_detail.html", context)

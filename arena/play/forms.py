@@ -46,7 +46,13 @@ def variant_choices(variants) -> list[tuple[str, str]]:
     return [("", "standard"), *((name, name) for name in variants)]
 
 
-SEAT_CHOICES = [("random", "random"), ("0", "first"), ("1", "second")]
+def seat_choices(seat_names) -> list[tuple[str, str]]:
+    """The seat select of a game: drawn at random, or one seat named by its role ("Red spymaster"), in order."""
+    two = len(seat_names) == 2
+    names = [f"first ({seat_names[0]})", f"second ({seat_names[1]})"] if two else list(seat_names)
+    return [("random", "random"), *((str(index), name) for index, name in enumerate(names))]
+
+
 TIME_CHOICES = [("", "no limit"), ("30", "30 s per move"), ("60", "1 min per move"), ("300", "5 min per move")]
 CONSENT_CHOICES = [("yes", "Yes, my games may be used as human-baseline data"), ("no", "No, keep my games out of it")]
 OPEN_CHALLENGE = "open-challenge"
@@ -58,17 +64,21 @@ class LobbyForm(forms.Form):
     game = forms.ChoiceField()
     opponent = forms.ChoiceField(help_text="A bot level, a model, or an open challenge for another person.")
     variant = forms.ChoiceField(required=False, help_text="Other rules the game can be played with.")
-    seat = forms.ChoiceField(choices=SEAT_CHOICES, initial="random")
+    seat = forms.ChoiceField(initial="random")
     time_limit = forms.ChoiceField(choices=TIME_CHOICES, required=False, label="Time limit")
     nickname = forms.CharField(max_length=40, required=False, help_text="Shown to your opponent and on leaderboards.")
     consent = forms.ChoiceField(
         choices=CONSENT_CHOICES, widget=forms.RadioSelect, required=False, label="Human baseline"
     )
 
-    def __init__(self, *args, games, opponents, variants, needs_nickname: bool, needs_consent: bool, **kwargs):
+    def __init__(
+        self, *args, games, opponents, variants, seat_names, needs_nickname: bool, needs_consent: bool, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seat_choices(seat_names)
         self.fields["game"].choices = [(g.slug, g.name) for g in games]
-        self.fields["opponent"].choices = [(OPEN_CHALLENGE, "Open challenge (another person)"), *opponents]
+        people = ("People", [(OPEN_CHALLENGE, "Open challenge (another person)")])
+        self.fields["opponent"].choices = [*opponents, people]
         self.fields["variant"].choices = variant_choices(variants)
         self.fields["nickname"].required = needs_nickname
         self.fields["consent"].required = needs_consent

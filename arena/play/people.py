@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import random
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 
 from arena.agents.base import AttemptData
-from arena.models import Agent, Attempt, Challenge, Match, Tournament
+from arena.models import Agent, Attempt, Challenge, Decision, Match, Tournament
 from arena.play.live_limits import limit
 from arena.record.services import (
     ServiceError,
@@ -42,6 +45,21 @@ def person_agent_for_user(*, user) -> Agent:
         agent = Agent.objects.create(slug=slug, name=user.get_username(), kind=Agent.Kind.HUMAN, user=user)
         agent.versions.create(number=1, config={})
     return agent
+
+
+@transaction.atomic
+def guest_claim(*, guest: Agent, user) -> Agent:
+    """Make a guest's agent the new account's own: its games, rating and consent stay with it, and it takes the
+    account's name so one name shows everywhere. Only an unclaimed guest, for an account without an agent."""
+    guest = Agent.objects.select_for_update().get(pk=guest.pk)
+    if guest.kind != Agent.Kind.HUMAN or guest.user_id is not None:
+        raise ServiceError("Only a guest's own seat can be claimed.")
+    if Agent.objects.filter(user=user).exists():
+        raise ServiceError("This account already has its seat.")
+    guest.user = user
+    guest.name = user.get_username()
+    guest.save(update_fields=["user", "name"])
+    return guest
 
 
 @transaction.atomic
@@ -107,6 +125,17 @@ def challenge_create(
 
 
 @transaction.atomic
+def challenge_cancel(*, challenge: Challenge, person: Agent) -> None:
+    """Withdraw an open challenge; only its creator may, and only before someone accepted it."""
+    challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    if challenge.creator_id != person.pk:
+        raise ServiceError("Only the person who posted a challenge can cancel it.")
+    if challenge.match_id is not None:
+        raise ServiceError("Someone already accepted this challenge; the game has started.")
+    challenge.delete()
+
+
+@transaction.atomic
 def challenge_accept(*, challenge: Challenge, accepter: Agent) -> Match:
     """Start the challenge's match; each challenge is accepted at most once."""
     challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
@@ -159,9 +188,12 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
     except IllegalAction as error:
         person_rejection_record(match=match, ply=ply, seat=seat, text=text, message=str(error))
         raise
+    thought_s = time_used_s(match)
     if game.clock_runs(state):  # real-time games: the person's thinking delays the command
-        action = game.arrival(state, action, time_used_s(match))
-    return decision_record(match=match, ply=ply, action=action, attempts=[AttemptData(verdict="ok", raw_text=text)])
+        action = game.arrival(state, action, thought_s)
+    elapsed_ms = round(thought_s * 1000)  # a person's thinking time, recorded like a model's
+    attempt = AttemptData(verdict="ok", raw_text=text, latency_ms=elapsed_ms)
+    return decision_record(match=match, ply=ply, action=action, attempts=[attempt], elapsed_ms=elapsed_ms)
 
 
 @transaction.atomic
@@ -223,3 +255,35 @@ def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) ->
         games_per_seat=games_per_seat,
         first_seed=None,
     )
+
+
+def matches_waiting_on_people(*, idle_s: int) -> QuerySet[Match]:
+    """Running games nobody is working on (a person is to move) without a move for `idle_s` seconds."""
+    last_move = Decision.objects.filter(match=OuterRef("pk")).order_by("-created_at").values("created_at")[:1]
+    running = Match.objects.filter(status__in=[Match.Status.PENDING, Match.Status.RUNNING], claimed_by="")
+    with_people = running.filter(seats__agent_version__agent__kind=Agent.Kind.HUMAN).distinct()
+    idle = with_people.annotate(last_activity=Coalesce(Subquery(last_move), "started_at", "created_at"))
+    return idle.filter(last_activity__lt=timezone.now() - timedelta(seconds=idle_s)).order_by("last_activity")
+
+
+def adjourned_ids(matches: list[Match]) -> set[int]:
+    """Which of `matches` are adjourned: waiting on a person's move for ARENA_ADJOURN_AFTER_S or more."""
+    waiting = matches_waiting_on_people(idle_s=settings.ARENA_ADJOURN_AFTER_S)
+    return set(waiting.filter(pk__in=[m.pk for m in matches]).values_list("pk", flat=True))
+
+
+def matches_abandoned_end(*, at_most: int = 20) -> list[Match]:
+    """End games that waited on a person's move for ARENA_ABANDON_AFTER_S by the rules (the side to move loses),
+    at most `at_most` per call; each end is its own transaction, so no caller holds the write lock for long."""
+    minutes = settings.ARENA_ABANDON_AFTER_S // 60
+    ended = []
+    for match in matches_waiting_on_people(idle_s=settings.ARENA_ABANDON_AFTER_S)[:at_most]:
+        game = get_game(match.game)
+        seat = game.current_player(game.from_json(match.state))
+        if seat is None:
+            continue
+        try:
+            ended.append(match_resign(match=match, seat=seat, reason=f"abandoned (no move for {minutes} min)"))
+        except ServiceError:
+            continue  # a move or a resignation landed first
+    return ended

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.template import Context
@@ -10,6 +11,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.play.people import person_seats
+from arena.play.results import result_text
 from arena.record.selectors import match_state_at, tournament_progress
 from arena.record.visibility import action_hidden, decision_annotatable, match_secret, trace_visible, visible_action
 from games import Game, get_game
@@ -58,7 +60,9 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
     shown_to_move = game.shown_to_move(state, view_seat) if to_move is not None else None
-    moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at"))
+    moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at", "fallback"))
+    fallbacks = Counter(seat for _, seat, _, _, fallback in moves if fallback)
+    seats = [{**seat, "fallbacks": fallbacks[seat["index"]]} for seat in seats]
     reasoning = None
     last_seat = moves[-1][1] if moves else None
     secret = match_secret(match)
@@ -71,7 +75,8 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "match": match,
         "game": game,
         "seats": seats,
-        "board": board_html(game, state, view_seat),
+        # Once nothing is secret any more (the match and its seed twins are over), the board shows everything.
+        "board": board_html(game, state, view_seat, reveal=not secret),
         "my_seats": mine,
         "to_move": to_move,
         "shown_to_move": shown_to_move,
@@ -81,10 +86,18 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "legal": legal_moves(game, state) if my_turn else [],
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
-        "moves": [visible_action(game, secret, seat, text, mine) for _, seat, text, _ in moves],
+        # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
+        "moves": [
+            {"text": visible_action(game, secret, seat, text, mine), "fallback": fallback}
+            for _, seat, text, _, fallback in moves
+        ],
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": game.player_view(state, view_seat),
+        # "Play again" starts the same game against the same opponent.
+        "opponent": next((seat["agent"] for seat in seats if seat["index"] not in mine), None),
+        "variant": game.variant_of(match.options),
+        "result": result_text(match.termination, seats, match.scores) if match.status == Match.Status.FINISHED else "",
     }
     return render_plain("arena/partials/match-live.html", context)
 

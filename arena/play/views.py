@@ -13,13 +13,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arena.models import Agent, Challenge, Match, Tournament
+from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
-from arena.play.forms import OPEN_CHALLENGE, LobbyForm, variant_choices
+from arena.play.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
 from arena.play.people import (
+    adjourned_ids,
     challenge_accept,
+    challenge_cancel,
     challenge_create,
     guest_agent_create,
+    guest_claim,
+    matches_abandoned_end,
     person_agent_for_user,
     person_consent_set,
     person_ladder_start,
@@ -48,18 +52,58 @@ def opponent_choices(game: str) -> list[tuple[str, list[tuple[str, str]]]]:
     return [(group, choices) for group, choices in (("Models", models), ("Bots", bots)) if choices]
 
 
+def bot_level(slug: str) -> int:
+    """A ladder bot's level from its slug ("connect-four-lv2" → 2)."""
+    return int(slug.rpartition("-lv")[2] or 0)
+
+
+def default_opponent(game: str, person: Agent | None) -> str:
+    """The lobby's preselected opponent for `game`: a model that plays it (one whose answers a grammar holds to
+    legal moves first, so it makes its own moves), else the lowest bot level the person has not beaten yet."""
+    models = list(Agent.objects.filter(is_active=True, kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk"))
+    if models:
+        models.sort(key=lambda agent: not agent.current_version().config.get("scaffold", "").startswith("grammar"))
+        return models[0].slug
+    bots = sorted(
+        Agent.objects.filter(is_active=True, kind=Agent.Kind.BOT, game=game).values_list("slug", flat=True),
+        key=bot_level,
+    )
+    beaten: set[str] = set()
+    if person is not None:
+        won = Seat.objects.filter(agent_version__agent=person, score=1.0, match__game=game).values("match_id")
+        beaten = set(
+            Seat.objects.filter(match_id__in=won, agent_version__agent__kind=Agent.Kind.BOT).values_list(
+                "agent_version__agent__slug", flat=True
+            )
+        )
+    return next((slug for slug in bots if slug not in beaten), bots[-1] if bots else OPEN_CHALLENGE)
+
+
+def running_matches(person: Agent | None) -> list[Match]:
+    """The person's games still being played (newest first), for the lobby's "Your games" list."""
+    if person is None:
+        return []
+    matches_abandoned_end()
+    running = Match.objects.filter(status__in=[Match.Status.PENDING, Match.Status.RUNNING])
+    return list(running.filter(seats__agent_version__agent=person).distinct().order_by("-pk")[:10])
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     person = current_person(request)
     games = all_games()
     game = request.POST.get("game") or request.GET.get("game") or games[0].slug
     if game not in {g.slug for g in games}:
         game = games[0].slug
+    # "Play again" and "Play a model" links carry the game, opponent and variant to preselect.
+    initial = {"game": game, "opponent": request.GET.get("opponent") or default_opponent(game, person)}
+    initial["variant"] = request.GET.get("variant", "")
     form = LobbyForm(
         request.POST or None,
-        initial={"game": game},
+        initial=initial,
         games=games,
         opponents=opponent_choices(game),
         variants=get_game(game).variants,
+        seat_names=get_game(game).seat_names,
         needs_nickname=person is None,
         needs_consent=person is None or person.baseline_consent is None,
     )
@@ -72,7 +116,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, str(error))
     challenges = Challenge.objects.filter(match__isnull=True).select_related("creator")[:20]
-    context = {"form": form, "person": person, "challenges": challenges, "games": games, "game": game}
+    running = running_matches(person)
+    context = {
+        "form": form,
+        "person": person,
+        "challenges": challenges,
+        "games": games,
+        "game": game,
+        "running": running,
+        "adjourned": adjourned_ids(running),
+    }
     response = render(request, "arena/lobby.html", context, status=429 if wait else 200)
     if wait:
         response["Retry-After"] = str(wait)
@@ -112,10 +165,15 @@ def lobby_opponents(request: HttpRequest) -> HttpResponse:
     """The opponent and variant selects for one game (htmx swaps them in when the game changes)."""
     slug = request.GET.get("game", "")
     try:
-        variants = get_game(slug).variants
+        variants, seat_names = get_game(slug).variants, get_game(slug).seat_names
     except UnknownGame:
-        variants = {}
-    context = {"groups": opponent_choices(slug), "variants": variant_choices(variants)}
+        variants, seat_names = {}, ()
+    context = {
+        "groups": opponent_choices(slug),
+        "variants": variant_choices(variants),
+        "seats": seat_choices(seat_names),
+        "selected": default_opponent(slug, current_person(request)),
+    }
     return render(request, "arena/partials/opponent-select.html", context)
 
 
@@ -135,6 +193,20 @@ def challenge_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("play-match", pk=match.pk)
 
 
+@require_POST
+def challenge_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    person = current_person(request)
+    try:
+        if person is None:
+            raise ServiceError("Only the person who posted a challenge can cancel it.")
+        challenge_cancel(challenge=get_object_or_404(Challenge, pk=pk), person=person)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your challenge is withdrawn.")
+    return redirect("play")
+
+
 def play_match(request: HttpRequest, pk: int) -> HttpResponse:
     """The live page: players move here, everyone else spectates. The websocket keeps it current."""
     match = get_object_or_404(Match, pk=pk)
@@ -149,11 +221,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        person_agent_for_user(user=user)
+        guest = current_person(request)  # the guest this browser played as, if any: it becomes the account's seat
+        if guest is not None:
+            guest_claim(guest=guest, user=user)
+        else:
+            person_agent_for_user(user=user)
+        request.session.pop("guest_agent", None)
         login(request, user)
         messages.success(request, f"Welcome, {user.get_username()}.")
         return redirect("play")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form, "guest": current_person(request)})
 
 
 def login_guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -133,10 +133,17 @@
     }
   }
 
+  // A long game's move list scrolls; the newest move stays in view.
+  function showLatestMove() {
+    const list = live().querySelector(".move-list");
+    if (list) list.scrollTop = list.scrollHeight;
+  }
+
   function swap(html) {
     const template = document.createElement("template");
     template.innerHTML = html.trim();
     live().replaceWith(template.content.firstElementChild);
+    showLatestMove();
     thinking = Number(live().dataset.thinking) || 0;
     countdowns();
     flagged = false;
@@ -190,5 +197,6 @@
   countdowns();
   highlight();
   setInterval(tick, 1000);
+  showLatestMove();
   connect();
 })();

@@ -41,9 +41,17 @@
   });
 
   // After htmx swaps in the next panel, keep the autoplay button's state.
+  // and the current move in view in the scrolling move list (without scrolling the page).
+  function showCurrentMove() {
+    const list = panel()?.querySelector(".move-list");
+    const current = list?.querySelector("[aria-current]")?.closest("li");
+    if (current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+  }
   document.addEventListener("htmx:afterSwap", () => {
     panel()?.querySelector("[data-autoplay]")?.setAttribute("aria-pressed", timer ? "true" : "false");
+    showCurrentMove();
   });
+  document.addEventListener("DOMContentLoaded", showCurrentMove);
 
   document.addEventListener("change", (event) => {
     const slider = event.target.closest("[data-replay-slider]");

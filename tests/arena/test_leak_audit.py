@@ -68,6 +68,7 @@ NOT_FETCHED = {
     "decision-annotate": "POST only (the audit annotates through the service and checks refusals below)",
     "annotation-delete": "POST only",
     "challenge-accept": "POST only",
+    "challenge-cancel": "POST only",
     "ladder-start": "POST only",
     "play-opponents": "the lobby's opponent select: agents only, no match data",
     "tournament-detail": "the audited match belongs to no tournament",

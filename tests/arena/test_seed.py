@@ -19,7 +19,8 @@ def test_seed_twice_creates_everything_once(client):
     agents, matches = Agent.objects.count(), Match.objects.count()
     assert Match.objects.filter(game="tic-tac-toe", status="finished").count() == 4
     assert Match.objects.filter(game="codenames", status="finished").count() == 1  # four seats
-    assert Agent.objects.filter(slug__in=["smollm2-135m", "gemma3-270m"], kind="llm").count() == 2
+    local = ["smollm2-135m", "smollm2-135m-reasoning", "gemma3-270m"]
+    assert Agent.objects.filter(slug__in=local, kind="llm").count() == 3
     call_command("seed", *args, stdout=io.StringIO())
     assert (Agent.objects.count(), Match.objects.count()) == (agents, matches)
     body = client.get("/leaderboard/").content.decode()

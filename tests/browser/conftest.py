@@ -86,6 +86,19 @@ def live_site(tmp_path_factory):
     site.stop()
 
 
+@pytest.fixture(scope="session")
+def worker(live_site):
+    """A real background worker on the site's database, as `make run` starts it: leaderboard refits run there
+    while people play."""
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "worker", "--queue-name", "*", "--interval", "0.2"],
+        cwd=ROOT, env=live_site.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    yield process
+    process.terminate()
+    process.wait(timeout=30)
+
+
 @pytest.fixture(scope="module")
 def chromium():
     """One browser per test module: Playwright's sync API holds an event loop while it runs."""

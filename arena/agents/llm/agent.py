@@ -146,8 +146,9 @@ class _DecisionRun:
                 request[name] = self.config[name]
         # Server-specific fields (llama.cpp's `grammar`, vLLM's `guided_choice`) go in the body as they are.
         request.update(self.config.get("extra_body") or {})
-        if self.config["scaffold"] == "grammar" and not self.game.document_actions:  # a plan is written, not picked
-            request["grammar"] = answer_grammar(self.legal_texts)
+        scaffold = self.config["scaffold"]
+        if scaffold in ("grammar", "grammar-reasoning") and not self.game.document_actions:  # plans are written
+            request["grammar"] = answer_grammar(self.legal_texts, reasoning=scaffold == "grammar-reasoning")
         return request
 
     async def model_try(self, messages: list[dict]) -> tuple[list[AttemptData], Parsed | None, str]:

@@ -21,6 +21,8 @@ from typing import Any
 from arena.config import BASE_DIR
 
 SMOLLM2 = "smollm2-135m"
+#: The same SmolLM2 held to legal moves by a grammar after one short reasoning line: the model a newcomer meets.
+SMOLLM2_REASONING = "smollm2-135m-reasoning"
 GEMMA3 = "gemma3-270m"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_PORT = 8081
@@ -173,6 +175,8 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
     """Agent specs (for `agent_ensure`) for the two embedded models on the local server."""
     base_url = local_base_url(port)
     common = {"base_url": base_url, "timeout_s": 120.0, "retries": 3, "max_concurrency": 2, "max_tokens": 64}
+    # Room for the reasoning line (REASONING_CHARS) and the answer after it.
+    reasoning = {"scaffold": "grammar-reasoning", "temperature": 0.7, "max_tokens": 128}
     return [
         {
             "slug": SMOLLM2,
@@ -182,11 +186,19 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
             "config": {**common, "model": SMOLLM2, "scaffold": "direct", "temperature": 0.7},
         },
         {
+            "slug": SMOLLM2_REASONING,
+            "name": "SmolLM2 135M, reasons then answers (local)",
+            "kind": "llm",
+            "description": "SmolLM2-135M-Instruct on the embedded llama.cpp server: one short reasoning line, then a "
+            "move a grammar holds to the legal ones, so it makes its own moves.",
+            "config": {**common, **reasoning, "model": SMOLLM2},
+        },
+        {
             "slug": GEMMA3,
             "name": "Gemma 3 270M base (local)",
             "kind": "llm",
             "description": "Gemma 3 270M base model, Q4_K_M, on the embedded llama.cpp server; "
-            "a base model, so its output is constrained to the legal moves by a grammar.",
-            "config": {**common, "model": GEMMA3, "scaffold": "grammar", "temperature": 0.7},
+            "a base model, so after one short reasoning line its move is constrained to the legal ones by a grammar.",
+            "config": {**common, **reasoning, "model": GEMMA3},
         },
     ]

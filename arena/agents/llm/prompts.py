@@ -56,6 +56,11 @@ def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
         parts.append(
             "Reply with one line only: `Answer: <move>`, where <move> is one legal move written exactly as listed."
         )
+    elif scaffold == "grammar-reasoning":
+        parts.append(
+            "Reply with two lines: `Reasoning: <one short sentence on your plan>`, then `Answer: <move>`, "
+            "where <move> is one legal move written exactly as listed."
+        )
     else:
         parts.append(ANSWER_FORMAT)
     return "\n\n".join(parts)
@@ -82,6 +87,8 @@ def user_prompt(game: Game, state: Any, seat: int, *, scaffold: str, legal_texts
         parts.append(f"{BOTZONE_INSTRUCTION}\n{BOTZONE_FORMAT}" if not game.document_actions else answer)
     elif game.document_actions:
         parts.append(PLAN_FORMAT)
+    elif scaffold == "grammar-reasoning":
+        parts.append("Answer with two lines: `Reasoning: <one short sentence>`, then `Answer: <move>`.")
     else:
         parts.append("Answer with one line: `Answer: <move>`.")
     return "\n\n".join(parts)
@@ -125,7 +132,17 @@ def gbnf_literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def answer_grammar(legal_texts: list[str]) -> str:
-    """A GBNF grammar admitting exactly `Answer: <one legal move>` (llama.cpp constrained decoding)."""
+#: The longest reasoning line the `grammar-reasoning` scaffold lets a model write before its constrained answer.
+REASONING_CHARS = 80
+
+
+def answer_grammar(legal_texts: list[str], *, reasoning: bool = False) -> str:
+    """A GBNF grammar admitting exactly `Answer: <one legal move>` (llama.cpp constrained decoding), after one
+    `Reasoning: ` line of at most REASONING_CHARS characters with `reasoning`."""
     moves = " | ".join(gbnf_literal(text) for text in dict.fromkeys(legal_texts))
+    if reasoning:
+        return (
+            f'root ::= "Reasoning: " reason "\\nAnswer: " move\nreason ::= [^\\n]{{1,{REASONING_CHARS}}}\n'
+            f"move ::= {moves}\n"
+        )
     return f'root ::= "Answer: " move\nmove ::= {moves}\n'

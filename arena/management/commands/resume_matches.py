@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from arena.models import Match
+from arena.play.people import matches_abandoned_end
 from arena.record.services import STALE_AFTER_S, match_release_stale
 from arena.runner.tasks import enqueue_matches
 
@@ -23,8 +24,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, stale_after: float, **options):
         released = match_release_stale(stale_after_s=stale_after)
+        abandoned = matches_abandoned_end(at_most=10_000)
         # Matches with a person in them are driven by their play page, not by workers.
         waiting = Match.objects.filter(status=Match.Status.PENDING).exclude(seats__agent_version__agent__kind="human")
         pending = list(waiting.values_list("pk", flat=True))
         enqueue_matches(pending)
-        self.stdout.write(f"released {len(released)} orphaned matches; enqueued {len(pending)} matches")
+        self.stdout.write(
+            f"released {len(released)} orphaned matches; ended {len(abandoned)} abandoned games; "
+            f"enqueued {len(pending)} matches"
+        )

@@ -9,7 +9,16 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.agents.llm.agent import LLMAgent
-from arena.agents.llm.local import GEMMA3, SMOLLM2, local_base_url, local_llm_agents, start_server, stop_server
+from arena.agents.llm.local import (
+    GEMMA3,
+    SMOLLM2,
+    SMOLLM2_REASONING,
+    local_base_url,
+    local_llm_agents,
+    start_server,
+    stop_server,
+)
+from arena.agents.llm.prompts import REASONING_CHARS
 from arena.models import Attempt, Decision, Match
 from arena.record.services import agent_ensure, match_create
 from arena.runner.loop import run_match
@@ -60,17 +69,22 @@ def test_smollm2_plays_a_full_game_against_the_random_bot(ttt_bots, local_llm_po
         assert decision.prompt_tokens > 0
 
 
-async def test_gemma3_base_model_is_held_to_a_legal_move_by_the_grammar(local_llm_port):
-    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == GEMMA3)
-    assert spec["config"]["scaffold"] == "grammar"
+@pytest.mark.parametrize("slug", [GEMMA3, SMOLLM2_REASONING])
+async def test_the_seeded_grammar_models_reason_briefly_then_make_a_legal_move_of_their_own(local_llm_port, slug):
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == slug)
+    assert spec["config"]["scaffold"] == "grammar-reasoning"
     game = get_game("tic-tac-toe")
     state = game.apply(game.initial_state(seed=3), 4)
     result = await LLMAgent(spec["config"]).decide(game, state, 1, 3)
     [attempt] = result.attempts
     assert attempt.verdict == Attempt.Verdict.OK, attempt.message
     assert game.is_legal(state, result.action)
-    assert attempt.raw_text == f"Answer: {attempt.parsed_action}"
-    assert attempt.model_reported == GEMMA3
+    assert not result.fallback
+    reasoning, answer = attempt.raw_text.split("\n")
+    assert reasoning.startswith("Reasoning: ")
+    assert 0 < len(reasoning) - len("Reasoning: ") <= REASONING_CHARS
+    assert answer == f"Answer: {attempt.parsed_action}"
+    assert attempt.model_reported == spec["config"]["model"]
     assert attempt.completion_tokens > 0
 
 
