@@ -19,6 +19,9 @@ class Agent(models.Model):
         HUMAN = "human", "person"
         BOT = "bot", "bot"
         LLM = "llm", "model"
+        PROGRAM = "program", "program"
+        REMOTE = "remote", "remote agent"
+        UCI = "uci", "UCI engine"
 
     slug = models.SlugField(max_length=80, unique=True, help_text="Used in URLs, the CLI and exports.")
     name = models.CharField(max_length=120)
@@ -189,6 +192,7 @@ class Attempt(models.Model):
         TIMEOUT = "timeout"
         API_ERROR = "api_error", "API error"
         OVER_BUDGET = "over_budget", "over budget"
+        CRASHED = "crashed"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempts")
     ply = models.PositiveIntegerField()
