@@ -49,7 +49,8 @@ async def test_a_python_json_bot_plays_a_whole_match_with_every_turn_recorded(se
     match = await play_against_random({"command": command, "protocol": "botzone"}, seat)
     assert match.status == Match.Status.FINISHED
     attempts = await program_attempts(match, seat)
-    assert attempts and all(a.verdict == "ok" for a in attempts)
+    assert attempts
+    assert all(a.verdict == "ok" for a in attempts)
     decisions = [d async for d in match.decisions.filter(seat=seat).order_by("ply")]
     assert [d.fallback for d in decisions] == [""] * len(decisions)
     assert [a.parsed_action for a in attempts] == [d.action_text for d in decisions]
@@ -65,9 +66,11 @@ async def test_a_c_bot_in_the_simple_text_mode_plays_a_whole_match():
     match = await play_against_random({"command": command, "protocol": "botzone-simple"}, seat=1)
     assert match.status == Match.Status.FINISHED
     attempts = await program_attempts(match, 1)
-    assert attempts and all(a.verdict == "ok" for a in attempts)
+    assert attempts
+    assert all(a.verdict == "ok" for a in attempts)
     first_input = attempts[0].messages[0]["content"].split("\n")
-    assert first_input[0] == "1" and len(first_input[1].split()) == 2  # turn 1, then the opponent's x y
+    assert first_input[0] == "1"
+    assert len(first_input[1].split()) == 2
 
 
 async def test_a_kept_running_bot_answers_every_turn_from_one_process():
@@ -75,7 +78,8 @@ async def test_a_kept_running_bot_answers_every_turn_from_one_process():
     match = await play_against_random({"command": command, "protocol": "botzone", "keep_running": True}, seat=0)
     assert match.status == Match.Status.FINISHED
     attempts = await program_attempts(match, 0)
-    assert len(attempts) >= 3 and all(a.verdict == "ok" for a in attempts)
+    assert len(attempts) >= 3
+    assert all(a.verdict == "ok" for a in attempts)
     pids = {json.loads(a.raw_text.split("\n")[0])["debug"] for a in attempts}
     assert len(pids) == 1
     later = attempts[1].messages[0]["content"]
@@ -89,7 +93,8 @@ async def test_an_illegal_answer_is_recorded_and_the_fallback_plays():
     match = await play_against_random({"command": command}, seat=0)
     assert match.status == Match.Status.FINISHED
     verdicts = [a.verdict for a in await program_attempts(match, 0)]
-    assert verdicts[0] == "ok" and "illegal" in verdicts[1:]
+    assert verdicts[0] == "ok"
+    assert "illegal" in verdicts[1:]
     assert await match.decisions.filter(seat=0, fallback="random_legal").aexists()
 
 
@@ -111,7 +116,8 @@ async def test_a_program_that_sleeps_forever_times_out_and_is_killed():
 
 
 async def test_endless_output_is_cut_at_the_cap():
-    result = await decide(hostile(bots.python_bot(bots.program_dir(), "flood", bots.INFINITE_OUTPUT), output_bytes=100_000))
+    flood = bots.python_bot(bots.program_dir(), "flood", bots.INFINITE_OUTPUT)
+    result = await decide(hostile(flood, output_bytes=100_000))
     attempt = result.attempts[0]
     assert attempt.verdict == "over_budget"
     assert len(attempt.raw_text) <= 100_000 + 100

@@ -42,7 +42,8 @@ async def test_stockfish_registered_from_the_command_line_beats_the_random_bot_o
     assert [a.parsed_action for a in attempts] == [d.action_text for d in decisions]
     assert attempts[0].raw_text == f"bestmove {decisions[0].action_text}"
     assert "go nodes 2000" in attempts[0].messages[0]["content"]
-    assert "depth" in attempts[0].reasoning_text and "pv" in attempts[0].reasoning_text
+    assert "depth" in attempts[0].reasoning_text
+    assert "pv" in attempts[0].reasoning_text
 
 
 async def test_a_weakened_engine_and_a_movetime_limit_are_sent_as_configured():
@@ -50,8 +51,10 @@ async def test_a_weakened_engine_and_a_movetime_limit_are_sent_as_configured():
     weak = UCIAgent({"command": STOCKFISH, "uci_elo": 1400})
     try:
         result = await weak.decide(CHESS, state, 0, 1)
-        assert result.attempts[0].verdict == "ok" and CHESS.is_legal(state, result.action)
-        assert weak.engine.config["UCI_LimitStrength"] is True and weak.engine.config["UCI_Elo"] == 1400
+        assert result.attempts[0].verdict == "ok"
+        assert CHESS.is_legal(state, result.action)
+        assert weak.engine.config["UCI_LimitStrength"] is True
+        assert weak.engine.config["UCI_Elo"] == 1400
     finally:
         await weak.close()
     timed = UCIAgent({"command": STOCKFISH, "movetime_ms": 50})
@@ -64,4 +67,5 @@ async def test_a_weakened_engine_and_a_movetime_limit_are_sent_as_configured():
 
 async def test_an_engine_that_dies_is_a_crashed_verdict():
     result = await UCIAgent({"command": "/bin/false"}).decide(CHESS, CHESS.initial_state(seed=1), 0, 1)
-    assert result.action is None and result.attempts[0].verdict == "crashed"
+    assert result.action is None
+    assert result.attempts[0].verdict == "crashed"
