@@ -32,6 +32,10 @@ class Agent(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="agent"
     )
+    #: Outside agents made through the API: the account that registered them (and may change them).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="owned_agents"
+    )
     #: People only: may their games be used as human-baseline data? None until they choose.
     baseline_consent = models.BooleanField(null=True, blank=True)
     is_active = models.BooleanField(default=True)
@@ -281,3 +285,27 @@ class Annotation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author} on {self.decision}"
+
+
+class ApiToken(models.Model):
+    """A person's key to the API: scoped, revocable, and kept only as a SHA-256 digest."""
+
+    class Scope(models.TextChoices):
+        AGENTS = "agents", "create agents and versions"
+        TOURNAMENTS = "tournaments", "start tournaments and ladder climbs"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=80)
+    #: The token's first characters, shown so a person can tell their tokens apart (not enough to use one).
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)
+    scopes = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}… ({self.name})"
