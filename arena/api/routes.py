@@ -189,6 +189,10 @@ def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> di
 
 
 def _check_config(kind: str, config: dict[str, Any]) -> None:
+    if config.get("transport") == "websocket":
+        if set(config) != {"transport"}:
+            raise HttpError(400, 'A websocket bot\'s config is {"transport": "websocket"} alone.')
+        return
     try:
         OUTSIDE_AGENTS[kind](config)
     except ServiceError as error:

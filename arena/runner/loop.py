@@ -48,6 +48,8 @@ class HumanSeat:
 def seat_agent(version: AgentVersion, *, match_id: int | None = None) -> SeatAgent | HumanSeat:
     """The seat agent that plays for `version` (outside agents read their match's moves by `match_id`)."""
     agent = version.agent
+    if agent.kind == Agent.Kind.REMOTE and version.config.get("transport") == "websocket":
+        return HumanSeat()  # a bot account: like a person's, its moves arrive through a websocket
     if agent.kind in OUTSIDE_AGENTS:
         return OUTSIDE_AGENTS[agent.kind](version.config, match_id=match_id)
     if agent.kind == Agent.Kind.BOT:
