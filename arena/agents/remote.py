@@ -4,6 +4,8 @@ Config: `url`, `secret_env` (the environment variable holding the signing secret
 call time, never stored), `timeout_s` (per request, default 30), `retries` (re-asks after an invalid
 answer, default 1), `provider_retries` (re-sends after a 5xx, 429 or connection failure, default 2).
 The body is signed: header `X-Arena-Signature: sha256=<hex HMAC-SHA256 of the raw body>`.
+`public_only` (set on every agent registered through the API) refuses URLs whose host resolves to a
+loopback, private, link-local or reserved address, so the API cannot be used to reach Arena's own network.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import ipaddress
 import json
 import os
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2 as httpx
 
@@ -57,6 +61,8 @@ class RemoteAgent:
         if secret_env and not secret:
             missing = AttemptData(verdict="api_error", message=f"Environment variable {secret_env} is not set.")
             return DecisionResult(action=None, attempts=[missing])
+        if self.config.get("public_only") and (refusal := await _private_address(self.config["url"])):
+            return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=refusal)])
         moves = await match_moves(self.match_id, game, seat)
         payload = {
             "match": self.match_id,
@@ -149,6 +155,20 @@ def _judge(attempt: AttemptData, text: str, game: Game, state: Any) -> None:
         return
     if not game.is_legal(state, action):
         attempt.verdict, attempt.message = "illegal", f"{attempt.parsed_action} is not legal here."
+
+
+async def _private_address(url: str) -> str:
+    """Why `url` may not be called by an API-registered agent ("" when its host is public)."""
+    parts = urlsplit(url)
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(parts.hostname, parts.port or 443)
+    except (OSError, UnicodeError):
+        return f"Cannot resolve {parts.hostname!r}."
+    for *_, sockaddr in infos:
+        address = ipaddress.ip_address(sockaddr[0])
+        if not address.is_global:
+            return f"{parts.hostname} resolves to {address}, which agents registered through the API may not reach."
+    return ""
 
 
 def _ms_since(started: float) -> int:

@@ -164,11 +164,11 @@ def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
     if payload.kind not in API_AGENT_KINDS:
         kinds = ", ".join(API_AGENT_KINDS)
         raise HttpError(400, f"The API registers {kinds} agents; others are set up by an operator.")
-    _check_config(payload.kind, payload.config)
+    config = _checked_config(payload.kind, payload.config)
     try:
         agent = agent_create(
             slug=payload.slug, name=payload.name or payload.slug, kind=payload.kind, game=payload.game,
-            config=payload.config, owner=token.user,
+            config=config, owner=token.user,
         )  # fmt: skip
     except ServiceError as error:
         raise HttpError(400, str(error)) from None
@@ -180,23 +180,26 @@ def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> di
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.AGENTS)
     agent = get_object_or_404(Agent, slug=slug, owner=token.user)
-    _check_config(agent.kind, payload.config)
+    config = _checked_config(agent.kind, payload.config)
     try:
-        version = agent_update(agent=agent, config=payload.config)
+        version = agent_update(agent=agent, config=config)
     except ServiceError as error:
         raise HttpError(400, str(error)) from None
     return {"slug": agent.slug, "version": version.number}
 
 
-def _check_config(kind: str, config: dict[str, Any]) -> None:
+def _checked_config(kind: str, config: dict[str, Any]) -> dict[str, Any]:
+    """The config to store: a websocket bot's as it is; an HTTP agent's limited to public addresses."""
     if config.get("transport") == "websocket":
         if set(config) != {"transport"}:
             raise HttpError(400, 'A websocket bot\'s config is {"transport": "websocket"} alone.')
-        return
+        return config
+    config = {**config, "public_only": True}
     try:
         OUTSIDE_AGENTS[kind](config)
     except ServiceError as error:
         raise HttpError(400, str(error)) from None
+    return config
 
 
 @api.post("/tournaments", auth=bearer, summary="Start a tournament or a ladder climb, queued for the workers")

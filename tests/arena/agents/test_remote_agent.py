@@ -125,3 +125,16 @@ async def test_in_a_hidden_information_game_a_remote_agent_gets_its_seat_view_on
         state = game.from_json(decisions[body["ply"]].state_before)
         assert body["observation"] == to_jsonable(game.player_view(state, 0))
         assert body["observation"] != to_jsonable(game.player_view(state, None)) or game.outcome(state)
+
+
+async def test_an_agent_limited_to_public_addresses_never_calls_the_loopback(agent_server):
+    from arena.agents.remote import RemoteAgent
+
+    server = agent_server()
+    game = get_game("tic-tac-toe")
+    agent = RemoteAgent({"url": server.url, "public_only": True})
+    result = await agent.decide(game, game.initial_state(seed=1), 0, 1)
+    assert result.action is None
+    assert result.attempts[0].verdict == "api_error"
+    assert "127.0.0.1" in result.attempts[0].message
+    assert server.bodies == []

@@ -75,7 +75,7 @@ def test_writes_need_the_scope_and_the_api_registers_remote_agents_only(alice):
         "/api/v1/agents/my-remote/versions", version, content_type="application/json", **bearer(token)
     )
     assert updated.status_code == 200
-    assert Agent.objects.get(slug="my-remote").current_version().config == version["config"]
+    assert Agent.objects.get(slug="my-remote").current_version().config == {**version["config"], "public_only": True}
 
 
 def test_people_start_ladder_climbs_of_their_own_agents_only(alice):
