@@ -103,7 +103,7 @@ def leaderboard(request: HttpRequest, game: str) -> dict[str, Any]:
     if snapshot is None:
         raise HttpError(404, f"No leaderboard for {game!r} yet.")
     rows = leaderboard_rows(snapshot, kinds={kind for kind, _ in Agent.Kind.choices})
-    return {"game": game, "computed_at": snapshot.created_at.isoformat(), "rows": rows}
+    return {"game": game, "computed_at": snapshot.computed_at.isoformat(), "rows": rows}
 
 
 @api.get("/matches", summary="Matches, newest first")

@@ -12,7 +12,7 @@ from django.test import Client
 from arena.api.routes import anonymous_throttle
 from arena.models import Agent, ApiToken, Match, Tournament
 from arena.play.people import person_agent_for_user, person_match_create
-from arena.record.services import bots_ensure
+from arena.record.services import bots_ensure, match_create
 from arena.runner.loop import run_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -127,3 +127,19 @@ def test_anonymous_reads_are_rate_limited(monkeypatch):
 def test_the_openapi_schema_lists_the_routes():
     schema = Client().get("/api/v1/openapi.json").json()
     assert {"/api/v1/matches/{match_id}", "/api/v1/agents", "/api/v1/tournaments"} <= set(schema["paths"])
+
+
+def test_the_leaderboard_is_the_latest_snapshot_and_a_game_without_one_is_404():
+    bots_ensure(game="tic-tac-toe")
+    lv0, lv2 = Agent.objects.get(slug="tic-tac-toe-lv0"), Agent.objects.get(slug="tic-tac-toe-lv2")
+    for seed in range(4):
+        from arena.record.services import match_create
+
+        async_to_sync(run_match)(
+            match_create(game="tic-tac-toe", agents=[lv0, lv2][:: 1 if seed % 2 else -1], seed=seed).pk
+        )
+    call_command("refresh_ratings", "--game", "tic-tac-toe")
+    board = Client().get("/api/v1/leaderboard/tic-tac-toe")
+    assert board.status_code == 200
+    assert {"tic-tac-toe-lv0", "tic-tac-toe-lv2"} <= {row["slug"] for row in board.json()["rows"]}
+    assert Client().get("/api/v1/leaderboard/reversi").status_code == 404
