@@ -133,11 +133,8 @@ def test_the_leaderboard_is_the_latest_snapshot_and_a_game_without_one_is_404():
     bots_ensure(game="tic-tac-toe")
     lv0, lv2 = Agent.objects.get(slug="tic-tac-toe-lv0"), Agent.objects.get(slug="tic-tac-toe-lv2")
     for seed in range(4):
-        from arena.record.services import match_create
-
-        async_to_sync(run_match)(
-            match_create(game="tic-tac-toe", agents=[lv0, lv2][:: 1 if seed % 2 else -1], seed=seed).pk
-        )
+        seats = [lv0, lv2] if seed % 2 else [lv2, lv0]
+        async_to_sync(run_match)(match_create(game="tic-tac-toe", agents=seats, seed=seed).pk)
     call_command("refresh_ratings", "--game", "tic-tac-toe")
     board = Client().get("/api/v1/leaderboard/tic-tac-toe")
     assert board.status_code == 200
