@@ -19,6 +19,9 @@ class Agent(models.Model):
         HUMAN = "human", "person"
         BOT = "bot", "bot"
         LLM = "llm", "model"
+        PROGRAM = "program", "program"
+        REMOTE = "remote", "remote agent"
+        UCI = "uci", "UCI engine"
 
     slug = models.SlugField(max_length=80, unique=True, help_text="Used in URLs, the CLI and exports.")
     name = models.CharField(max_length=120)
@@ -28,6 +31,10 @@ class Agent(models.Model):
     description = models.TextField(blank=True, default="")
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="agent"
+    )
+    #: Outside agents made through the API: the account that registered them (and may change them).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="owned_agents"
     )
     #: People only: may their games be used as human-baseline data? None until they choose.
     baseline_consent = models.BooleanField(null=True, blank=True)
@@ -189,6 +196,7 @@ class Attempt(models.Model):
         TIMEOUT = "timeout"
         API_ERROR = "api_error", "API error"
         OVER_BUDGET = "over_budget", "over budget"
+        CRASHED = "crashed"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempts")
     ply = models.PositiveIntegerField()
@@ -277,3 +285,27 @@ class Annotation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author} on {self.decision}"
+
+
+class ApiToken(models.Model):
+    """A person's key to the API: scoped, revocable, and kept only as a SHA-256 digest."""
+
+    class Scope(models.TextChoices):
+        AGENTS = "agents", "create agents and versions"
+        TOURNAMENTS = "tournaments", "start tournaments and ladder climbs"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=80)
+    #: The token's first characters, shown so a person can tell their tokens apart (not enough to use one).
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)
+    scopes = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}… ({self.name})"

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from arena.api.routes import api
 from arena.pages import views
 from arena.play import views as play_views
 
@@ -33,6 +34,7 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
+    path("api/v1/", api.urls),
     path("", include("ratings.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/login/", play_views.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too

@@ -39,15 +39,25 @@ def _refuse_secrets(config: dict[str, Any]) -> None:
 
 @transaction.atomic
 def agent_create(
-    *, slug: str, name: str, kind: str, config: dict[str, Any], game: str = "", description: str = "", user=None
+    *,
+    slug: str,
+    name: str,
+    kind: str,
+    config: dict[str, Any],
+    game: str = "",
+    description: str = "",
+    user=None,
+    owner=None,
 ) -> Agent:
-    """A new agent with its first version."""
+    """A new agent with its first version (`user`: the person it seats; `owner`: who registered it)."""
     if kind not in Agent.Kind.values:
         raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
     if Agent.objects.filter(slug=slug).exists():
         raise ServiceError(f"An agent called {slug!r} already exists.")
     _refuse_secrets(config)
-    agent = Agent.objects.create(slug=slug, name=name, kind=kind, game=game, description=description, user=user)
+    agent = Agent.objects.create(
+        slug=slug, name=name, kind=kind, game=game, description=description, user=user, owner=owner
+    )
     AgentVersion.objects.create(agent=agent, number=1, config=config)
     return agent
 

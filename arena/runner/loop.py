@@ -19,6 +19,7 @@ from django.db import InterfaceError, OperationalError, connections
 from arena.agents.base import DecisionResult, SeatAgent
 from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
+from arena.agents.outside import OUTSIDE_AGENTS, close_agents
 from arena.models import Agent, AgentVersion, Match, Seat
 from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
@@ -44,9 +45,13 @@ class HumanSeat:
     """A person's seat: the runner stops and waits; their move arrives through the websocket."""
 
 
-def seat_agent(version: AgentVersion) -> SeatAgent | HumanSeat:
-    """The seat agent that plays for `version`."""
+def seat_agent(version: AgentVersion, *, match_id: int | None = None) -> SeatAgent | HumanSeat:
+    """The seat agent that plays for `version` (outside agents read their match's moves by `match_id`)."""
     agent = version.agent
+    if agent.kind == Agent.Kind.REMOTE and version.config.get("transport") == "websocket":
+        return HumanSeat()  # a bot account: like a person's, its moves arrive through a websocket
+    if agent.kind in OUTSIDE_AGENTS:
+        return OUTSIDE_AGENTS[agent.kind](version.config, match_id=match_id)
     if agent.kind == Agent.Kind.BOT:
         return BotAgent(version.config["bot"])
     if agent.kind == Agent.Kind.HUMAN:
@@ -62,7 +67,7 @@ def _load(match_id: int, worker: str):
     match = match_claim(match_id=match_id, worker=worker)
     if match is None:
         return None, None, None, False
-    agents = [seat_agent(version) for version in _seat_versions(match.uid)]
+    agents = [seat_agent(version, match_id=match.pk) for version in _seat_versions(match.uid)]
     return match, agents, get_game(match.game).from_json(match.state), was_pending
 
 
@@ -106,9 +111,17 @@ async def run_match(match_id: int, *, worker: str | None = None) -> Match | None
     if match is None:
         return None
     game = get_game(match.game)
-    people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
     if was_pending:
         await broadcast_match_updated(match)  # watchers see the match start
+    try:
+        return await _play(match, agents, state, game, worker)
+    finally:
+        await close_agents(agents)  # kept-running programs and engines stop with the run
+
+
+async def _play(match: Match, agents: list, state: Any, game: Game, worker: str) -> Match:
+    match_id = match.pk
+    people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
     while (seat := game.current_player(state)) is not None:
         if isinstance(agents[seat], HumanSeat):
             await sync_to_async(match_release)(match_id=match_id, worker=worker)

@@ -74,6 +74,12 @@ NOT_FETCHED = {
     "tournament-detail": "the audited match belongs to no tournament",
     "tournament-progress": "the audited match belongs to no tournament",
     "ladder-climb": "the audited match belongs to no tournament",
+    "api:tournament": "the audited match belongs to no tournament",
+    "api:attempts": "fetched at every ply of the audited match (below)",
+    "api:agent_new": "POST only, with a token",
+    "api:agent_version_new": "POST only, with a token",
+    "api:tournament_new": "POST only, with a token",
+    "api:api-root": "the API's root: no content of its own",
 }
 #: Pages the audit adds: downloads and filters the URLconf cannot spell, and admin lists a non-staff visitor tries.
 EXTRA_QUERIES = {
@@ -178,13 +184,13 @@ def route_names() -> dict[str, URLPattern]:
     """Every named route of the site, by name (admin and auth excluded: they are Django's)."""
     found: dict[str, URLPattern] = {}
 
-    def walk(patterns):
+    def walk(patterns, namespace: str = ""):
         for pattern in patterns:
             if isinstance(pattern, URLResolver):
                 if getattr(pattern, "app_name", None) != "admin" and "accounts" not in str(pattern.pattern):
-                    walk(pattern.url_patterns)
+                    walk(pattern.url_patterns, f"{pattern.namespace}:" if pattern.namespace else namespace)
             elif pattern.name and "accounts" not in str(pattern.pattern):
-                found[pattern.name] = pattern
+                found[namespace + pattern.name] = pattern
 
     walk(get_resolver().url_patterns)
     return found
@@ -194,7 +200,13 @@ def urls_to_fetch(match: Match) -> list[str]:
     """Every page a visitor can reach for this match: each named route with the arguments this match gives it."""
     slug = match.game
     agents = sorted({seat.agent_version.agent.slug for seat in match.seats.select_related("agent_version__agent")})
-    by_argument = {"pk": [match.pk], "slug": [*agents, slug], "game": [slug], "paper_slug": list(PAPERS)}
+    by_argument = {
+        "pk": [match.pk],
+        "match_id": [match.pk],
+        "slug": [*agents, slug],
+        "game": [slug],
+        "paper_slug": list(PAPERS),
+    }
     urls = []
     for name, pattern in route_names().items():
         if name in NOT_FETCHED:
@@ -218,6 +230,7 @@ def urls_to_fetch(match: Match) -> list[str]:
     replay = reverse("match-replay", args=[match.pk])
     urls += [f"{replay}?ply={ply}" for ply in range(match.ply + 1)]
     urls += [f"{reverse('match-detail', args=[match.pk])}?ply={ply}" for ply in range(match.ply + 1)]
+    urls += [reverse("api:attempts", kwargs={"match_id": match.pk, "ply": ply}) for ply in range(match.ply)]
     return urls + ADMIN_LISTS
 
 

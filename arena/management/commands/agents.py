@@ -6,6 +6,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from arena.agents.outside import OUTSIDE_AGENTS
+from arena.agents.program import PROTOCOLS
 from arena.models import Agent
 from arena.record.services import ServiceError, agent_create
 
@@ -30,6 +32,13 @@ LLM_FIELDS = {
     "seed": int,
 }
 
+#: Per outside kind, the options that go into its config.
+OUTSIDE_FIELDS = {
+    "program": ("command", "protocol", "keep_running"),
+    "uci": ("command", "uci_elo", "nodes", "movetime_ms"),
+    "remote": ("url", "secret_env", "timeout_s", "retries", "provider_retries"),
+}
+
 
 class Command(BaseCommand):
     help = "List, show or add agents (bots are seeded by `manage.py seed`)."
@@ -45,12 +54,21 @@ class Command(BaseCommand):
         add = sub.add_parser("add", help="Create an agent.")
         add.add_argument("--slug", required=True)
         add.add_argument("--name")
-        add.add_argument("--kind", required=True, choices=[Agent.Kind.LLM, Agent.Kind.BOT])
+        add.add_argument("--kind", required=True, choices=[k for k in Agent.Kind.values if k != Agent.Kind.HUMAN])
         add.add_argument("--game", default="", help="Restrict to one game (bots must).")
         add.add_argument("--bot", help="For --kind bot: the ladder bot slug, e.g. reversi-lv2.")
         add.add_argument("--no-legal-list", action="store_true", help="Leave the legal moves out of prompts.")
         for name, kind in LLM_FIELDS.items():
             add.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind)
+        add.add_argument("--command", help="For --kind program or uci: the program to run.")
+        add.add_argument("--protocol", choices=PROTOCOLS, default="botzone", help="For --kind program.")
+        add.add_argument("--keep-running", action="store_true", help="For --kind program: Botzone's keep-running.")
+        add.add_argument("--url", help="For --kind remote: where Arena POSTs each decision.")
+        add.add_argument("--secret-env", help="For --kind remote: the variable holding the signing secret.")
+        strength = add.add_mutually_exclusive_group()
+        strength.add_argument("--uci-elo", type=int, help="For --kind uci: UCI_LimitStrength at this Elo.")
+        strength.add_argument("--nodes", type=int, help="For --kind uci: nodes per move.")
+        strength.add_argument("--movetime", type=int, dest="movetime_ms", help="For --kind uci: ms per move.")
 
     def handle(self, *args, action: str, **options):
         getattr(self, f"_{action}")(**options)
@@ -81,6 +99,17 @@ class Command(BaseCommand):
             if not bot:
                 raise CommandError("--kind bot needs --bot <game>-lv<N>.")
             config = {"bot": bot}
+        elif kind in OUTSIDE_FIELDS:
+            config = {k: options[k] for k in OUTSIDE_FIELDS[kind] if options.get(k) not in (None, False)}
+            required = "url" if kind == Agent.Kind.REMOTE else "command"
+            if required not in config:
+                raise CommandError(f"--kind {kind} needs --{required}.")
+            if kind == Agent.Kind.UCI:
+                game = game or "chess"
+            try:
+                OUTSIDE_AGENTS[kind](config)  # refuses a config that cannot work, before it is stored
+            except ServiceError as error:
+                raise CommandError(str(error)) from None
         else:
             config = {k: options[k] for k in LLM_FIELDS if options.get(k) is not None}
             if options.get("no_legal_list"):

@@ -1,4 +1,4 @@
-"""Export the record as the research dataset (JSONL with a manifest)."""
+"""Export the record as the research dataset (JSONL with a manifest), or chess matches as PGN."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from datetime import date
 from django.core.management.base import BaseCommand
 
 from arena.record.dataset import export_dataset
+from arena.record.pgn import export_pgn
 
 
 class Command(BaseCommand):
@@ -14,13 +15,23 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--output", required=True, help="File to write ('-' for standard output).")
+        parser.add_argument("--format", choices=["jsonl", "pgn"], default="jsonl", help="pgn: chess matches only.")
         parser.add_argument("--game", default="")
         parser.add_argument("--agent", default="")
         parser.add_argument("--tournament", default="")
         parser.add_argument("--since", type=date.fromisoformat, help="Finished on or after (YYYY-MM-DD).")
         parser.add_argument("--until", type=date.fromisoformat, help="Finished before (YYYY-MM-DD).")
 
-    def handle(self, *args, output: str, game, agent, tournament, since, until, **options):
+    def handle(self, *args, output: str, format: str, game, agent, tournament, since, until, **options):
+        if format == "pgn":
+            query = {"agent": agent, "tournament": tournament, "since": since, "until": until}
+            if output == "-":
+                count = export_pgn(self.stdout, **query)
+            else:
+                with open(output, "w", encoding="utf-8") as out:
+                    count = export_pgn(out, **query)
+            self.stderr.write(f"exported {count} chess games")
+            return
         filters = {k: v for k, v in {"game": game, "agent": agent, "tournament": tournament}.items() if v}
         query = {**filters, "since": since, "until": until}
         filters.update({k: str(v) for k, v in (("since", since), ("until", until)) if v})

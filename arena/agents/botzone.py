@@ -1,0 +1,161 @@
+"""Botzone's bot protocol: the request/response formats of the games both platforms share, and the I/O.
+
+A Botzone bot sees `requests` (what happened since its last move: the opponent's move, or the
+"-1" sentinel on its first turn when it moves first) and its own past `responses`. Board games use
+`{"x": column, "y": row}` counted from the top-left corner from 0 (see docs/agents.md); any other game
+uses Arena's own action text (a string) for both.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games import Game, IllegalAction
+
+#: Board games whose Botzone format is a point: board side, and whether Arena counts rows from the top.
+POINT_GAMES = {"tic-tac-toe": (3, True), "reversi": (8, True), "gomoku": (15, True)}
+ATAXX_SIDE = 7
+NO_MOVE = -1
+#: A kept-running bot prints this line after its answer to stay alive until its next turn.
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+#: Arena's pass action in the games where a Botzone bot passes with the -1 sentinel.
+PASS_ACTIONS = {"reversi": 64, "ataxx": ()}
+
+
+def first_request(game: Game) -> Any:
+    """The request a bot that moves first receives on its first turn."""
+    if game.slug == "ataxx":
+        return {"x0": NO_MOVE, "y0": NO_MOVE, "x1": NO_MOVE, "y1": NO_MOVE}
+    if game.slug in POINT_GAMES:
+        return {"x": NO_MOVE, "y": NO_MOVE}
+    return ""
+
+
+def _xy(game: Game, index: int) -> tuple[int, int]:
+    if game.slug == "ataxx":
+        row, column = divmod(index, ATAXX_SIDE)
+        return column, ATAXX_SIDE - 1 - row  # Arena counts Ataxx rows from the bottom
+    side, _top = POINT_GAMES[game.slug]
+    row, column = divmod(index, side)
+    return column, row
+
+
+def _index(game: Game, x: Any, y: Any) -> int:
+    side = ATAXX_SIDE if game.slug == "ataxx" else POINT_GAMES[game.slug][0]
+    if type(x) is not int or type(y) is not int or not (0 <= x < side and 0 <= y < side):
+        raise IllegalAction(f"({x!r}, {y!r}) is not a point of the {side}×{side} board (x and y count from 0).")
+    if game.slug == "ataxx":
+        return (ATAXX_SIDE - 1 - y) * ATAXX_SIDE + x
+    return y * side + x
+
+
+def encode(game: Game, state_before: Any, action: Any) -> Any:
+    """`action`, played from `state_before`, in Botzone's format (a request to the other seat, or a response)."""
+    if game.slug == "ataxx":
+        if action == ():
+            return first_request(game)
+        if len(action) == 2:
+            source, target = action
+        else:  # a clone: Botzone names a source too, any of the mover's pieces next to the target
+            (target,) = action
+            source = _clone_source(game, state_before, target)
+        (x0, y0), (x1, y1) = _xy(game, source), _xy(game, target)
+        return {"x0": x0, "y0": y0, "x1": x1, "y1": y1}
+    if game.slug in POINT_GAMES:
+        if action == PASS_ACTIONS.get(game.slug):
+            return {"x": NO_MOVE, "y": NO_MOVE}
+        x, y = _xy(game, action)
+        return {"x": x, "y": y}
+    return game.action_to_text(state_before, action)
+
+
+def _clone_source(game: Game, state: Any, target: int) -> int:
+    mover = state.x if game.current_player(state) == 0 else state.o
+    tx, ty = _xy(game, target)
+    for source in range(ATAXX_SIDE * ATAXX_SIDE):
+        sx, sy = _xy(game, source)
+        if mover >> source & 1 and max(abs(sx - tx), abs(sy - ty)) == 1:
+            return source
+    return target
+
+
+def decode(game: Game, state: Any, response: Any) -> Any:
+    """The action a Botzone response names; IllegalAction if it names none (legality is checked after)."""
+    if game.slug == "ataxx":
+        if not isinstance(response, dict) or not {"x0", "y0", "x1", "y1"} <= set(response):
+            raise IllegalAction('An Ataxx response is {"x0": …, "y0": …, "x1": …, "y1": …}.')
+        if response["x0"] == NO_MOVE:
+            return ()
+        source = _index(game, response["x0"], response["y0"])
+        target = _index(game, response["x1"], response["y1"])
+        sx, sy = _xy(game, source)
+        tx, ty = _xy(game, target)
+        return (target,) if max(abs(sx - tx), abs(sy - ty)) == 1 else (source, target)
+    if game.slug in POINT_GAMES:
+        if not isinstance(response, dict) or not {"x", "y"} <= set(response):
+            raise IllegalAction('A response is {"x": column, "y": row}, counted from the top left from 0.')
+        if response["x"] == NO_MOVE and game.slug in PASS_ACTIONS:
+            return PASS_ACTIONS[game.slug]
+        return _index(game, response["x"], response["y"])
+    if not isinstance(response, str):
+        example = game.action_to_text(state, game.legal_actions(state)[0])
+        raise IllegalAction(f"A {game.slug} response is the move as text, e.g. {example!r}.")
+    return game.parse_action(state, response)
+
+
+def history(game: Game, seat: int, decisions: list[tuple[int, Any, Any]]) -> tuple[list[Any], list[Any]]:
+    """Botzone's `requests` and `responses` for `seat`, from the match's (seat, state_before, action) so far.
+
+    Each request gathers the other seats' moves since this seat last moved (the last of them, as Botzone's
+    two-player games have one); a seat that moves first gets the sentinel.
+    """
+    requests: list[Any] = []
+    responses: list[Any] = []
+    pending: Any = first_request(game)
+    for mover, state_before, action in decisions:
+        if mover == seat:
+            requests.append(pending)
+            responses.append(encode(game, state_before, action))
+            pending = None
+        else:
+            pending = encode(game, state_before, action)
+    requests.append(first_request(game) if pending is None else pending)
+    return requests, responses
+
+
+def text_line(value: Any) -> str:
+    """A request or response as one line of the simple-interaction text mode ("3 4", or the move text)."""
+    if isinstance(value, dict):
+        return " ".join(str(v) for v in value.values())
+    return str(value)
+
+
+def parse_text_line(game: Game, line: str) -> Any:
+    """A simple-interaction response line back in the JSON shape `decode` reads."""
+    shape = first_request(game)
+    if isinstance(shape, dict):
+        words = line.split()
+        if len(words) != len(shape):
+            raise IllegalAction(f"Expected {len(shape)} integers ({' '.join(shape)}) on the first line, got {line!r}.")
+        try:
+            return dict(zip(shape, (int(word) for word in words), strict=True))
+        except ValueError:
+            raise IllegalAction(f"Expected integers ({' '.join(shape)}), got {line!r}.") from None
+    return line.strip()
+
+
+def simple_input(requests: list[Any], responses: list[Any], data: str, globaldata: str) -> str:
+    """The simple-interaction input: turn number, then requests and responses interleaved, then data lines."""
+    lines = [str(len(requests))]
+    for index, request in enumerate(requests):
+        lines.append(text_line(request))
+        if index < len(responses):
+            lines.append(text_line(responses[index]))
+    lines += [data, globaldata]
+    return "\n".join(lines) + "\n"
+
+
+def json_input(requests: list[Any], responses: list[Any], data: Any, globaldata: Any) -> str:
+    """The simple JSON-mode input, on one line."""
+    return json.dumps({"requests": requests, "responses": responses, "data": data, "globaldata": globaldata}) + "\n"

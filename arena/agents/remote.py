@@ -1,0 +1,175 @@
+"""A remote agent over HTTP: Arena POSTs the seat's view, legal moves and history; the agent answers a move.
+
+Config: `url`, `secret_env` (the environment variable holding the signing secret; the secret is read at
+call time, never stored), `timeout_s` (per request, default 30), `retries` (re-asks after an invalid
+answer, default 1), `provider_retries` (re-sends after a 5xx, 429 or connection failure, default 2).
+The body is signed: header `X-Arena-Signature: sha256=<hex HMAC-SHA256 of the raw body>`.
+`public_only` (set on every agent registered through the API) refuses URLs whose host resolves to a
+loopback, private, link-local or reserved address, so the API cannot be used to reach Arena's own network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import ipaddress
+import json
+import os
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx2 as httpx
+
+from arena.agents.base import AttemptData, DecisionResult
+from arena.agents.history import match_moves
+from arena.record.services import ServiceError
+from games import Game, IllegalAction
+from games.base import to_jsonable
+
+DEFAULTS = {"timeout_s": 30.0, "retries": 1, "provider_retries": 2}
+SIGNATURE_HEADER = "X-Arena-Signature"
+#: Longest answer body read; more is over budget.
+MAX_ANSWER_BYTES = 100_000
+BACKOFF_S = (0.5, 2.0, 5.0)
+
+
+class RemoteConfigError(ServiceError):
+    """A remote agent's config that cannot work; the message says which field to fix."""
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The signature header value for `body`: what an agent recomputes to check the request is Arena's."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+class RemoteAgent:
+    """A seat played by an HTTP endpoint; every request and answer is an attempt."""
+
+    def __init__(self, config: dict[str, Any], *, match_id: int | None = None) -> None:
+        if not str(config.get("url", "")).startswith(("http://", "https://")):
+            raise RemoteConfigError("A remote agent needs 'url' (http:// or https://) in its config.")
+        self.config = {**DEFAULTS, **{k: v for k, v in config.items() if v is not None}}
+        self.match_id = match_id
+
+    async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
+        """Ask the agent until it names a legal move or runs out of tries; `action=None` means out of tries."""
+        started = time.perf_counter()
+        secret_env = self.config.get("secret_env") or ""
+        secret = os.environ.get(secret_env, "") if secret_env else ""
+        if secret_env and not secret:
+            missing = AttemptData(verdict="api_error", message=f"Environment variable {secret_env} is not set.")
+            return DecisionResult(action=None, attempts=[missing])
+        if self.config.get("public_only") and (refusal := await _private_address(self.config["url"])):
+            return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=refusal)])
+        moves = await match_moves(self.match_id, game, seat)
+        payload = {
+            "match": self.match_id,
+            "game": game.slug,
+            "seat": seat,
+            "ply": state.ply,
+            "observation": to_jsonable(game.player_view(state, seat)),
+            "observation_text": game.observation_text(state, seat),
+            "legal_actions": [game.action_to_text(state, action) for action in game.legal_actions(state)],
+            "history": [{"seat": m.seat, "ply": m.ply, "action": m.text} for m in moves],
+            "feedback": None,
+        }
+        attempts: list[AttemptData] = []
+        async with httpx.AsyncClient(timeout=float(self.config["timeout_s"])) as client:
+            for _ in range(int(self.config["retries"]) + 1):
+                attempt = await self._ask(client, payload, secret, game, state)
+                attempts.extend(attempt)
+                last = attempt[-1]
+                if last.transient or last.verdict not in ("unparseable", "illegal", "ok"):
+                    break
+                if last.verdict == "ok":
+                    action = game.parse_action(state, last.parsed_action)
+                    return DecisionResult(action=action, attempts=attempts, elapsed_ms=_ms_since(started))
+                payload["feedback"] = last.message
+        return DecisionResult(action=None, attempts=attempts, elapsed_ms=_ms_since(started))
+
+    async def _ask(
+        self, client: httpx.AsyncClient, payload: dict[str, Any], secret: str, game: Game, state: Any
+    ) -> list[AttemptData]:
+        """One question, re-sent after transient failures; the last attempt is the one judged."""
+        body = json.dumps(payload).encode()
+        headers = {"Content-Type": "application/json"}
+        if secret:
+            headers[SIGNATURE_HEADER] = sign(secret, body)
+        records: list[AttemptData] = []
+        for failures in range(int(self.config["provider_retries"]) + 1):
+            attempt = await self._post(client, body, headers, game, state)
+            records.append(attempt)
+            if not attempt.transient:
+                break
+            if failures < int(self.config["provider_retries"]):
+                await asyncio.sleep(BACKOFF_S[min(failures, len(BACKOFF_S) - 1)])
+        for attempt in records:
+            attempt.messages = [{"role": "request", "content": body.decode()}]
+        return records
+
+    async def _post(
+        self, client: httpx.AsyncClient, body: bytes, headers: dict[str, str], game: Game, state: Any
+    ) -> AttemptData:
+        started = time.perf_counter()
+        try:
+            response = await client.post(self.config["url"], content=body, headers=headers)
+        except httpx.TimeoutException:
+            return AttemptData(
+                verdict="timeout", transient=True, latency_ms=_ms_since(started),
+                message=f"No answer within {self.config['timeout_s']} s.",
+            )  # fmt: skip
+        except httpx.HTTPError as error:
+            return AttemptData(
+                verdict="api_error", transient=True, latency_ms=_ms_since(started), message=f"{type(error).__name__}"
+            )
+        attempt = AttemptData(verdict="ok", raw_text=response.text[:MAX_ANSWER_BYTES], latency_ms=_ms_since(started))
+        if response.status_code == 429 or response.status_code >= 500:
+            attempt.verdict, attempt.transient = "api_error", True
+            attempt.message = f"HTTP {response.status_code}"
+        elif response.status_code != 200:
+            attempt.verdict, attempt.message = "api_error", f"HTTP {response.status_code}"
+        elif len(response.content) > MAX_ANSWER_BYTES:
+            attempt.verdict, attempt.message = "over_budget", f"The answer was over {MAX_ANSWER_BYTES} bytes."
+        else:
+            _judge(attempt, response.text, game, state)
+        return attempt
+
+
+def _judge(attempt: AttemptData, text: str, game: Game, state: Any) -> None:
+    """Set the attempt's verdict from the answer: unparseable, illegal or ok."""
+    try:
+        answer = json.loads(text)
+    except json.JSONDecodeError:
+        answer = None
+    if not isinstance(answer, dict) or not isinstance(answer.get("action"), str):
+        attempt.verdict, attempt.message = "unparseable", 'Answer with JSON: {"action": "<move>", "reasoning": "…"}.'
+        return
+    attempt.reasoning_text = str(answer.get("reasoning") or "")[:MAX_ANSWER_BYTES]
+    attempt.parsed_action = answer["action"]
+    try:
+        action = game.parse_action(state, attempt.parsed_action)
+    except IllegalAction as error:
+        attempt.verdict, attempt.message = "illegal", str(error)
+        return
+    if not game.is_legal(state, action):
+        attempt.verdict, attempt.message = "illegal", f"{attempt.parsed_action} is not legal here."
+
+
+async def _private_address(url: str) -> str:
+    """Why `url` may not be called by an API-registered agent ("" when its host is public)."""
+    parts = urlsplit(url)
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(parts.hostname, parts.port or 443)
+    except (OSError, UnicodeError):
+        return f"Cannot resolve {parts.hostname!r}."
+    for *_, sockaddr in infos:
+        address = ipaddress.ip_address(sockaddr[0])
+        if not address.is_global:
+            return f"{parts.hostname} resolves to {address}, which agents registered through the API may not reach."
+    return ""
+
+
+def _ms_since(started: float) -> int:
+    return round((time.perf_counter() - started) * 1000)

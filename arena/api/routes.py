@@ -1,0 +1,230 @@
+"""The HTTP API for programs (django-ninja; OpenAPI at /api/v1/openapi.json, docs at /api/v1/docs).
+
+Reads are open to all and show what the caller may see (arena/record/visibility.py): with a token, a
+running match also shows its owner's own seats. Writes need a token with the right scope.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import NinjaAPI, Schema
+from ninja.errors import HttpError
+from ninja.security import HttpBearer
+from ninja.throttling import AnonRateThrottle, AuthRateThrottle
+
+from arena.agents.outside import OUTSIDE_AGENTS
+from arena.api.services import api_token_touch, api_tournament_start, live_token
+from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
+from arena.record.selectors import match_list, match_summary, tournament_progress
+from arena.record.services import ServiceError, agent_create, agent_update
+from arena.record.visibility import match_secret, trace_visible, visible_action, visible_seed
+from games import UnknownGame, get_game
+from ratings.selectors import leaderboard_rows, snapshot_for
+
+#: Requests a minute: reads and anything without a token (per address); writes (per token). docs/operations.md.
+ANONYMOUS_RATE = "120/m"
+TOKEN_RATE = "600/m"
+#: Longest page of a listing.
+MAX_PAGE = 100
+#: Tournaments a person (not staff) may have started and not yet finished.
+MAX_OPEN_TOURNAMENTS = 3
+#: Agent kinds the API may register: a program or an engine would run a command on the host.
+API_AGENT_KINDS = ("remote",)
+
+
+class TokenAuth(HttpBearer):
+    """`Authorization: Bearer <token>`: a live token, whose record becomes `request.auth`."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
+        record = live_token(token)
+        if record is not None:
+            api_token_touch(token=record)
+        return record
+
+
+anonymous_throttle = AnonRateThrottle(ANONYMOUS_RATE)
+token_throttle = AuthRateThrottle(TOKEN_RATE)
+api = NinjaAPI(title="Arena API", version="1", urls_namespace="api", throttle=[anonymous_throttle, token_throttle])
+bearer = TokenAuth()
+
+
+def _viewer(request: HttpRequest) -> ApiToken | None:
+    """The caller's token on an open read, when one was given (a bad one is refused, not ignored)."""
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    record = bearer(request)
+    if record is None:
+        raise HttpError(401, "Unknown or revoked token.")
+    return record
+
+
+def _viewer_seats(match: Match, token: ApiToken | None) -> list[int]:
+    if token is None:
+        return []
+    mine = Q(agent_version__agent__user=token.user) | Q(agent_version__agent__owner=token.user)
+    return list(Seat.objects.filter(mine, match=match).values_list("index", flat=True))
+
+
+def _require(token: ApiToken, scope: str) -> None:
+    if scope not in token.scopes:
+        raise HttpError(403, f"This token lacks the {scope!r} scope.")
+
+
+class AgentIn(Schema):
+    slug: str
+    name: str = ""
+    kind: str = "remote"
+    game: str = ""
+    config: dict[str, Any]
+
+
+class VersionIn(Schema):
+    config: dict[str, Any]
+
+
+class TournamentIn(Schema):
+    slug: str
+    name: str = ""
+    format: str = "ladder"
+    games: list[str]
+    agents: list[str]
+    games_per_seat: int | None = None
+
+
+@api.get("/leaderboard/{game}", summary="A game's leaderboard (the latest rating snapshot)")
+def leaderboard(request: HttpRequest, game: str) -> dict[str, Any]:
+    _viewer(request)
+    snapshot = snapshot_for(game=game, filters={})
+    if snapshot is None:
+        raise HttpError(404, f"No leaderboard for {game!r} yet.")
+    rows = leaderboard_rows(snapshot, kinds={kind for kind, _ in Agent.Kind.choices})
+    return {"game": game, "computed_at": snapshot.computed_at.isoformat(), "rows": rows}
+
+
+@api.get("/matches", summary="Matches, newest first")
+def matches(
+    request: HttpRequest, game: str = "", agent: str = "", status: str = "", offset: int = 0, limit: int = 50
+) -> dict[str, Any]:
+    _viewer(request)
+    limit = max(1, min(limit, MAX_PAGE))
+    page = match_list(game=game, agent=agent, status=status)[max(0, offset) : max(0, offset) + limit]
+    return {"matches": [{**match_summary(m), "seed": visible_seed(m)} for m in page], "limit": limit}
+
+
+@api.get("/matches/{match_id}", summary="A match and its decisions, as the caller may see them")
+def match_detail(request: HttpRequest, match_id: int) -> dict[str, Any]:
+    token = _viewer(request)
+    match = get_object_or_404(Match, pk=match_id)
+    game = get_game(match.game)
+    secret = match_secret(match)
+    seats = _viewer_seats(match, token)
+    decisions = [
+        {
+            "ply": d.ply,
+            "seat": d.seat,
+            "action": visible_action(game, secret, d.seat, d.action_text, seats),
+            "elapsed_ms": d.elapsed_ms,
+            "fallback": d.fallback,
+            "trace_visible": trace_visible(game, secret, d.seat, seats),
+        }
+        for d in match.decisions.order_by("ply")
+    ]
+    return {**match_summary(match), "seed": visible_seed(match), "your_seats": seats, "decisions": decisions}
+
+
+@api.get("/matches/{match_id}/attempts/{ply}", summary="The attempts behind one decision (when visible)")
+def attempts(request: HttpRequest, match_id: int, ply: int) -> dict[str, Any]:
+    token = _viewer(request)
+    match = get_object_or_404(Match, pk=match_id)
+    game = get_game(match.game)
+    decision = get_object_or_404(match.decisions, ply=ply)
+    if not trace_visible(game, match_secret(match), decision.seat, _viewer_seats(match, token)):
+        raise HttpError(403, "This seat's trace stays hidden until the match and its twins are over.")
+    fields = ("number", "verdict", "raw_text", "reasoning_text", "parsed_action", "message", "latency_ms")
+    rows = Attempt.objects.filter(match=match, ply=ply).order_by("number").values(*fields, "messages")
+    return {"ply": ply, "seat": decision.seat, "attempts": list(rows)}
+
+
+@api.get("/tournaments/{slug}", summary="A tournament's progress: matches by status and standings")
+def tournament(request: HttpRequest, slug: str) -> dict[str, Any]:
+    _viewer(request)
+    found = get_object_or_404(Tournament, slug=slug)
+    return {"slug": found.slug, "format": found.format, "status": found.status, **tournament_progress(found)}
+
+
+@api.post("/agents", auth=bearer, summary="Register an agent (remote agents only through the API)")
+def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
+    token: ApiToken = request.auth
+    _require(token, ApiToken.Scope.AGENTS)
+    if payload.kind not in API_AGENT_KINDS:
+        kinds = ", ".join(API_AGENT_KINDS)
+        raise HttpError(400, f"The API registers {kinds} agents; others are set up by an operator.")
+    config = _checked_config(payload.kind, payload.config)
+    try:
+        agent = agent_create(
+            slug=payload.slug, name=payload.name or payload.slug, kind=payload.kind, game=payload.game,
+            config=config, owner=token.user,
+        )  # fmt: skip
+    except ServiceError as error:
+        raise HttpError(400, str(error)) from None
+    return {"slug": agent.slug, "version": 1}
+
+
+@api.post("/agents/{slug}/versions", auth=bearer, summary="A new config for one of your agents")
+def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> dict[str, Any]:
+    token: ApiToken = request.auth
+    _require(token, ApiToken.Scope.AGENTS)
+    agent = get_object_or_404(Agent, slug=slug, owner=token.user)
+    config = _checked_config(agent.kind, payload.config)
+    try:
+        version = agent_update(agent=agent, config=config)
+    except ServiceError as error:
+        raise HttpError(400, str(error)) from None
+    return {"slug": agent.slug, "version": version.number}
+
+
+def _checked_config(kind: str, config: dict[str, Any]) -> dict[str, Any]:
+    """The config to store: a websocket bot's as it is; an HTTP agent's limited to public addresses."""
+    if config.get("transport") == "websocket":
+        if set(config) != {"transport"}:
+            raise HttpError(400, 'A websocket bot\'s config is {"transport": "websocket"} alone.')
+        return config
+    config = {**config, "public_only": True}
+    try:
+        OUTSIDE_AGENTS[kind](config)
+    except ServiceError as error:
+        raise HttpError(400, str(error)) from None
+    return config
+
+
+@api.post("/tournaments", auth=bearer, summary="Start a tournament or a ladder climb, queued for the workers")
+def tournament_new(request: HttpRequest, payload: TournamentIn) -> dict[str, Any]:
+    token: ApiToken = request.auth
+    _require(token, ApiToken.Scope.TOURNAMENTS)
+    user = token.user
+    agents = list(Agent.objects.filter(slug__in=payload.agents))
+    if len(agents) != len(set(payload.agents)):
+        raise HttpError(400, "Unknown agent(s): " + ", ".join(sorted(set(payload.agents) - {a.slug for a in agents})))
+    if not user.is_staff:
+        if payload.format != Tournament.Format.LADDER or any(a.owner_id != user.pk for a in agents):
+            raise HttpError(403, "People start ladder climbs of their own agents; other formats are for staff.")
+        open_ones = Tournament.objects.filter(config__started_by=user.pk).exclude(
+            status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
+        )
+        if open_ones.count() >= MAX_OPEN_TOURNAMENTS:
+            raise HttpError(429, f"At most {MAX_OPEN_TOURNAMENTS} of your tournaments may run at once.")
+    try:
+        for game in payload.games:
+            get_game(game)
+        created = api_tournament_start(
+            user=user, slug=payload.slug, name=payload.name or payload.slug, format=payload.format,
+            games=payload.games, agents=agents, games_per_seat=payload.games_per_seat, first_seed=None,
+        )  # fmt: skip
+    except (ServiceError, UnknownGame) as error:
+        raise HttpError(400, str(error)) from None
+    return {"slug": created.slug, "matches": created.matches.count()}

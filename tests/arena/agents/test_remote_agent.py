@@ -1,0 +1,140 @@
+"""A remote agent over real HTTP on loopback: signed requests, the seat's view only, retries recorded."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core.management import call_command
+
+from arena.models import Agent, AgentVersion, Attempt, Match
+from arena.record.services import bots_ensure, match_create
+from arena.runner.loop import run_match
+from games import get_game
+from games.base import to_jsonable
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+SECRET = "s3cret-for-signing"
+
+
+class AgentServer:
+    """A real HTTP agent: checks Arena's signature, answers the first legal move; can fail on cue."""
+
+    def __init__(self, failures: int = 0) -> None:
+        self.bodies: list[dict] = []
+        self.bad_signatures = 0
+        self.failures = failures
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers["Content-Length"]))
+                expected = "sha256=" + hmac.new(SECRET.encode(), raw, hashlib.sha256).hexdigest()
+                if not hmac.compare_digest(expected, self.headers.get("X-Arena-Signature", "")):
+                    server.bad_signatures += 1
+                if server.failures:
+                    server.failures -= 1
+                    self.send_response(503)
+                    self.end_headers()
+                    return
+                body = json.loads(raw)
+                server.bodies.append(body)
+                answer = json.dumps({"action": body["legal_actions"][0], "reasoning": f"first of {body['ply']}"})
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(answer.encode())
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/move"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def agent_server(monkeypatch):
+    monkeypatch.setenv("ARENA_TEST_AGENT_SECRET", SECRET)
+    servers: list[AgentServer] = []
+
+    def start(failures: int = 0) -> AgentServer:
+        servers.append(AgentServer(failures))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+async def play(game: str, url: str, *, seed: int = 3) -> Match:
+    def setup() -> Match:
+        bots_ensure(game=game)
+        call_command("agents", "add", "--slug", "remote", "--kind", "remote", "--url", url,
+                     "--secret-env", "ARENA_TEST_AGENT_SECRET", "--provider-retries", "2")  # fmt: skip
+        return match_create(
+            game=game, agents=[Agent.objects.get(slug="remote"), Agent.objects.get(slug=f"{game}-lv0")], seed=seed
+        )
+
+    match = await sync_to_async(setup)()
+    await run_match(match.pk)
+    return await Match.objects.aget(pk=match.pk)
+
+
+async def test_a_remote_agent_plays_a_whole_match_with_signed_requests(agent_server):
+    server = agent_server()
+    match = await play("tic-tac-toe", server.url)
+    assert match.status == Match.Status.FINISHED
+    assert server.bad_signatures == 0
+    attempts = [a async for a in Attempt.objects.filter(match=match, seat=0).order_by("ply")]
+    assert len(attempts) == len(server.bodies) > 0
+    assert all(a.verdict == "ok" for a in attempts)
+    assert attempts[1].reasoning_text == f"first of {server.bodies[1]['ply']}"
+    assert [m["seat"] for m in server.bodies[1]["history"]] == [0, 1]  # the moves so far, in order
+    config = (await AgentVersion.objects.aget(agent__slug="remote")).config
+    assert SECRET not in json.dumps(config)
+    assert config["secret_env"] == "ARENA_TEST_AGENT_SECRET"
+
+
+async def test_server_errors_are_retried_and_each_is_recorded(agent_server):
+    server = agent_server(failures=2)
+    match = await play("tic-tac-toe", server.url)
+    assert match.status == Match.Status.FINISHED
+    first = [a async for a in Attempt.objects.filter(match=match, seat=0, ply=0).order_by("number")]
+    assert [a.verdict for a in first] == ["api_error", "api_error", "ok"]
+    assert all(a.transient for a in first[:2])
+
+
+async def test_in_a_hidden_information_game_a_remote_agent_gets_its_seat_view_only(agent_server):
+    server = agent_server()
+    match = await play("kuhn-poker", server.url, seed=11)
+    assert match.status == Match.Status.FINISHED
+    game = get_game("kuhn-poker")
+    decisions = {d.ply: d async for d in match.decisions.all()}
+    assert server.bodies
+    for body in server.bodies:
+        state = game.from_json(decisions[body["ply"]].state_before)
+        assert body["observation"] == to_jsonable(game.player_view(state, 0))
+        assert body["observation"] != to_jsonable(game.player_view(state, None)) or game.outcome(state)
+
+
+async def test_an_agent_limited_to_public_addresses_never_calls_the_loopback(agent_server):
+    from arena.agents.remote import RemoteAgent
+
+    server = agent_server()
+    game = get_game("tic-tac-toe")
+    agent = RemoteAgent({"url": server.url, "public_only": True})
+    result = await agent.decide(game, game.initial_state(seed=1), 0, 1)
+    assert result.action is None
+    assert result.attempts[0].verdict == "api_error"
+    assert "127.0.0.1" in result.attempts[0].message
+    assert server.bodies == []

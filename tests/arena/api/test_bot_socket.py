@@ -1,0 +1,72 @@
+"""A bot account over a real websocket against the real ASGI app: it plays its seats, and only its own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from arena.api.services import api_token_create
+from arena.asgi import application
+from arena.models import Agent, Match
+from arena.record.services import agent_create, bots_ensure, match_create
+from arena.runner.loop import run_match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+HOST = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
+
+
+def bot_socket(token: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
+        application, "/ws/bot/", headers=[*HOST, (b"authorization", f"Bearer {token}".encode())]
+    )
+
+
+async def test_a_websocket_bot_plays_its_seats_until_the_match_ends(django_user_model):
+    def setup():
+        bots_ensure(game="tic-tac-toe")
+        owner = django_user_model.objects.create_user("botmaker", password="pw-123456")
+        intruder = django_user_model.objects.create_user("intruder", password="pw-123456")
+        bot = agent_create(slug="ws-bot", name="ws-bot", kind="remote", config={"transport": "websocket"}, owner=owner)
+        match = match_create(game="tic-tac-toe", agents=[bot, Agent.objects.get(slug="tic-tac-toe-lv0")], seed=4)
+        _, token = api_token_create(user=owner, name="bot", scopes=["agents"])
+        _, other = api_token_create(user=intruder, name="x", scopes=["agents"])
+        return match, token, other
+
+    match, token, other = await sync_to_async(setup)()
+    await run_match(match.pk)  # starts it; the bot account is to move first, so the runner lets go
+
+    intruder = bot_socket(other)
+    assert (await intruder.connect())[0]
+    await intruder.send_to(text_data=json.dumps({"type": "move", "match": match.pk, "ply": 0, "action": "b2"}))
+    refused = json.loads(await intruder.receive_from(timeout=10))
+    assert refused["type"] == "error"
+    assert "None of your agents" in refused["message"]
+    await intruder.disconnect()
+    assert await match.decisions.acount() == 0
+
+    ws = bot_socket(token)
+    assert (await ws.connect())[0]
+    moves = 0
+    # Until no turn comes for a while: the match is over (asserted below), or the bot was never asked.
+    while not await ws.receive_nothing(timeout=5):
+        frame = json.loads(await ws.receive_from())
+        assert frame["type"] == "turn", frame
+        assert frame["agent"] == "ws-bot"
+        assert frame["seat"] == 0
+        assert len(frame["history"]) == frame["ply"]
+        await ws.send_to(text_data=json.dumps({"type": "move", "match": frame["match"], "ply": frame["ply"],
+                                               "action": frame["legal_actions"][0]}))  # fmt: skip
+        moves += 1
+    assert (await Match.objects.aget(pk=match.pk)).status == Match.Status.FINISHED
+    await ws.disconnect()
+    assert moves >= 3
+    assert await match.decisions.filter(seat=0).acount() == moves
+
+
+async def test_without_a_live_token_the_socket_is_refused():
+    ws = bot_socket("arena_not-a-token")
+    connected, _code = await ws.connect()
+    assert not connected
