@@ -25,6 +25,11 @@ def render_plain(template: str, context: dict[str, Any]) -> str:
 def board_html(game: Game, state: Any, seat: int | None, *, reveal: bool = False) -> str:
     """The game's board as `seat` (None: a spectator) may see it, or everything with `reveal`."""
     view = game.full_view(state) if reveal else game.player_view(state, seat)
+    return render_view(game, view, seat)
+
+
+def render_view(game: Game, view: dict[str, Any], seat: int | None) -> str:
+    """The game's board drawn from a view already computed for `seat` (None: a spectator)."""
     return render_plain(f"games/{game.slug}/board.html", {"view": view, "seat": seat})
 
 
@@ -67,11 +72,12 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         reasoning = ok.values("reasoning_text", "raw_text").last()
     since = moves[-1][3] if moves else (match.started_at or match.created_at)
     my_turn = to_move is not None and to_move in mine
+    view = game.player_view(state, view_seat)
     context = {
         "match": match,
         "game": game,
         "seats": seats,
-        "board": board_html(game, state, view_seat),
+        "board": render_view(game, view, view_seat),
         "my_seats": mine,
         "to_move": to_move,
         "shown_to_move": shown_to_move,
@@ -84,7 +90,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "moves": [visible_action(game, secret, seat, text, mine) for _, seat, text, _ in moves],
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
-        "view": game.player_view(state, view_seat),
+        "view": view,
     }
     return render_plain("arena/partials/match-live.html", context)
 
