@@ -3,7 +3,8 @@
 In one process (in-memory channel layer, SQLite): people's websockets (channels' communicator on
 the real ASGI application: origin check, sessions, consumer, runner) play connect-four against Lv0
 bots, one move after another, under cProfile (which, since Python 3.12, sees every thread: the
-event loop and Django's database thread). Prints the process CPU per move and reply, and the
+event loop and Django's database thread). Prints the process CPU per move and reply, the SQL
+statements per move and reply (a count that load on the machine does not blur), and the
 cumulative time of the parts named in docs/performance.md.
 
 Usage: .venv/bin/python bench/profile_move.py [--games 20] [--moves 6] [--top 30]
@@ -39,6 +40,20 @@ PARTS = [
     ("ORM compile (SQLCompiler.as_sql)", "django/db/models/sql/compiler.py", "as_sql"),
     ("template rendering (Template.render)", "django/template/base.py", "render"),
 ]
+
+
+class QueryCounter:
+    """Counts the SQL statements of every database connection while `on` (installed as each one opens)."""
+
+    def __init__(self) -> None:
+        self.on, self.count = False, 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += self.on
+        return execute(sql, params, many, context)
+
+    def install(self, sender, connection, **kwargs) -> None:
+        connection.execute_wrappers.append(self)
 
 
 def prepare(games: int) -> list[tuple[int, str]]:
@@ -101,19 +116,26 @@ def main() -> None:
     parser.add_argument("--no-profile", action="store_true", help="Only the CPU per move, without cProfile's cost.")
     args = parser.parse_args()
     setup_django()
+    from django.db.backends.signals import connection_created
+
+    queries = QueryCounter()
+    connection_created.connect(queries.install)
     players = prepare(args.games)
     asyncio.run(run(players[:1], 1))  # warm up: imports, template loading, the first connection
     players = players[1:]
     profile = cProfile.Profile()
     cpu = time.process_time()
+    queries.on = True
     if not args.no_profile:
         profile.enable()
     made = asyncio.run(run(players, args.moves))
     if not args.no_profile:
         profile.disable()
     cpu_ms = 1000 * (time.process_time() - cpu) / max(made, 1)
-    print(f"{made} moves and replies; process CPU {cpu_ms:.2f} ms per move and reply")
+    per_move = queries.count / max(made, 1)
+    print(f"{made} moves and replies; process CPU {cpu_ms:.2f} ms, {per_move:.1f} SQL statements per move and reply")
     if args.no_profile:
+        print(f"figure profile_sql_per_move {per_move:.1f} statements")
         print(f"figure profile_cpu_ms_per_move {cpu_ms:.2f} ms")
         return
     stats = pstats.Stats(profile)
