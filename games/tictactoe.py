@@ -58,8 +58,8 @@ class TicTacToe(Game[TicTacToeState, int]):
         return state.ply % 2
 
     def legal_actions(self, state: TicTacToeState) -> list[int]:
-        if self.current_player(state) is None:
-            return []
+        if state.winner is not None:
+            return []  # a full board has no empty cell left either
         return [i for i, v in enumerate(state.board) if v == -1]
 
     def is_legal(self, state: TicTacToeState, action: int) -> bool:
@@ -74,8 +74,12 @@ class TicTacToe(Game[TicTacToeState, int]):
         self.require_legal(state, action)
         board = list(state.board)
         board[action] = seat = state.ply % 2
-        won = any(board[a] == board[b] == board[c] for a, b, c in LINES_THROUGH[action])
-        return TicTacToeState(seed=state.seed, ply=state.ply + 1, board=tuple(board), winner=seat if won else None)
+        winner = None
+        for a, b, c in LINES_THROUGH[action]:  # a loop, not any(): this is the engine's innermost step
+            if board[a] == board[b] == board[c]:
+                winner = seat
+                break
+        return TicTacToeState(seed=state.seed, ply=state.ply + 1, board=tuple(board), winner=winner)
 
     def outcome(self, state: TicTacToeState) -> Outcome | None:
         if state.winner is not None:
