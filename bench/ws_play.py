@@ -151,9 +151,12 @@ async def run_load(
     rng = random.Random(1)
     started = time.perf_counter()
     done = asyncio.Event()
-    # Spectators arrive over the first second, while the people think about their first move.
+    # Spectators arrive evenly over the people's mean thinking time: a thousand handshakes in one
+    # second overflow the listening sockets' backlog on this machine, which is not what a page costs.
     watching = [
-        asyncio.create_task(spectator(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", n / len(watchers), done, stats))
+        asyncio.create_task(
+            spectator(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", think * n / len(watchers), done, stats)
+        )
         for n, match_id in enumerate(watchers)
     ]
     await asyncio.gather(
