@@ -286,6 +286,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def match_updated(self, event: dict[str, Any]) -> None:
         if shown_key(event["ply"], event["status"]) <= self.shown:
             return  # already on the page
+        # A panel another page of this viewer kind rendered is a dictionary read: sent from the event
+        # loop, so a game's many spectators do not queue for the one database thread.
+        shared = fragments.get((self.match_id, event["ply"], event["status"], self.mine))
+        if shared is not None:
+            self.shown = shown_key(event["ply"], event["status"])
+            await self.send(text_data=shared)
+            return
         frame = await sync_to_async(self.render)(event)
         if frame is not None:
             await self.send(text_data=frame)
@@ -293,8 +300,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def render(self, event: dict[str, Any]) -> str | None:
         """The current fragment, unless this page already shows that position.
 
-        A fragment another page of this viewer kind just rendered for the event's position is sent
-        without reading the match again.
+        A fragment another page of this viewer kind rendered for the event's position while this one
+        waited for the database thread is sent without reading the match again.
         """
         shared = fragments.get((self.match_id, event["ply"], event["status"], self.mine))
         if shared is not None:
