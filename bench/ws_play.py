@@ -12,7 +12,13 @@ A person thinks 0.5–1.5 × --think seconds (default 5 s, about the pace of bli
 moves; `--think 1` is a stress test (200 people each moving every second). By default Arena runs
 as `make run WEB_PROCESSES=2` would on this 2-core machine.
 
+`--spectators S` is the spectator mode: each run plays the same games twice on Arena, once with
+S anonymous spectator sockets spread evenly over the first `--watched` games (default: all of
+them) and once without; the peer is Arena without spectators, and the figure is what the
+spectators add to the players' p95.
+
 Usage: .venv/bin/python bench/ws_play.py [--games 50 200] [--moves 4] [--think 5] [--processes 2] [--runs 3]
+       .venv/bin/python bench/ws_play.py --games 50 --spectators 1000 [--watched 50]
 """
 
 from __future__ import annotations
@@ -115,10 +121,44 @@ async def player(url: str, match_id: int, cookie: str, moves: int, think: float,
         stats.setdefault("error_kinds", set()).add(type(error).__name__)
 
 
-async def run_load(port: int, players: list[tuple[int, str]], moves: int, think: float) -> dict:
-    stats = {"ack": [], "reply": [], "errors": 0}
+async def spectator(url: str, delay: float, done: asyncio.Event, stats: dict) -> None:
+    """An anonymous page watching a match (no cookie), opened after `delay` s, until the players are done."""
+    import websockets
+
+    await asyncio.sleep(delay)
+    headers = {"Origin": url.replace("ws://", "http://").split("/ws/")[0]}
+    try:
+        async with websockets.connect(url, additional_headers=headers, max_size=2**22) as ws:
+            while not done.is_set():
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                except TimeoutError:
+                    continue
+                if message["type"] == "error":
+                    stats["spectator_errors"] += 1
+                    return
+                stats["spectator_frames"] += 1
+    except (OSError, Exception) as error:
+        stats["spectator_errors"] += 1
+        stats.setdefault("error_kinds", set()).add(f"spectator {type(error).__name__}")
+
+
+async def run_load(
+    port: int, players: list[tuple[int, str]], moves: int, think: float, watchers: list[int] = ()
+) -> dict:
+    """Every person's game at once, and a spectator socket per entry of `watchers` (a match id each)."""
+    stats = {"ack": [], "reply": [], "errors": 0, "spectator_frames": 0, "spectator_errors": 0}
     rng = random.Random(1)
     started = time.perf_counter()
+    done = asyncio.Event()
+    # Spectators arrive evenly over the people's mean thinking time: a thousand handshakes in one
+    # second overflow the listening sockets' backlog on this machine, which is not what a page costs.
+    watching = [
+        asyncio.create_task(
+            spectator(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", think * n / len(watchers), done, stats)
+        )
+        for n, match_id in enumerate(watchers)
+    ]
     await asyncio.gather(
         *(
             player(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", match_id, cookie, moves, think, stats, rng)
@@ -126,6 +166,8 @@ async def run_load(port: int, players: list[tuple[int, str]], moves: int, think:
         )
     )
     stats["seconds"] = time.perf_counter() - started
+    done.set()
+    await asyncio.gather(*watching)
     return stats
 
 
@@ -146,7 +188,9 @@ def start_redis() -> tuple[subprocess.Popen, str]:
     return redis, f"redis://127.0.0.1:{port}/0"
 
 
-def measure(command: list[str], env: dict, players: list[tuple[int, str]], args) -> tuple[dict, float]:
+def measure(
+    command: list[str], env: dict, players: list[tuple[int, str]], args, watchers: list[int] = ()
+) -> tuple[dict, float]:
     """Start a server, play every person's game against it, stop it; the stats and its CPU seconds."""
     port = free_port()
     command = [part.replace("{port}", str(port)) for part in command]
@@ -160,18 +204,31 @@ def measure(command: list[str], env: dict, players: list[tuple[int, str]], args)
                 time.sleep(0.2)
         pids = server_processes(server.pid)
         cpu = sum(map(cpu_seconds, pids))
-        stats = asyncio.run(run_load(port, players, args.moves, args.think))
+        stats = asyncio.run(run_load(port, players, args.moves, args.think, watchers))
         return stats, sum(map(cpu_seconds, pids)) - cpu
     finally:
         server.terminate()
         server.wait()
 
 
+def spread(players: list[tuple[int, str]], spectators: int, watched: int) -> list[int]:
+    """`spectators` match ids, spread evenly over the first `watched` games."""
+    games = [match_id for match_id, _ in players[:watched]]
+    return [games[n % len(games)] for n in range(spectators)] if games else []
+
+
 def one_run(count: int, arena: list[str], floor: list[str], env: dict, args) -> dict[str, float]:
-    """Arena and the peer on the same fresh games; the run's figures, printed as they come."""
+    """Arena and the peer on the same fresh games; the run's figures, printed as they come.
+
+    The peer is the bare daphne, or in spectator mode Arena without spectators (on games of its own).
+    """
     players = prepare(args.game, count)
-    stats, cpu = measure(arena, env, players, args)
-    peer, _ = measure(floor, env, players, args)
+    watchers = spread(players, args.spectators, args.watched or count)
+    stats, cpu = measure(arena, env, players, args, watchers)
+    if args.spectators:
+        peer, _ = measure(arena, env, prepare(args.game, count), args)
+    else:
+        peer, _ = measure(floor, env, players, args)
     ack, reply, bare = stats["ack"], stats["reply"], peer["ack"]
     run = {
         "p50": percentile(ack, 50),
@@ -180,12 +237,14 @@ def one_run(count: int, arena: list[str], floor: list[str], env: dict, args) -> 
         "reply_p95": percentile(reply, 95),
         "cpu_ms": 1000 * cpu / max(len(reply), 1),
         "peer_p95": percentile(bare, 95),
-        "errors": stats["errors"] + peer["errors"],
+        "errors": stats["errors"] + peer["errors"] + stats["spectator_errors"],
+        "spectator_frames": stats["spectator_frames"],
     }
     print(
         f"  {len(ack)} moves in {stats['seconds']:.1f} s: own move shown p50 {run['p50']:.1f} / p95 {run['p95']:.1f}"
         f" / p99 {run['p99']:.1f} ms, bot reply p95 {run['reply_p95']:.1f} ms, server CPU {run['cpu_ms']:.1f} ms"
-        f" per move and reply; peer p95 {run['peer_p95']:.1f} ms; errors {run['errors']}"
+        f" per move and reply; {len(watchers)} spectators got {run['spectator_frames']} frames;"
+        f" peer p95 {run['peer_p95']:.1f} ms; errors {run['errors']}"
         f" {sorted(stats.get('error_kinds', set()) | peer.get('error_kinds', set()))}",
         flush=True,
     )
@@ -200,10 +259,12 @@ def main() -> None:
     parser.add_argument("--game", default="connect-four")
     parser.add_argument("--processes", type=int, default=2, help="daphne processes (more than one: Redis layer).")
     parser.add_argument("--runs", type=int, default=3, help="Runs per N; medians over runs are reported.")
+    parser.add_argument("--spectators", type=int, default=0, help="Spectator mode: this many watching sockets.")
+    parser.add_argument("--watched", type=int, default=0, help="Games the spectators watch (default: all).")
     args = parser.parse_args()
     var = setup_django()
     # Every simulated person connects from loopback: one address, as many sockets as games.
-    limits = f"sockets_per_address={max(args.games) + 10}"
+    limits = f"sockets_per_address={max(args.games) + args.spectators + 10}"
     env = {
         "ARENA_VAR_DIR": str(var),
         "DJANGO_SECRET_KEY": "bench-only",
@@ -228,7 +289,13 @@ def measure_count(count: int, env: dict, args) -> list[str]:
     arena = [sys.executable, "manage.py", "serve", "--port", "{port}", "--processes", str(args.processes)]
     daphne = str(Path(sys.executable).with_name("daphne"))
     floor = [daphne, "-b", "127.0.0.1", "-p", "{port}", "bench.ws_floor_asgi:application"]
-    print(f"{count} concurrent games, {args.processes} daphne, think {args.think} s, {args.runs} runs", flush=True)
+    watching = f", {args.spectators} spectators over {args.watched or count} games" if args.spectators else ""
+    peer = "Arena without spectators" if args.spectators else "bare daphne"
+    print(
+        f"{count} concurrent games{watching}, {args.processes} daphne, think {args.think} s, {args.runs} runs;"
+        f" peer: {peer}",
+        flush=True,
+    )
     runs = [one_run(count, arena, floor, env, args) for _ in range(args.runs)]
     median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
     p95s = sorted(run["p95"] for run in runs)
@@ -239,6 +306,17 @@ def measure_count(count: int, env: dict, args) -> list[str]:
         f" ratio {ratio:.1f}x; errors {sum(run['errors'] for run in runs)}",
         flush=True,
     )
+    if args.spectators:
+        added = median["p95"] - median["peer_p95"]
+        print(f"  spectators add {added:.1f} ms to the players' p95 (median of runs)", flush=True)
+        name = f"{count}_spectators_{args.spectators}"
+        return [
+            f"figure ws_move_p95_ms_{name} {median['p95']:.1f} ms",
+            f"figure ws_move_p95_ms_{count}_no_spectators {median['peer_p95']:.1f} ms",
+            f"figure ws_spectators_add_p95_ms_{name} {added:.1f} ms",
+            f"figure ws_cpu_ms_per_move_{name} {median['cpu_ms']:.1f} ms",
+            f"figure ws_errors_{name} {sum(run['errors'] for run in runs)} errors",
+        ]
     return [
         f"figure ws_move_p50_ms_{count} {median['p50']:.1f} ms",
         f"figure ws_move_p95_ms_{count} {median['p95']:.1f} ms",

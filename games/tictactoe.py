@@ -13,6 +13,8 @@ LINES = (
     (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
     (0, 4, 8), (2, 4, 6),  # diagonals
 )  # fmt: skip
+#: The lines through each cell: a move can only complete one of these.
+LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
 MARKS = ("X", "O")
 EMPTY = "."
 
@@ -36,6 +38,8 @@ class TicTacToeState:
     seed: int
     ply: int
     board: tuple[int, ...]  # 9 cells: -1 empty, else the seat that marked it
+    #: The seat with three in a row: found once when a move is applied, not on every question the rules answer.
+    winner: int | None = None
 
 
 class TicTacToe(Game[TicTacToeState, int]):
@@ -49,13 +53,13 @@ class TicTacToe(Game[TicTacToeState, int]):
         return TicTacToeState(seed=seed, ply=0, board=(-1,) * 9)
 
     def current_player(self, state: TicTacToeState) -> int | None:
-        if line_owner(state.board) is not None or -1 not in state.board:
+        if state.winner is not None or -1 not in state.board:
             return None
         return state.ply % 2
 
     def legal_actions(self, state: TicTacToeState) -> list[int]:
-        if self.current_player(state) is None:
-            return []
+        if state.winner is not None:
+            return []  # a full board has no empty cell left either
         return [i for i, v in enumerate(state.board) if v == -1]
 
     def is_legal(self, state: TicTacToeState, action: int) -> bool:
@@ -69,13 +73,17 @@ class TicTacToe(Game[TicTacToeState, int]):
     def apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
         self.require_legal(state, action)
         board = list(state.board)
-        board[action] = state.ply % 2
-        return TicTacToeState(seed=state.seed, ply=state.ply + 1, board=tuple(board))
+        board[action] = seat = state.ply % 2
+        winner = None
+        for a, b, c in LINES_THROUGH[action]:  # a loop, not any(): this is the engine's innermost step
+            if board[a] == board[b] == board[c]:
+                winner = seat
+                break
+        return TicTacToeState(seed=state.seed, ply=state.ply + 1, board=tuple(board), winner=winner)
 
     def outcome(self, state: TicTacToeState) -> Outcome | None:
-        winner = line_owner(state.board)
-        if winner is not None:
-            return Outcome.win(winner, "three in a row")
+        if state.winner is not None:
+            return Outcome.win(state.winner, "three in a row")
         if -1 not in state.board:
             return Outcome.draw("board full")
         return None
@@ -84,7 +92,8 @@ class TicTacToe(Game[TicTacToeState, int]):
         return {"seed": state.seed, "ply": state.ply, "board": list(state.board)}
 
     def from_json(self, data: dict[str, Any]) -> TicTacToeState:
-        return TicTacToeState(seed=int(data["seed"]), ply=int(data["ply"]), board=tuple(data["board"]))
+        board = tuple(data["board"])
+        return TicTacToeState(seed=int(data["seed"]), ply=int(data["ply"]), board=board, winner=line_owner(board))
 
     def action_to_text(self, state: TicTacToeState, action: int) -> str:
         return cell_name(action)

@@ -245,7 +245,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             frame = parse_frame(text_data)
             if self.viewer is None:
                 raise FrameError("Spectators cannot move, resign or flag a clock; start your own game from the lobby.")
-            match, needs = await sync_to_async(self.act)(frame)
+            match, needs, shown = await sync_to_async(self.act)(frame)
         except (FrameError, ServiceError, IllegalAction) as error:
             await self.send(text_data=json.dumps({"type": "error", "message": str(error)}))
             return
@@ -256,24 +256,43 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         if match is None:
             return  # nobody has run out of time: nothing changed
+        await self.send(text_data=shown)
         await broadcast_match_updated(match)
         if needs:
             kick_runner(self.match_id)
 
-    def act(self, frame: dict[str, Any]) -> tuple[Match | None, bool]:
+    def act(self, frame: dict[str, Any]) -> tuple[Match | None, bool, str]:
         """Carry out a player's frame through the services: the match afterwards (None if nothing
-        changed), and whether a bot or model must now be set to move."""
+        changed), whether a bot or model must now be set to move, and the player's new fragment.
+
+        The fragment is rendered from the match the service returned, in the same trip to the
+        database thread: the player sees their move without the match being read again.
+        """
         if frame["type"] == "move":
             match = person_move(match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"])
         elif frame["type"] == "resign":
             match = person_resign(match_id=self.match_id, agent=self.viewer)
         else:
             match = person_flag(match_id=self.match_id, agent=self.viewer)
-        return match, match is not None and needs_runner(match, self.seats, self.mine)
+        if match is None:
+            return None, False, ""
+        self.shown = shown_key(match.ply, match.status)
+        return (
+            match,
+            needs_runner(match, self.seats, self.mine),
+            fragments.frame(match, self.viewer, self.seats, self.mine),
+        )
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         if shown_key(event["ply"], event["status"]) <= self.shown:
             return  # already on the page
+        # A panel another page of this viewer kind rendered is a dictionary read: sent from the event
+        # loop, so a game's many spectators do not queue for the one database thread.
+        shared = fragments.get((self.match_id, event["ply"], event["status"], self.mine))
+        if shared is not None:
+            self.shown = shown_key(event["ply"], event["status"])
+            await self.send(text_data=shared)
+            return
         frame = await sync_to_async(self.render)(event)
         if frame is not None:
             await self.send(text_data=frame)
@@ -281,8 +300,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def render(self, event: dict[str, Any]) -> str | None:
         """The current fragment, unless this page already shows that position.
 
-        A fragment another page of this viewer kind just rendered for the event's position is sent
-        without reading the match again.
+        A fragment another page of this viewer kind rendered for the event's position while this one
+        waited for the database thread is sent without reading the match again.
         """
         shared = fragments.get((self.match_id, event["ply"], event["status"], self.mine))
         if shared is not None:

@@ -5,8 +5,10 @@ Like `arena.record.services`, these are the only functions that write what they 
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,7 +19,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from arena.agents.base import AttemptData
-from arena.models import Agent, Attempt, Challenge, Decision, Match, Tournament
+from arena.models import Agent, Attempt, Challenge, Decision, Match, Seat, Tournament
 from arena.play.live_limits import limit
 from arena.record.services import (
     ServiceError,
@@ -160,7 +162,14 @@ def person_seats(match: Match, agent: Agent | None) -> list[int]:
     """The seats `agent` holds in `match` (none for spectators)."""
     if agent is None:
         return []
-    return list(match.seats.filter(agent_version__agent=agent).order_by("index").values_list("index", flat=True))
+    return list(_seats_held(match.uid, agent.pk))
+
+
+@functools.lru_cache(maxsize=4096)
+def _seats_held(match_uid: uuid.UUID, agent_pk: int) -> tuple[int, ...]:
+    """Seats are fixed when a match is made, so a process reads them once, not on every move of a game."""
+    seats = Seat.objects.filter(match__uid=match_uid, agent_version__agent_id=agent_pk).order_by("index")
+    return tuple(seats.values_list("index", flat=True))
 
 
 def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:

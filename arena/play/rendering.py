@@ -27,6 +27,11 @@ def render_plain(template: str, context: dict[str, Any]) -> str:
 def board_html(game: Game, state: Any, seat: int | None, *, reveal: bool = False) -> str:
     """The game's board as `seat` (None: a spectator) may see it, or everything with `reveal`."""
     view = game.full_view(state) if reveal else game.player_view(state, seat)
+    return render_view(game, view, seat)
+
+
+def render_view(game: Game, view: dict[str, Any], seat: int | None) -> str:
+    """The game's board drawn from a view already computed for `seat` (None: a spectator)."""
     return render_plain(f"games/{game.slug}/board.html", {"view": view, "seat": seat})
 
 
@@ -71,12 +76,13 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         reasoning = ok.values("reasoning_text", "raw_text").last()
     since = moves[-1][3] if moves else (match.started_at or match.created_at)
     my_turn = to_move is not None and to_move in mine
+    view = game.player_view(state, view_seat)
     context = {
         "match": match,
         "game": game,
         "seats": seats,
         # Once nothing is secret any more (the match and its seed twins are over), the board shows everything.
-        "board": board_html(game, state, view_seat, reveal=not secret),
+        "board": render_view(game, view if secret else game.full_view(state), view_seat),
         "my_seats": mine,
         "to_move": to_move,
         "shown_to_move": shown_to_move,
@@ -93,7 +99,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         ],
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
-        "view": game.player_view(state, view_seat),
+        "view": view,
         # "Play again" starts the same game against the same opponent.
         "opponent": next((seat["agent"] for seat in seats if seat["index"] not in mine), None),
         "variant": game.variant_of(match.options),

@@ -63,10 +63,12 @@ def seat_agent(version: AgentVersion, *, match_id: int | None = None) -> SeatAge
 
 def _load(match_id: int, worker: str):
     """Claim the match; its agents; its state (the stored one: it is written with every decision)."""
-    was_pending = Match.objects.filter(pk=match_id, status=Match.Status.PENDING).exists()
     match = match_claim(match_id=match_id, worker=worker)
     if match is None:
         return None, None, None, False
+    # The claim stamps `started_at` only when it starts the match, with the same instant as the
+    # heartbeat: equal stamps say "was pending" without another query on every bot turn.
+    was_pending = match.started_at == match.heartbeat_at
     agents = [seat_agent(version, match_id=match.pk) for version in _seat_versions(match.uid)]
     return match, agents, get_game(match.game).from_json(match.state), was_pending
 

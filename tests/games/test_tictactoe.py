@@ -9,6 +9,7 @@ import pytest
 from games import IllegalAction, get_game
 from games.bots import ladder
 from games.bots.calibration import play_series
+from games.tictactoe import line_owner
 
 GAME = get_game("tic-tac-toe")
 
@@ -21,6 +22,20 @@ def count_games(state) -> int:
 
 def test_there_are_255168_complete_games():
     assert count_games(GAME.initial_state(seed=0)) == 255_168
+
+
+def test_the_winner_kept_in_a_state_is_the_one_its_board_shows():
+    # `apply` finds the winner from the lines through the move; a stored state finds it from the board.
+    seen, todo = set(), [GAME.initial_state(seed=0)]
+    while todo:
+        state = todo.pop()
+        if state.board in seen:
+            continue
+        seen.add(state.board)
+        assert state.winner == line_owner(state.board)
+        assert GAME.from_json(GAME.to_json(state)) == state
+        todo += [GAME.apply(state, move) for move in GAME.legal_actions(state)]
+    assert len(seen) == 5_478  # every reachable position
 
 
 def test_outcomes_and_reasons():
