@@ -140,9 +140,11 @@ def viewer_secrets(game, match: Match, seat: int | None, harmless: str) -> set[s
         for tag in tags_with_attributes(board_html(game, state, None, reveal=True))
         if unescape(tag) not in own_boards and unescape(tag) not in harmless
     }
+    # Another seat's hidden action is no secret to a viewer who made the same one (two wolves, one victim).
+    known = own_boards + "\n" + "\n".join(match.decisions.filter(seat=seat).values_list("action_text", flat=True))
     for decision in match.decisions.exclude(seat__in=[] if seat is None else [seat]):
         text = decision.action_text
-        if game.public_action_text(text) != text and notable(text) and text not in own_boards:
+        if game.public_action_text(text) != text and notable(text) and text not in known:
             found.add(text)
     return found | {str(match.seed)}
 
@@ -155,7 +157,7 @@ def play_to_mid_game(slug: str, people: list[Agent], harmless: str) -> Match:
     bot = bots_ensure(game=slug)[0]
     for attempt in range(10):
         agents = [people[0], *[bot] * (game.num_players - 2), people[1]]
-        match = match_create(game=slug, agents=agents)
+        match = match_create(game=slug, agents=agents, seed=attempt)  # fixed: the audit is repeatable
         rng = random.Random(attempt)
         while match.status in (Match.Status.PENDING, Match.Status.RUNNING) and match.ply < MAX_PLY:
             match = async_to_sync(run_match)(match.pk) or Match.objects.get(pk=match.pk)
