@@ -270,3 +270,51 @@ def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
     assert a["x"] == [cell.value]
     assert a["error_x"]["arrayminus"] == [cell.value - cell.low]
     assert a["text"] == ["n=4 (thin)"]
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20, ARENA_REPORT_MIN_GAMES=2)
+def test_gamebench_page_draws_the_category_radar_above_its_table(client):
+    import json
+    import re
+
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    for seed in (1, 2):
+        match = match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv1"]], seed=seed)
+        async_to_sync(run_match)(match.pk)
+    report = client.get("/reports/gamebench/?format=json").json()
+    table = next(t for t in report["tables"] if t["key"] == "table-3-radar")
+    assert table["columns"] == ["Abstract Strategy"]  # tic-tac-toe's only category
+    html = client.get("/reports/gamebench/").content.decode()
+    found = re.search(r'<script id="table-3-radar-figure" type="application/json">(.*?)</script>', html)
+    drawn = json.loads(found.group(1))
+    expected = {row["label"]: row["cells"][0]["value"] for row in table["rows"]}
+    assert set(expected) == {"tic-tac-toe-lv0", "tic-tac-toe-lv1"}
+    for trace in drawn["data"]:
+        assert trace["type"] == "scatterpolar"
+        assert trace["theta"] == ["Abstract Strategy", "Abstract Strategy"]  # closed outline
+        assert trace["r"] == pytest.approx([expected[trace["name"]]] * 2)
+    assert {trace["name"] for trace in drawn["data"]} == set(expected)
+    section = html[html.index('id="table-3-radar-heading"') :]
+    assert section.index('data-plotly="table-3-radar-figure"') < section.index('<table class="table">')  # table kept
+
+
+def test_category_radar_leaves_thin_and_unplayed_categories_out():
+    from ratings.reports.base import Cell, Table
+    from ratings.reports.views import figure
+
+    # A played chess enough (Abstract Strategy) but its only Hidden-Information game was thin: left out, not 0.
+    table = Table(
+        key="table-3-radar",
+        title="Table 3",
+        source="",
+        columns=["Abstract Strategy", "Hidden Information"],
+        rows=[("A", [Cell(-0.4, n=12), None]), ("B", [Cell(0.4, n=12), Cell(0.2, n=11)])],
+        radar=True,
+    )
+    drawn = figure(table)
+    traces = {t["name"]: t for t in drawn["data"]}
+    assert (traces["A"]["theta"], traces["A"]["r"]) == (["Abstract Strategy"] * 2, [-0.4, -0.4])
+    assert traces["B"]["r"] == [0.4, 0.2, 0.4]
+    assert drawn["layout"]["polar"]["angularaxis"]["categoryarray"] == ["Abstract Strategy", "Hidden Information"]
+    assert "range" not in drawn["layout"]["polar"].get("radialaxis", {})  # nats can be negative: autoscaled
