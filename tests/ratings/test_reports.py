@@ -318,3 +318,35 @@ def test_category_radar_leaves_thin_and_unplayed_categories_out():
     assert traces["B"]["r"] == [0.4, 0.2, 0.4]
     assert drawn["layout"]["polar"]["angularaxis"]["categoryarray"] == ["Abstract Strategy", "Hidden Information"]
     assert "range" not in drawn["layout"]["polar"].get("radialaxis", {})  # nats can be negative: autoscaled
+
+
+def test_dsgbench_stratego_decision_tracking_by_hand():
+    from games.stratego.pieces import MARSHAL, SCOUT, piece
+
+    def state(captured: tuple[str, str], enemy_at: int | None = None) -> dict:
+        board = [0] * 100
+        board[0] = piece(0, SCOUT)
+        if enemy_at is not None:
+            board[enemy_at] = piece(1, MARSHAL)
+        return {"board": board, "captured": list(captured)}
+
+    decisions = [
+        (5, "A", state(("", "")), "random"),  # a setup: not a key decision
+        (5, "A", state(("", "")), [0, 30]),  # three squares down an empty file: early scout run
+        (5, "A", state(("S", "2")), [0, 1]),  # one square into an empty cell: early move (2 of 80 off)
+        (6, "A", state(("3333333", "222"), enemy_at=1), [0, 1]),  # onto an enemy with 10 off: mid attack
+        (6, "B", state(("B" * 6 + "3" * 14, "2" * 8 + "4" * 12), enemy_at=30), [0, 30]),  # 40 off: late attack
+    ]
+    cells = dsgbench.stratego_decision_cells(decisions)
+    a = {k.removeprefix("stratego:"): c for k, c in cells["A"].items()}
+    assert {k: round(c.value, 3) for k, c in a.items() if c.value} == {
+        "early: scout-run": 0.333,
+        "early: move": 0.333,
+        "mid: attack": 0.333,
+    }
+    assert (a["early: move"].n, a["early: move"].matches) == (3, (5, 6))
+    assert cells["B"]["stratego:late: attack"].value == 1.0  # a scout run onto a piece is an attack
+    (table,) = [t for t in dsgbench.tables(cells, config=dsgbench.DEFAULT_SCORE) if t.key == "decisions-stratego"]
+    assert table.columns[:3] == ["early: move", "early: scout-run", "early: attack"]
+    assert [label for label, _ in table.rows] == ["A", "B"]
+    assert dict(table.rows)["B"][table.columns.index("late: attack")].value == 1.0
