@@ -350,3 +350,26 @@ def test_dsgbench_stratego_decision_tracking_by_hand():
     assert table.columns[:3] == ["early: move", "early: scout-run", "early: attack"]
     assert [label for label, _ in table.rows] == ["A", "B"]
     assert dict(table.rows)["B"][table.columns.index("late: attack")].value == 1.0
+
+
+@pytest.mark.django_db
+def test_dsgbench_page_tracks_a_real_stratego_games_moves(client):
+    from arena.models import Decision
+
+    bots = {a.slug: a for a in bots_ensure(game="stratego")}
+    match = match_create(game="stratego", agents=[bots["stratego-lv0"], bots["stratego-lv1"]], seed=1)
+    async_to_sync(run_match)(match.pk)
+    report = client.get("/reports/dsgbench/?format=json").json()
+    table = next(t for t in report["tables"] if t["key"] == "decisions-stratego")
+    rows = {row["label"]: dict(zip(table["columns"], row["cells"], strict=True)) for row in table["rows"]}
+    for seat, slug in enumerate(("stratego-lv0", "stratego-lv1")):
+        moves = Decision.objects.filter(match=match, seat=seat, ply__gte=2)  # plies 0 and 1 are the setups
+        cells = rows[slug]
+        assert {c["n"] for c in cells.values()} == {moves.count()}
+        assert sum(c["value"] for c in cells.values()) == pytest.approx(1.0)
+        # The engine writes an attack as "a4xa5": the report's attacks are exactly those moves.
+        attacks = sum("x" in text for text in moves.values_list("action_text", flat=True))
+        shown = sum(c["value"] for column, c in cells.items() if column.endswith("attack"))
+        assert attacks and round(shown * moves.count()) == attacks
+        assert cells["early: move"]["matches"] == [match.pk]
+    assert 'id="decisions-stratego"' in client.get("/reports/dsgbench/").content.decode()
