@@ -101,23 +101,37 @@ def rating_history(histories: dict[str, list[list[float]]]) -> dict:
     }
 
 
-def radar(axes: list[str], series: dict[str, list[float | None]]) -> dict:
-    """What is this agent good at? Normalised scores per axis, 0 (worst) to 1 (best)."""
+def radar(
+    axes: list[str],
+    series: dict[str, list[float | None]],
+    *,
+    title: str = "Profile (1 = best)",
+    radial_range: tuple[float, float] | None = (0, 1),
+) -> dict:
+    """What is this agent good at? Scores per axis (by default normalised, 0 worst to 1 best); autoscaled
+    when `radial_range` is None. A missing value (None) is left out of its series, never drawn as 0."""
     data = []
     for name, values in series.items():
-        closed = [0 if v is None else v for v in values]
+        points = [(axis, v) for axis, v in zip(axes, values, strict=True) if v is not None]
+        if not points:
+            continue
+        points.append(points[0])  # close the outline
         data.append(
             {
                 "type": "scatterpolar",
-                "r": [*closed, closed[0]],
-                "theta": [*axes, axes[0]],
+                "r": [v for _, v in points],
+                "theta": [axis for axis, _ in points],
                 "name": name,
                 "fill": "toself",
                 "opacity": 0.55,
                 "hovertemplate": f"{name} · %{{theta}}: %{{r:.2f}}<extra></extra>",
             }
         )
-    return {"data": data, "layout": _layout("Profile (1 = best)", polar={"radialaxis": {"range": [0, 1]}})}
+    # The axes keep their order and all appear even when a series misses some.
+    polar = {"angularaxis": {"categoryorder": "array", "categoryarray": axes}}
+    if radial_range is not None:
+        polar["radialaxis"] = {"range": list(radial_range)}
+    return {"data": data, "layout": _layout(title, polar=polar)}
 
 
 def heatmap(labels: list[str], fractions: list[list[float | None]], counts: list[list[int]]) -> dict:

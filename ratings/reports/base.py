@@ -124,6 +124,8 @@ class Table:
     chart: tuple[int, int, bool] | None = None
     #: Drawn as a dot plot instead: one series per row, its cells along x with their intervals, columns on y.
     dot_plot: bool = False
+    #: Drawn as a radar too: one series per row, the columns as its axes (undefined cells left out).
+    radar: bool = False
 
 
 @dataclass

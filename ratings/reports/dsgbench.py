@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 import numpy as np
 from django.conf import settings
 
-from arena.models import Attempt
+from arena.models import Attempt, Decision
 from games.stratego.pieces import COLONEL, COUNTS, GENERAL, MARSHAL, SPY, owner_of, rank_of
 from ratings import process_metrics as pm
 from ratings.metrics import bootstrap_mean, proportion
@@ -70,6 +70,44 @@ CRITICAL = (MARSHAL, GENERAL, COLONEL)
 TPCV_VALUE = {rank: rank for rank in range(SPY, MARSHAL + 1)}
 #: Key decisions tracked per agent: Werewolf's action types, by stage (night: kill, inspect, protect; day: …).
 ACTIONS = ("kill", "inspect", "protect", "vote", "abstain", "say")
+#: Stratego's key decisions are its moves of play (setups are not tracked). Types: its §G.2 action space (move,
+#: attack), with a scout's move of more than one square split out as a scout run (Table 18's "scout
+#: reconnaissance"); an attack is any move onto an enemy piece, a scout's included.
+STRATEGO_TYPES = ("move", "scout-run", "attack")
+#: Stages (its Table 7 stages early / mid / late; the paper stages by step, Stratego games vary too much in
+#: length): by material off the board before the move, of 80 pieces — early under 10, mid under 40, late after.
+STRATEGO_STAGES = (("early", 10), ("mid", 40), ("late", 81))
+STRATEGO_DECISIONS = tuple(f"{stage}: {kind}" for stage, _ in STRATEGO_STAGES for kind in STRATEGO_TYPES)
+
+
+def stratego_decision(state_before: dict, action: object) -> str | None:
+    """A Stratego decision as "stage: type" (STRATEGO_DECISIONS) from its recorded state before and action;
+    None for a setup."""
+    if not isinstance(action, list | tuple):
+        return None
+    frm, to = action
+    kind = "attack" if state_before["board"][to] else "move" if abs(to - frm) in (1, 10) else "scout-run"
+    removed = sum(len(lost) for lost in state_before["captured"])
+    stage = next(name for name, below in STRATEGO_STAGES if removed < below)
+    return f"{stage}: {kind}"
+
+
+def stratego_decision_cells(decisions: list[tuple[int, str, dict, object]]) -> dict[str, dict[str, Cell]]:
+    """Per agent label, the share of its Stratego moves of each "stage: type" (Wilson 95%, n = its moves), from
+    (match, agent label, state before, action) per decision."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    ids: dict[str, set[int]] = defaultdict(set)
+    for match, label, state_before, action in decisions:
+        if decision := stratego_decision(state_before, action):
+            counts[label][decision] += 1
+            ids[label].add(match)
+    out: dict[str, dict[str, Cell]] = {}
+    for label, c in counts.items():
+        total = sum(c.values())
+        out[label] = {
+            f"stratego:{d}": Cell.of(proportion(c[d], total), ids[label], unit="%") for d in STRATEGO_DECISIONS
+        }
+    return out
 
 
 def werewolf_counts(r: Result) -> dict[str, Counter]:
@@ -189,6 +227,20 @@ def tables(measures: dict[str, dict[str, Cell]], *, config: dict) -> list[Table]
             note="Share of the agent's Werewolf decisions of each type; n = its decisions. Wilson 95%.",
         ),
         Table(
+            key="decisions-stratego",
+            title="Decision tracking: key decisions by type and stage (Stratego)",
+            source="DSGBench §3 (decision tracking), §G.2 (Stratego's actions)",
+            columns=list(STRATEGO_DECISIONS),
+            rows=[
+                (label, [cells.get(f"stratego:{d}") for d in STRATEGO_DECISIONS])
+                for label, cells in rows
+                if any(k.startswith("stratego:") for k in cells)
+            ],
+            note="Share of the agent's Stratego moves of each stage and type; n = its moves. A scout run is a move "
+            "of more than one square; an attack is a move onto an enemy piece. Stage by pieces off the board "
+            "before the move: early under 10 of 80, mid under 40, late after. Wilson 95%.",
+        ),
+        Table(
             key="eq-3",
             title="Eq. 3: capability dimensions and weighted score (×100)",
             source="DSGBench §3, Eq. 3, Table 2",
@@ -217,6 +269,14 @@ def build(filters: ReportFilters) -> Report:
     for label, cells in game_measures(rows, np.random.default_rng(0)).items():
         measures[label].update(cells)
     labels = seat_labels(matches)
+    moves = Decision.objects.filter(match__in=matches, match__game="stratego").order_by("match_id", "ply")
+    decisions = [
+        (match_id, label, state_before, action)
+        for match_id, seat, state_before, action in moves.values_list("match_id", "seat", "state_before", "action")
+        if (label := labels.get(match_id, {}).get(seat))
+    ]
+    for label, cells in stratego_decision_cells(decisions).items():
+        measures[label].update(cells)
     attempts: dict[str, list[pm.AttemptRecord]] = defaultdict(list)
     for match_id, ply, seat, number, verdict, transient in Attempt.objects.filter(match__in=matches).values_list(
         "match_id", "ply", "seat", "number", "verdict", "transient"

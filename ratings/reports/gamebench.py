@@ -121,6 +121,7 @@ def tables(rows: list[Result], *, filters: ReportFilters, rounds: int, seed: int
         note="Each category averages the agent's per-game strengths over the games of the category it played "
         "enough; our games' category membership is our choice (docs/metrics.md).",
         level=LEVEL,
+        radar=True,
     )
     return [figure, table3]
 

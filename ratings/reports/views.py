@@ -12,6 +12,7 @@ from django.shortcuts import render
 from arena.pages.refusal import refusal
 from arena.play.ratelimit import limited
 from arena.record.selectors import match_list
+from ratings import charts
 from ratings.filters import FilterError, choice
 from ratings.reports import PAPERS, UnknownPaper, paper
 from ratings.reports.base import Cell, Report, Table, report_filters
@@ -135,10 +136,21 @@ def dot_plot(table: Table) -> dict | None:
     return {"data": data, "layout": layout}
 
 
+def radar(table: Table) -> dict | None:
+    """GameBench's Table 3 categories as a radar: one outline per agent over the columns, autoscaled (nats can be
+    negative); a cell left undefined (thin games only) is left out of its outline."""
+    series = {label: [cell.value if isinstance(cell, Cell) else None for cell in cells] for label, cells in table.rows}
+    if not any(v is not None for values in series.values() for v in values):
+        return None
+    return charts.radar(table.columns, series, title=f"{table.title} (nats, 0 = average agent)", radial_range=None)
+
+
 def figure(table: Table) -> dict | None:
     """A table's chart as a plotly figure: one series per mode (the label after " · "), points with their intervals."""
     if table.dot_plot:
         return dot_plot(table)
+    if table.radar:
+        return radar(table)
     if table.chart is None:
         return None
     x, y, log_x = table.chart

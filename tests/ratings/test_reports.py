@@ -270,3 +270,107 @@ def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
     assert a["x"] == [cell.value]
     assert a["error_x"]["arrayminus"] == [cell.value - cell.low]
     assert a["text"] == ["n=4 (thin)"]
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20, ARENA_REPORT_MIN_GAMES=2)
+def test_gamebench_page_draws_the_category_radar_above_its_table(client):
+    import json
+    import re
+
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    for seed in (1, 2):
+        match = match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv1"]], seed=seed)
+        async_to_sync(run_match)(match.pk)
+    report = client.get("/reports/gamebench/?format=json").json()
+    table = next(t for t in report["tables"] if t["key"] == "table-3-radar")
+    assert table["columns"] == ["Abstract Strategy"]  # tic-tac-toe's only category
+    html = client.get("/reports/gamebench/").content.decode()
+    found = re.search(r'<script id="table-3-radar-figure" type="application/json">(.*?)</script>', html)
+    drawn = json.loads(found.group(1))
+    expected = {row["label"]: row["cells"][0]["value"] for row in table["rows"]}
+    assert set(expected) == {"tic-tac-toe-lv0", "tic-tac-toe-lv1"}
+    for trace in drawn["data"]:
+        assert trace["type"] == "scatterpolar"
+        assert trace["theta"] == ["Abstract Strategy", "Abstract Strategy"]  # closed outline
+        assert trace["r"] == pytest.approx([expected[trace["name"]]] * 2)
+    assert {trace["name"] for trace in drawn["data"]} == set(expected)
+    section = html[html.index('id="table-3-radar-heading"') :]
+    assert section.index('data-plotly="table-3-radar-figure"') < section.index('<table class="table">')  # table kept
+
+
+def test_category_radar_leaves_thin_and_unplayed_categories_out():
+    from ratings.reports.base import Cell, Table
+    from ratings.reports.views import figure
+
+    # A played chess enough (Abstract Strategy) but its only Hidden-Information game was thin: left out, not 0.
+    table = Table(
+        key="table-3-radar",
+        title="Table 3",
+        source="",
+        columns=["Abstract Strategy", "Hidden Information"],
+        rows=[("A", [Cell(-0.4, n=12), None]), ("B", [Cell(0.4, n=12), Cell(0.2, n=11)])],
+        radar=True,
+    )
+    drawn = figure(table)
+    traces = {t["name"]: t for t in drawn["data"]}
+    assert (traces["A"]["theta"], traces["A"]["r"]) == (["Abstract Strategy"] * 2, [-0.4, -0.4])
+    assert traces["B"]["r"] == [0.4, 0.2, 0.4]
+    assert drawn["layout"]["polar"]["angularaxis"]["categoryarray"] == ["Abstract Strategy", "Hidden Information"]
+    assert "range" not in drawn["layout"]["polar"].get("radialaxis", {})  # nats can be negative: autoscaled
+
+
+def test_dsgbench_stratego_decision_tracking_by_hand():
+    from games.stratego.pieces import MARSHAL, SCOUT, piece
+
+    def state(captured: tuple[str, str], enemy_at: int | None = None) -> dict:
+        board = [0] * 100
+        board[0] = piece(0, SCOUT)
+        if enemy_at is not None:
+            board[enemy_at] = piece(1, MARSHAL)
+        return {"board": board, "captured": list(captured)}
+
+    decisions = [
+        (5, "A", state(("", "")), "random"),  # a setup: not a key decision
+        (5, "A", state(("", "")), [0, 30]),  # three squares down an empty file: early scout run
+        (5, "A", state(("S", "2")), [0, 1]),  # one square into an empty cell: early move (2 of 80 off)
+        (6, "A", state(("3333333", "222"), enemy_at=1), [0, 1]),  # onto an enemy with 10 off: mid attack
+        (6, "B", state(("B" * 6 + "3" * 14, "2" * 8 + "4" * 12), enemy_at=30), [0, 30]),  # 40 off: late attack
+    ]
+    cells = dsgbench.stratego_decision_cells(decisions)
+    a = {k.removeprefix("stratego:"): c for k, c in cells["A"].items()}
+    assert {k: round(c.value, 3) for k, c in a.items() if c.value} == {
+        "early: scout-run": 0.333,
+        "early: move": 0.333,
+        "mid: attack": 0.333,
+    }
+    assert (a["early: move"].n, a["early: move"].matches) == (3, (5, 6))
+    assert cells["B"]["stratego:late: attack"].value == 1.0  # a scout run onto a piece is an attack
+    (table,) = [t for t in dsgbench.tables(cells, config=dsgbench.DEFAULT_SCORE) if t.key == "decisions-stratego"]
+    assert table.columns[:3] == ["early: move", "early: scout-run", "early: attack"]
+    assert [label for label, _ in table.rows] == ["A", "B"]
+    assert dict(table.rows)["B"][table.columns.index("late: attack")].value == 1.0
+
+
+@pytest.mark.django_db
+def test_dsgbench_page_tracks_a_real_stratego_games_moves(client):
+    from arena.models import Decision
+
+    bots = {a.slug: a for a in bots_ensure(game="stratego")}
+    match = match_create(game="stratego", agents=[bots["stratego-lv0"], bots["stratego-lv1"]], seed=1)
+    async_to_sync(run_match)(match.pk)
+    report = client.get("/reports/dsgbench/?format=json").json()
+    table = next(t for t in report["tables"] if t["key"] == "decisions-stratego")
+    rows = {row["label"]: dict(zip(table["columns"], row["cells"], strict=True)) for row in table["rows"]}
+    for seat, slug in enumerate(("stratego-lv0", "stratego-lv1")):
+        moves = Decision.objects.filter(match=match, seat=seat, ply__gte=2)  # plies 0 and 1 are the setups
+        cells = rows[slug]
+        assert {c["n"] for c in cells.values()} == {moves.count()}
+        assert sum(c["value"] for c in cells.values()) == pytest.approx(1.0)
+        # The engine writes an attack as "a4xa5": the report's attacks are exactly those moves.
+        attacks = sum("x" in text for text in moves.values_list("action_text", flat=True))
+        shown = sum(c["value"] for column, c in cells.items() if column.endswith("attack"))
+        assert attacks > 0
+        assert round(shown * moves.count()) == attacks
+        assert cells["early: move"]["matches"] == [match.pk]
+    assert 'id="decisions-stratego"' in client.get("/reports/dsgbench/").content.decode()
