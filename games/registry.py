@@ -25,6 +25,7 @@ GAMES: dict[str, str] = {
     "werewolf": "games.werewolf:Werewolf",
     "skirmish": "games.skirmish:Skirmish",
     "stratego": "games.stratego:Stratego",
+    "fight-the-landlord": "games.fight_the_landlord:FightTheLandlord",
 }
 
 _instances: dict[str, Game] = {}
