@@ -26,6 +26,7 @@ GAMES: dict[str, str] = {
     "skirmish": "games.skirmish:Skirmish",
     "stratego": "games.stratego:Stratego",
     "fight-the-landlord": "games.fight_the_landlord:FightTheLandlord",
+    "mahjong": "games.mahjong:Mahjong",
 }
 
 _instances: dict[str, Game] = {}

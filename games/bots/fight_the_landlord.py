@@ -93,7 +93,7 @@ def rollout(game: FightTheLandlord, state: LandlordState, rng: random.Random, li
 
 
 def candidates(game: FightTheLandlord, state: LandlordState, width: int) -> list[Action]:
-    """The greedy move, a pass where allowed, then the lowest play of each kind and size (longest first), at most `width`."""
+    """The greedy move, a pass if allowed, the first play of each kind and size (longest first); at most `width`."""
     legal = game.legal_actions(state)
     lowest: dict[tuple[str, int], Action] = {}
     for action in legal:
@@ -132,9 +132,31 @@ def monte_carlo(samples: int, width: int):
     return choose
 
 
+#: Lv1's share of greedy moves (the rest uniformly random), chosen so Lv1 and Lv2 each land near 75% (docs/ladders.md).
+GREEDY_SHARE = 0.5
+
+
+def partly_greedy(game: FightTheLandlord, state: LandlordState, rng: random.Random) -> Action:
+    """The greedy move on GREEDY_SHARE of moves, a uniformly random legal move on the rest."""
+    return greedy(game, state, rng) if rng.random() < GREEDY_SHARE else random_chooser(game, state, rng)
+
+
 LADDER = [
     Bot("fight-the-landlord", 0, "uniform random legal action", random_chooser),
-    Bot("fight-the-landlord", 1, "greedy: lead the lowest combination, beat cheaply, leave the partner's plays", greedy),
-    Bot("fight-the-landlord", 2, "Monte Carlo: 6 candidate moves × 8 random deals of the unseen cards", monte_carlo(8, 6)),
-    Bot("fight-the-landlord", 3, "Monte Carlo: 10 candidate moves × 12 random deals of the unseen cards", monte_carlo(12, 10)),
+    Bot("fight-the-landlord", 1, f"Lv2's greedy move on {GREEDY_SHARE:.0%} of moves, a random one else", partly_greedy),
+    Bot(
+        "fight-the-landlord", 2, "greedy: lead the lowest combination, beat cheaply, leave the partner's plays", greedy
+    ),
+    Bot(
+        "fight-the-landlord",
+        3,
+        "Monte Carlo: 6 candidate moves × 8 random deals of the unseen cards",
+        monte_carlo(8, 6),
+    ),
+    Bot(
+        "fight-the-landlord",
+        4,
+        "Monte Carlo: 8 candidate moves × 16 random deals of the unseen cards",
+        monte_carlo(16, 8),
+    ),
 ]

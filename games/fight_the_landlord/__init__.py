@@ -1,16 +1,18 @@
 """Fight the Landlord (Dou Dizhu) for three players, with Botzone's combinations (games.fight_the_landlord.combos).
 
-The seed deals 17 cards to each seat and 3 face-down bottom cards. Standard rules: the seats bid once
-each, seat 1 first, "no bid" or 1–3 above the highest bid so far (a 3 ends the bidding); the highest
-bidder becomes the landlord, takes the bottom cards (shown to everyone) and leads. If nobody bids,
-seat 1 becomes the landlord at 1 point. The "botzone" variant is Botzone's FightTheLandlord as
-BotzoneBench played it: no bidding, seat 1 is the landlord with the bottom cards from the start.
-Play goes round from the landlord: lead any combination, then each seat passes or beats the last
-play; after two passes in a row the last player leads again (a lead cannot be passed). The first
-seat out of cards wins for its side: the landlord alone, or both peasants. Stake = bid (1 without
-bidding) × 2 per bomb or rocket played × 2 for a spring (the landlord wins and the peasants never
-played a card, or the peasants win and the landlord played only its first lead); the match outcome
-is win or loss per side, the stake is told in the reason.
+The seed deals 17 cards to each seat and 3 bottom cards. The standard rules are Botzone's FightTheLandlord
+as BotzoneBench played it: no bidding, seat 1 (P1) is the landlord and holds the bottom cards (shown to
+all) from the start, so the sides are known at the deal and duplicate seatings rotate roles exactly.
+The "bidding" variant adds the usual auction: the seats bid once each, P1 first, "no bid" or 1–3 above
+the highest bid so far (a 3 ends it); the highest bidder becomes the landlord and takes the bottom
+cards; if nobody bids, P1 is the landlord at 1 point (no redeal: a redeal would need a second deal).
+Play goes round from the landlord: lead any combination, then each seat passes or beats the last play;
+after two passes in a row the last player leads again (a lead cannot be passed). The first seat out of
+cards wins for its side: the landlord alone, or both peasants. Stake = bid (1 without bidding) × 2 per
+bomb or rocket played × 2 for a spring (the landlord wins and the peasants never played a card, or the
+peasants win and the landlord played only its first lead); the outcome is win or loss per side, the
+stake is told in the reason. (Botzone scores a win 2 plus a small bonus per card kind played, with no
+multipliers; BotzoneBench counts wins and losses only.)
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ Action = tuple  # ("bid", 0..3) or ("play", ranks); ("play", ()) passes
 class LandlordState:
     seed: int
     ply: int
-    bidding: bool  # False: Botzone's fixed landlord (seat 0)
+    bidding: bool  # False: Botzone's fixed landlord (seat 0); True: the bidding variant
     hands: tuple[tuple[int, ...], ...]  # card ids each seat holds
     bottom: tuple[int, ...]  # the three bottom cards
     bids: tuple[int, ...]  # bids so far, seat 0 first (0: no bid)
@@ -75,12 +77,12 @@ class FightTheLandlord(Game[LandlordState, Action]):
     hidden_information = True
     chance = True
     has_controls = True
-    variants = {"botzone": {"bidding": False}}
+    variants = {"bidding": {"bidding": True}}
 
     # -- the contract -------------------------------------------------------------------
 
     def initial_state(self, *, seed: int, **options: Any) -> LandlordState:
-        bidding = options.pop("bidding", True)
+        bidding = options.pop("bidding", False)
         if options or not isinstance(bidding, bool):
             raise ValueError(f"Fight the Landlord takes only the option bidding (true/false), not {options}.")
         hands, bottom = deal(seed)
@@ -97,11 +99,9 @@ class FightTheLandlord(Game[LandlordState, Action]):
 
     def target(self, state: LandlordState) -> tuple[int, Combo] | None:
         """The play to beat and who made it; None when the seat to act leads."""
-        passes = 0
-        for seat, cards in reversed(state.plays):
+        for passes, (seat, cards) in enumerate(reversed(state.plays)):
             if cards:
                 return (seat, classify(tuple(sorted(map(rank_of, cards))))) if passes < 2 else None  # type: ignore[return-value]
-            passes += 1
         return None
 
     def legal_actions(self, state: LandlordState) -> list[Action]:
@@ -132,7 +132,9 @@ class FightTheLandlord(Game[LandlordState, Action]):
         cards = take(state.hands[seat], action[1]) or ()
         hands = tuple(tuple(c for c in h if c not in cards) if s == seat else h for s, h in enumerate(state.hands))
         plays = (*state.plays, (seat, cards))
-        return LandlordState(state.seed, state.ply + 1, state.bidding, hands, state.bottom, state.bids, state.landlord, plays)
+        return LandlordState(
+            state.seed, state.ply + 1, state.bidding, hands, state.bottom, state.bids, state.landlord, plays
+        )
 
     def stake(self, state: LandlordState) -> tuple[int, list[str]]:
         """The points at stake so far and how they were reached ('bid 2', '× 2 bomb', …)."""
@@ -162,10 +164,12 @@ class FightTheLandlord(Game[LandlordState, Action]):
         scores = tuple(1.0 if (s == state.landlord) == landlord_won else 0.0 for s in range(3))
         side = "the landlord wins" if landlord_won else "the peasants win"
         role = "landlord" if landlord_won else "peasant"
-        return Outcome(scores, f"{NAMES[winner]} ({role}) played out first: {side}, {points} points ({' '.join(parts)}).")
+        return Outcome(
+            scores, f"{NAMES[winner]} ({role}) played out first: {side}, {points} points ({' '.join(parts)})."
+        )
 
     def team_of(self, state: LandlordState, seat: int) -> int:
-        """0 for the landlord, 1 for the peasants; while the bidding runs seat 1 (P1) stands for the landlord."""
+        """0 for the landlord, 1 for the peasants; during a bidding P1 (the first bidder) stands for the landlord."""
         return 0 if seat == max(state.landlord, 0) else 1
 
     # -- record and notation -------------------------------------------------------------
@@ -255,7 +259,7 @@ class FightTheLandlord(Game[LandlordState, Action]):
         result = self.outcome(state)
         return {
             "phase": "bidding" if state.landlord < 0 else ("over" if to_move is None else "play"),
-            "variant": "standard" if state.bidding else "botzone",
+            "variant": "bidding" if state.bidding else "standard",
             "landlord": state.landlord,
             "seats": seats,
             "you": viewer,
@@ -319,11 +323,11 @@ class FightTheLandlord(Game[LandlordState, Action]):
         return (
             "Fight the Landlord (Dou Dizhu) for three players P1, P2, P3 with a 54-card deck. Suits do not "
             "matter; ranks from low to high: 3 4 5 6 7 8 9 10 J Q K A 2 BJ (black joker) RJ (red joker). Each "
-            "player gets 17 cards; 3 bottom cards wait face down. Bidding: P1, P2, P3 bid once each in turn, "
-            "'no bid' or 'bid 1'–'bid 3' above the highest bid (a 3 ends the bidding). The highest bidder is "
-            "the landlord: it takes the bottom cards (shown to all) and plays alone against the two peasants, "
-            "who win or lose together. If nobody bids, P1 is the landlord at 1 point. (In the 'botzone' "
-            "variant there is no bidding and P1 is the landlord.) The landlord leads. A lead is any "
+            "player gets 17 cards and 3 bottom cards go, shown to all, to the landlord, who plays alone against "
+            "the two peasants; the peasants win or lose together. P1 is the landlord (Botzone's rules). In the "
+            "'bidding' variant P1, P2, P3 first bid once each in turn, 'no bid' or 'bid 1'–'bid 3' above the "
+            "highest bid (a 3 ends the bidding); the highest bidder is the landlord (P1 at 1 point if nobody "
+            "bids). The landlord leads. A lead is any "
             "combination; each next player must pass or beat the last play with the same kind and number of "
             "cards and a higher main rank, or with a bomb or the rocket. After two passes in a row the last "
             "player leads again. You cannot pass when you lead. Combinations: single; pair; triple; triple "

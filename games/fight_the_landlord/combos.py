@@ -108,7 +108,7 @@ def classify(play: Play) -> Combo | None:
 
 
 def beats(play: Combo, target: Combo) -> bool:
-    """True when `play` may follow `target`: the rocket beats all, a bomb all but higher bombs, else same kind and size."""
+    """True when `play` may follow `target`: the rocket beats all, a bomb all but higher bombs, else same kind/size."""
     if play.kind == "rocket":
         return True
     if target.kind == "rocket":

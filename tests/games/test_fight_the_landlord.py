@@ -40,10 +40,10 @@ def botzone_kind(ranks: tuple[int, ...]) -> str | None:
         return None
     if distinct % 2 == 0 and distinct >= 4 and main <= 11:
         half = distinct // 2
-        if main - pattern[half - 1][0] == half - 1 and shape[0] == shape[half - 1] in (3, 4):
-            if shape[half] == shape[-1] in (1, 2):
-                body = "airplane" if shape[0] == 3 else "space_shuttle"
-                return f"{body}_with_{'single' if shape[half] == 1 else 'pair'}"
+        chain = main - pattern[half - 1][0] == half - 1 and shape[0] == shape[half - 1] in (3, 4)
+        if chain and shape[half] == shape[-1] in (1, 2):
+            body = "airplane" if shape[0] == 3 else "space_shuttle"
+            return f"{body}_with_{'single' if shape[half] == 1 else 'pair'}"
     return None
 
 
@@ -78,10 +78,13 @@ def test_known_counts_on_fixed_hands():
     plays = all_plays([rank_of(c) for c in FIXED_HANDS[0]])
     kinds = Counter(classify(p).kind for p in plays)
     assert kinds["single"] == 9  # 3 4 5 6 7 8 9 BJ RJ
-    assert kinds["pair"] == 3 and kinds["triple"] == 3 and kinds["rocket"] == 1
+    assert kinds["pair"] == 3
+    assert kinds["triple"] == 3
+    assert kinds["rocket"] == 1
     assert kinds["straight"] == 6  # ranks 3–9: three of length 5, two of length 6, one of length 7
     assert kinds["airplane"] == 3  # 333444, 444555, 333444555
-    assert kinds["triple_with_single"] == 3 * 8 and kinds["triple_with_pair"] == 3 * 2
+    assert kinds["triple_with_single"] == 3 * 8
+    assert kinds["triple_with_pair"] == 3 * 2
 
 
 def test_botzone_kicker_rules():
@@ -102,33 +105,42 @@ def test_beating_rules():
     bomb, higher_bomb, rocket = classify((2,) * 4), classify((5,) * 4), classify(parse_ranks("BJ RJ"))
     assert not beats(longer, straight)  # same kind, other size
     assert beats(classify(parse_ranks("4 5 6 7 8")), straight)
-    assert beats(bomb, straight) and beats(higher_bomb, bomb) and not beats(bomb, higher_bomb)
-    assert beats(rocket, higher_bomb) and not beats(higher_bomb, rocket)
+    assert beats(bomb, straight)
+    assert beats(higher_bomb, bomb)
+    assert not beats(bomb, higher_bomb)
+    assert beats(rocket, higher_bomb)
+    assert not beats(higher_bomb, rocket)
     hand = [rank_of(c) for c in FIXED_HANDS[1]]
     assert set(answers(hand, classify((11,)))) == {(12,), (0, 0, 0, 0), (1, 1, 1, 1)}  # a 2 or a bomb beats an ace
 
 
 def state_with(hands, landlord=0, plays=(), bidding=False) -> LandlordState:
-    return LandlordState(0, len(plays), bidding, tuple(tuple(sorted(h)) for h in hands), (53, 52, 51), (), landlord, plays)
+    return LandlordState(
+        0, len(plays), bidding, tuple(tuple(sorted(h)) for h in hands), (53, 52, 51), (), landlord, plays
+    )
 
 
 def test_bidding_highest_bidder_takes_the_bottom_and_leads():
-    state = GAME.initial_state(seed=5)
-    assert GAME.current_player(state) == 0 and GAME.legal_actions(state)[0] == ("bid", 0)
+    state = GAME.initial_state(seed=5, bidding=True)
+    assert GAME.current_player(state) == 0
+    assert GAME.legal_actions(state)[0] == ("bid", 0)
     state = GAME.apply(state, ("bid", 1))
     assert ("bid", 1) not in GAME.legal_actions(state)
     state = GAME.apply(GAME.apply(state, ("bid", 2)), ("bid", 0))
-    assert state.landlord == 1 and len(state.hands[1]) == 20 and set(state.bottom) <= set(state.hands[1])
+    assert state.landlord == 1
+    assert len(state.hands[1]) == 20
+    assert set(state.bottom) <= set(state.hands[1])
     assert GAME.current_player(state) == 1
     assert ("play", ()) not in GAME.legal_actions(state)  # a lead cannot be passed
 
 
 def test_a_three_bid_ends_the_bidding_and_nobody_bidding_makes_seat_one_landlord():
-    assert GAME.apply(GAME.initial_state(seed=1), ("bid", 3)).landlord == 0
-    state = GAME.initial_state(seed=1)
+    assert GAME.apply(GAME.initial_state(seed=1, bidding=True), ("bid", 3)).landlord == 0
+    state = GAME.initial_state(seed=1, bidding=True)
     for _ in range(3):
         state = GAME.apply(state, ("bid", 0))
-    assert state.landlord == 0 and GAME.stake(state)[0] == 1
+    assert state.landlord == 0
+    assert GAME.stake(state)[0] == 1
 
 
 def test_two_passes_give_the_lead_back_and_a_spring_doubles_the_stake():
@@ -136,11 +148,13 @@ def test_two_passes_give_the_lead_back_and_a_spring_doubles_the_stake():
     state = state_with([landlord_hand, [24, 28], [32, 36]])
     state = GAME.apply(state, ("play", (0,)))  # leads a 3
     state = GAME.apply(GAME.apply(state, ("play", ())), ("play", ()))
-    assert GAME.target(state) is None and GAME.current_player(state) == 0
+    assert GAME.target(state) is None
+    assert GAME.current_player(state) == 0
     state = GAME.apply(state, ("play", (1, 2, 3, 4, 5)))
     result = GAME.outcome(state)
     assert result.scores == (1.0, 0.0, 0.0)
-    assert "2 points" in result.reason and "spring" in result.reason
+    assert "2 points" in result.reason
+    assert "spring" in result.reason
 
 
 def test_a_bomb_doubles_and_the_peasants_win_together():
@@ -149,19 +163,24 @@ def test_a_bomb_doubles_and_the_peasants_win_together():
     state = GAME.apply(state, ("play", (3, 3, 3, 3)))
     result = GAME.outcome(state)
     assert result.scores == (0.0, 1.0, 1.0)
-    assert "bomb" in result.reason and "4 points" in result.reason  # base 1 × 2 bomb × 2 (landlord played once)
+    assert "bomb" in result.reason
+    assert "4 points" in result.reason
     assert GAME.team_of(state, 1) == GAME.team_of(state, 2) != GAME.team_of(state, 0)
 
 
 def test_hands_stay_in_player_view_and_the_seed_deals_the_same_cards_in_both_variants():
-    state = GAME.initial_state(seed=9)
+    state = GAME.initial_state(seed=9, bidding=True)
     hands, bottom = deal(9)
     assert state.hands == hands
-    botzone = GAME.initial_state(seed=9, bidding=False)
-    assert set(botzone.hands[0]) == set(hands[0]) | set(bottom) and botzone.hands[1:] == hands[1:]
+    botzone = GAME.initial_state(seed=9)
+    assert set(botzone.hands[0]) == set(hands[0]) | set(bottom)
+    assert botzone.hands[1:] == hands[1:]
     view = GAME.player_view(state, 1)
-    assert view["seats"][1]["text"] and not view["seats"][0]["text"] and not view["seats"][2]["text"]
-    assert view["bottom"] == [] and "seed" not in view
+    assert view["seats"][1]["text"]
+    assert not view["seats"][0]["text"]
+    assert not view["seats"][2]["text"]
+    assert view["bottom"] == []
+    assert "seed" not in view
     spectator = GAME.player_view(state, None)
     assert not any(seat["cards"] for seat in spectator["seats"])
     assert all(seat["cards"] for seat in GAME.full_view(state)["seats"])
