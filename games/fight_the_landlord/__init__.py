@@ -218,6 +218,8 @@ class FightTheLandlord(Game[LandlordState, Action]):
                 f"{text[:40]!r}: {error}. Write the cards to play as ranks ('3 3 4 4 5 5', '10 J Q K A', 'BJ RJ'), "
                 "'pass', or while bidding 'bid 1'–'bid 3' / 'no bid'."
             ) from None
+        if len(ranks) > 20:
+            raise IllegalAction(f"{len(ranks)} cards: nobody holds more than 20.")
         if classify(ranks) is None:
             raise IllegalAction(f"{play_text(ranks)} is not a combination (see the rules for the kinds).")
         return ("play", ranks)

@@ -77,9 +77,9 @@ def _run(ranks: list[int]) -> bool:
 
 def classify(play: Play) -> Combo | None:
     """The combination `play` forms under Botzone's rules, or None when it is none."""
-    if not play:
-        return None
     counts = Counter(play)
+    if not play or max(counts.values()) > 4 or len(play) > 20:
+        return None
     size = len(play)
     by_count: dict[int, list[int]] = {}
     for rank, count in sorted(counts.items()):

@@ -66,6 +66,7 @@ class Mahjong(Game[MahjongState, tuple]):
     seat_names = NAMES
     hidden_information = True
     chance = True
+    has_controls = True
 
     # -- the contract -------------------------------------------------------------------
 
