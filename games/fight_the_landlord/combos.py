@@ -15,6 +15,7 @@ of distinct ranks, none the rank of a main part; the two jokers may be kickers t
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -136,8 +137,13 @@ def _chains(counts: list[int], width: int, shortest: int) -> list[list[int]]:
     return runs
 
 
-def all_plays(hand_ranks: list[int]) -> list[Play]:
+def all_plays(hand_ranks: list[int] | tuple[int, ...]) -> list[Play]:
     """Every combination that can be made from a hand (given as ranks), in a deterministic order."""
+    return list(_all_plays(tuple(sorted(hand_ranks))))
+
+
+@lru_cache(maxsize=1 << 14)
+def _all_plays(hand_ranks: tuple[int, ...]) -> tuple[Play, ...]:
     counts = [0] * 15
     for rank in hand_ranks:
         counts[rank] += 1
@@ -164,15 +170,20 @@ def all_plays(hand_ranks: list[int]) -> list[Play]:
                 for wing in (1, 2):
                     if len(body) + len(chain) * wing <= size:
                         plays += [body + kick for kick in _kickers(counts, set(chain), len(chain), wing)]
-    return sorted({tuple(sorted(p)) for p in plays}, key=lambda p: (len(p), p))
+    return tuple(sorted({tuple(sorted(p)) for p in plays}, key=lambda p: (len(p), p)))
 
 
 def answers(hand_ranks: list[int], target: Combo | None) -> list[Play]:
     """The plays that may follow `target` (every play when leading)."""
-    plays = all_plays(hand_ranks)
+    return list(_answers(tuple(sorted(hand_ranks)), target))
+
+
+@lru_cache(maxsize=1 << 14)
+def _answers(hand_ranks: tuple[int, ...], target: Combo | None) -> tuple[Play, ...]:
+    plays = _all_plays(hand_ranks)
     if target is None:
         return plays
-    return [p for p in plays if beats(classify(p), target)]  # type: ignore[arg-type]
+    return tuple(p for p in plays if beats(classify(p), target))  # type: ignore[arg-type]
 
 
 def parse_ranks(text: str) -> Play:
