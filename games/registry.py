@@ -25,6 +25,8 @@ GAMES: dict[str, str] = {
     "werewolf": "games.werewolf:Werewolf",
     "skirmish": "games.skirmish:Skirmish",
     "stratego": "games.stratego:Stratego",
+    "fight-the-landlord": "games.fight_the_landlord:FightTheLandlord",
+    "mahjong": "games.mahjong:Mahjong",
 }
 
 _instances: dict[str, Game] = {}

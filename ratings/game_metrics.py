@@ -118,3 +118,49 @@ def werewolf_social(matches=None) -> list[dict]:
         }
         for slug in agents
     ]
+
+
+def mahjong_pattern_diversity(hands: list[list[tuple[int, int, str]]]) -> dict:
+    """BotzoneBench Table 4 over one agent's winning Mahjong hands, each a list of (fan, times, pattern name).
+
+    A pattern counts once per hand it appears in. `distinct`: patterns seen; `high_*`: patterns worth 8 fan or
+    more (distinct ones, and their share of all pattern appearances); `mid_*`: patterns worth 4–6 fan; `four_plus`:
+    distinct patterns worth 4 fan or more; `min_fan_hands`: hands reaching 8 fan without the flowers.
+    """
+    appearances: dict[str, int] = defaultdict(int)
+    worth: dict[str, int] = {}
+    min_fan_hands = 0
+    for fans in hands:
+        for points, _times, name in fans:
+            appearances[name] += 1
+            worth[name] = points
+        min_fan_hands += sum(p * t for p, t, name in fans if name != "Flower Tiles") >= 8
+    total = sum(appearances.values())
+
+    def share(names: list[str]) -> float | None:
+        return sum(appearances[n] for n in names) / total if total else None
+
+    high = [n for n in appearances if worth[n] >= 8]
+    mid = [n for n in appearances if 4 <= worth[n] <= 6]
+    return {
+        "hands": len(hands),
+        "distinct": len(appearances),
+        "high_distinct": len(high),
+        "high_share": share(high),
+        "mid_distinct": len(mid),
+        "mid_share": share(mid),
+        "four_plus": sum(1 for n in appearances if worth[n] >= 4),
+        "min_fan_hands": min_fan_hands,
+    }
+
+
+def mahjong_patterns() -> list[dict]:
+    """Per agent over finished Mahjong games: `mahjong_pattern_diversity` of the hands it won."""
+    matches = Match.objects.filter(game="mahjong", status=Match.Status.FINISHED)
+    seats = _seat_agents(matches)
+    won: dict[str, list] = defaultdict(list)
+    for match in matches.only("pk", "state"):
+        winner, _dealt_in, fans = match.state["result"] or [-1, -1, []]
+        if winner >= 0:
+            won[seats[match.pk][winner]].append([tuple(f) for f in fans])
+    return [{"agent": slug, **mahjong_pattern_diversity(hands)} for slug, hands in sorted(won.items())]

@@ -26,6 +26,8 @@ LADDER_MODULES: dict[str, str] = {
     "werewolf": "games.bots.werewolf",
     "skirmish": "games.bots.skirmish",
     "stratego": "games.bots.stratego",
+    "fight-the-landlord": "games.bots.fight_the_landlord",
+    "mahjong": "games.bots.mahjong",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")

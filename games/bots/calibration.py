@@ -59,17 +59,17 @@ def play_series(
     first_seed: int = 0,
     on_game: Callable[[], None] | None = None,
 ) -> SeriesResult:
-    """`games_per_seat` games with the challenger on side 0, the same seeds with it on side 1.
+    """`games_per_seat` games with the challenger on side 0, the same seeds with it on each other side in turn.
 
     A side is a seat in two-player games and a team (`game.team_of`) in team games: the challenger
-    then fills every seat of its team.
+    then fills every seat of its team. In games of more than two sides (Mahjong) it takes each seat once.
     """
     wins = draws = losses = moves = 0
     seconds = 0.0
     for seed in range(first_seed, first_seed + games_per_seat):
         start = game.initial_state(seed=seed)
         sides = [game.team_of(start, seat) for seat in range(game.num_players)]
-        for side in (0, 1):
+        for side in sorted(set(sides)):
             bots = [challenger if sides[seat] == side else defender for seat in range(game.num_players)]
             scores, game_seconds, game_moves = play_game(game, bots, seed)
             mine = [seat for seat in range(game.num_players) if sides[seat] == side]

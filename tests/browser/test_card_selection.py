@@ -1,0 +1,59 @@
+"""Fight the Landlord in real Chromium, without a server: a person selects cards in their hand and the move box
+holds the play (static/games/fight-the-landlord.js), which the rules read as a legal action."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from arena.play.rendering import board_html, render_plain
+from games import get_game
+from games.fight_the_landlord.combos import RANK_NAMES, rank_of
+
+pytestmark = [pytest.mark.browser]
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = get_game("fight-the-landlord")
+STATE = GAME.initial_state(seed=8)  # P1, the landlord, leads with 20 cards
+
+
+@pytest.fixture
+def table(page):
+    view = GAME.player_view(STATE, 0)
+    controls = render_plain("games/fight-the-landlord/controls.html", {"view": view})
+    live = f'<div id="match-1-live">{board_html(GAME, STATE, 0)}{controls}</div>'
+    page.set_content(f'<main class="page"><div class="play" data-match="1">{live}</div></main>')
+    page.add_style_tag(content=(ROOT / "static/css/arena.css").read_text())
+    page.add_style_tag(content=(ROOT / "static/games/fight-the-landlord.css").read_text())
+    page.add_script_tag(content=(ROOT / "static/games/fight-the-landlord.js").read_text())
+    page.evaluate("""() => { window.sent = [];
+      document.querySelector('.play').addEventListener('submit', (e) => {
+        e.preventDefault(); window.sent.push(e.target.querySelector('input[name=move]').value); }); }""")
+    return page
+
+
+def test_selecting_a_pair_writes_it_and_plays_it(table):
+    ranks = Counter(rank_of(c) for c in STATE.hands[0])
+    pair_rank = min(r for r, n in ranks.items() if n >= 2)
+    name = RANK_NAMES[pair_rank]
+    lowest = RANK_NAMES[min(ranks)]
+    cards = table.locator(f'.ftl-you [data-ftl-rank="{name}"]')
+    cards.nth(0).click()
+    cards.nth(1).click()
+    table.locator(f'.ftl-you [data-ftl-rank="{lowest}"]').first.click()
+    table.locator(f'.ftl-you [data-ftl-rank="{lowest}"]').first.click()  # selected, then unselected
+    assert table.locator("[data-ftl-move]").input_value() == f"{name} {name}"
+    assert cards.nth(0).get_attribute("aria-pressed") == "true"
+    table.get_by_role("button", name="Play").click()
+    assert table.evaluate("window.sent") == [f"{name} {name}"]
+    assert GAME.is_legal(STATE, GAME.parse_action(STATE, f"{name} {name}"))
+
+
+def test_clear_unselects_every_card(table):
+    table.locator(".ftl-you [data-ftl-rank]").nth(0).click()
+    table.locator(".ftl-you [data-ftl-rank]").nth(5).click()
+    table.locator("[data-ftl-clear]").click()
+    assert table.locator("[data-ftl-move]").input_value() == ""
+    assert table.locator(".ftl-you [aria-pressed='true']").count() == 0

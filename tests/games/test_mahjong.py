@@ -1,0 +1,118 @@
+"""MCR Mahjong: the wall, pymahjonggb's fan count on hand-scored hands, the 8-fan minimum, claim priority, views."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import IllegalAction, get_game
+from games.mahjong import MahjongState
+from games.mahjong.tiles import counted, fans, tile_of, wall_for
+
+GAME = get_game("mahjong")
+
+
+def tiles(text: str) -> tuple[int, ...]:
+    return tuple(sorted(tile_of(t) for t in text.split()))
+
+
+def test_the_wall_has_144_tiles_and_the_deal_sets_flowers_aside():
+    wall = wall_for(3)
+    assert len(wall) == 144
+    assert sum(t >= 34 for t in wall) == 8
+    assert all(wall.count(t) == 4 for t in range(34))
+    assert wall_for(3) == wall
+    assert wall_for(4) != wall
+    state = GAME.initial_state(seed=3)
+    assert [len(h) for h in state.hands] == [14, 13, 13, 13]
+    assert not any(t >= 34 for h in state.hands for t in h)
+    assert sum(len(f) for f in state.flowers) + len(state.wall) + 53 == 144  # every tile accounted for
+
+
+def test_fan_count_of_hand_scored_hands():
+    # Pure Straight W1–W9, a pung of T1, a pair of B5 made by a self-drawn B5: Pure Straight 16 + Fully Concealed
+    # Hand 4 + Pung of Terminals 1 + No Honors 1 + Single Wait 1 = 23 fan.
+    found = fans((), tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 B5"), tile_of("B5"), flowers=2, self_drawn=True,
+                 fourth_tile=False, about_kong=False, wall_last=False, seat_wind=0)  # fmt: skip
+    names = {f.name: f.points * f.count for f in found}
+    assert names["Pure Straight"] == 16
+    assert names["Fully Concealed Hand"] == 4
+    assert names["Flower Tiles"] == 2
+    assert counted(found) == 23  # the flowers do not count toward the minimum
+    # A chicken-like hand on a discard: chows and a pung of plain tiles, no pattern worth much: under 8 fan.
+    flags = {"flowers": 0, "self_drawn": False, "fourth_tile": False, "about_kong": False, "wall_last": False}
+    small = fans(
+        (("CHI", tile_of("W3"), 1),), tiles("T2 T3 T4 B6 B7 B8 T7 T7 T7 B9"), tile_of("B9"), **flags, seat_wind=1
+    )
+    assert small is not None
+    assert counted(small) < 8
+    assert fans((), tiles("W1 W2 W4 W5 W6 W7 W8 W9 T1 T1 T1 B5 B6"), tile_of("J1"), flowers=0, self_drawn=False,
+                fourth_tile=False, about_kong=False, wall_last=False, seat_wind=0) is None  # fmt: skip
+
+
+def claim_state(hands: dict[int, str], discard: str, thrower: int = 0) -> MahjongState:
+    """Seat `thrower` has just discarded `discard`; the others hold `hands` (13 tiles each)."""
+    all_hands = tuple(tiles(hands.get(s, "")) for s in range(4))
+    return MahjongState(
+        seed=0, ply=10, wall=tiles("W1 W1 W2 W2 W3 W3 W4 W4 W5 W5"), hands=all_hands, packs=((),) * 4,
+        flowers=((),) * 4, discards=tuple((tile_of(discard),) if s == thrower else () for s in range(4)),
+        phase="claims", turn=thrower, drawn=-1, about_kong=False,
+        responses=tuple(("-",) if s == thrower else () for s in range(4)),
+        events=((thrower, "play", tile_of(discard)),),
+        result=(),
+    )  # fmt: skip
+
+
+HAND_CHI = "T3 T5 B1 B2 B3 B7 B8 B9 J1 J1 F2 F3 F4"
+HAND_PENG = "T4 T4 W6 W7 W8 B4 B5 B6 J2 J2 F1 F1 J3"
+HAND_WIN = "T1 T2 T3 T4 T5 T6 T7 T8 T9 B2 B3 B4 J3"  # waits on J3 for the pair: Pure Straight (16 fan)
+
+
+def test_answers_are_sealed_and_a_pung_beats_a_chow():
+    state = claim_state({1: HAND_CHI, 2: HAND_PENG, 3: HAND_WIN}, "T4")
+    assert GAME.current_player(state) == 1
+    assert ("chi", tile_of("T4")) in GAME.legal_actions(state)
+    state = GAME.apply(state, ("chi", tile_of("T4")))
+    view = GAME.player_view(state, 2)
+    assert view["seats"][1]["answered"]
+    assert view["seats"][1]["answer"] == ""
+    assert GAME.player_view(state, 1)["seats"][1]["answer"] == "Chi T4"
+    assert GAME.public_action_text("Chi T4") == GAME.public_action_text("Pass")
+    assert ("peng",) in GAME.legal_actions(state)
+    assert ("chi", tile_of("T4")) not in GAME.legal_actions(state)
+    state = GAME.apply(GAME.apply(state, ("peng",)), ("pass",))
+    assert state.phase == "turn"
+    assert state.turn == 2
+    assert state.drawn == -1
+    assert state.packs[2] == (("PENG", tile_of("T4"), 2),)
+    assert state.discards[0] == ()
+    assert all(a[0] == "play" for a in GAME.legal_actions(state))  # after a pung: discard
+
+
+def test_a_win_on_a_discard_beats_every_claim_and_needs_eight_fan():
+    state = claim_state({1: HAND_CHI, 2: HAND_PENG, 3: HAND_WIN}, "J3")
+    assert ("hu",) in GAME.legal_actions(GAME.apply(GAME.apply(state, ("pass",)), ("pass",)))
+    state = GAME.apply(GAME.apply(GAME.apply(state, ("pass",)), ("pass",)), ("hu",))
+    result = GAME.outcome(state)
+    assert result.scores == (0.0, 0.5, 0.5, 1.0)
+    assert "Pure Straight" in result.reason
+    view = GAME.full_view(state)
+    assert view["winner"] == "P4"
+    assert any(f["name"] == "Pure Straight" for f in view["fans"])
+    cheap = claim_state({1: "W2 W3 W4 T2 T3 T4 B6 B7 B8 T7 T7 T7 B9"}, "B9")
+    assert ("hu",) not in GAME.legal_actions(cheap)  # complete, but under 8 fan
+
+
+def test_hands_and_the_seed_stay_out_of_player_views():
+    state = GAME.initial_state(seed=2)
+    view = GAME.player_view(state, 1)
+    assert view["seats"][1]["hand"]
+    assert not view["seats"][0]["hand"]
+    assert "seed" not in view
+    assert "wall" in view
+    assert isinstance(view["wall"], int)
+    assert all(seat["hand"] for seat in GAME.full_view(state)["seats"])
+    with pytest.raises(IllegalAction):
+        GAME.parse_action(state, "Play Z9")
+    assert GAME.parse_action(state, "play w3") == ("play", tile_of("W3"))
+    assert GAME.public_action_text("Gang W3") == "Gang (concealed)"
+    assert GAME.public_action_text("Play W3") == "Play W3"
