@@ -26,6 +26,7 @@ LADDER_MODULES: dict[str, str] = {
     "werewolf": "games.bots.werewolf",
     "skirmish": "games.bots.skirmish",
     "stratego": "games.bots.stratego",
+    "diplomacy": "games.bots.diplomacy",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")
