@@ -62,18 +62,24 @@ def play_series(
     """`games_per_seat` games with the challenger on side 0, the same seeds with it on side 1.
 
     A side is a seat in two-player games and a team (`game.team_of`) in team games: the challenger
-    then fills every seat of its team.
+    then fills every seat of its team. In free-for-all games (more than two sides, e.g. Diplomacy) the
+    challenger plays each side in turn against defenders on all the others, and its result is its pairwise
+    score against them (as the ratings count it): a win above ½, a draw at ½, a loss below.
     """
     wins = draws = losses = moves = 0
     seconds = 0.0
     for seed in range(first_seed, first_seed + games_per_seat):
         start = game.initial_state(seed=seed)
         sides = [game.team_of(start, seat) for seat in range(game.num_players)]
-        for side in (0, 1):
+        for side in sorted(set(sides)):
             bots = [challenger if sides[seat] == side else defender for seat in range(game.num_players)]
             scores, game_seconds, game_moves = play_game(game, bots, seed)
             mine = [seat for seat in range(game.num_players) if sides[seat] == side]
             score = scores[mine[0]]
+            if len(set(sides)) > 2:
+                others = [scores[seat] for seat in range(game.num_players) if sides[seat] != side]
+                pairwise = sum(1.0 if score > o else 0.5 if score == o else 0.0 for o in others) / len(others)
+                score = 1.0 if pairwise > 0.5 else 0.5 if pairwise == 0.5 else 0.0
             wins += score == 1.0
             draws += score == 0.5
             losses += score == 0.0

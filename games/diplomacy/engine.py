@@ -104,17 +104,3 @@ def geography() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
     for loc, others in engine_map.loc_abut.items():
         adjacent.setdefault(loc[:3].upper(), set()).update(o[:3].upper() for o in others)
     return {k: frozenset(v - {k}) for k, v in adjacent.items()}, frozenset(engine_map.scs)
-
-
-def simulate(now: Board, orders: dict[int, list[str]]) -> tuple[tuple[str, ...], ...]:
-    """Each power's units after resolving `orders` (seat → orders) from `now`'s movement phase, for bots' lookahead."""
-    game = EngineGame(map_name=MAP_NAME)
-    game.set_current_phase(now.phase)
-    game.clear_units()
-    for seat, power in enumerate(POWERS):
-        game.set_units(power, [u for u in now.units[seat] if not u.startswith("*")])
-        game.set_centers(power, list(now.centres[seat]))
-    for seat, power_orders in orders.items():
-        game.set_orders(POWERS[seat], list(power_orders))
-    game.process()
-    return tuple(tuple(game.get_units(power)) for power in POWERS)

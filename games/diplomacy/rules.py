@@ -251,8 +251,15 @@ class DiplomacyRules(Game[DiplomacyState, Action]):
             return Outcome(scores, f"{names} scored the most welfare points ({best}) by the end of {state.max_year}")
         if now.winner >= 0:
             return Outcome.win(now.winner, f"{SEAT_NAMES[now.winner]} holds {VICTORY_CENTRES} supply centres", 7)
-        scores = tuple(0.5 if now.centres[s] else 0.0 for s in range(len(POWERS)))
-        return Outcome(scores, f"no solo victory by the end of {state.max_year}: a draw shared by the survivors")
+        # No solo victory by the cap: the unique centre leader wins, the other survivors draw, the eliminated lose.
+        counts = [len(c) for c in now.centres]
+        leaders = [s for s, n in enumerate(counts) if n == max(counts)]
+        scores = tuple(1.0 if leaders == [s] else 0.5 if counts[s] else 0.0 for s in range(len(POWERS)))
+        if len(leaders) == 1:
+            reason = f"no solo victory by the end of {state.max_year}: {SEAT_NAMES[leaders[0]]} leads on centres"
+        else:
+            reason = f"no solo victory by the end of {state.max_year} and no single centre leader: survivors draw"
+        return Outcome(scores, reason)
 
     # -- JSON and notation ---------------------------------------------------------------
 
