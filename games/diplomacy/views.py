@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.diplomacy.board_svg import drawing
 from games.diplomacy.engine import POWERS, results
 from games.diplomacy.rules import (
     ALL,
@@ -83,6 +84,12 @@ class Diplomacy(DiplomacyRules):
             "last_results": results(state.history),
             "messages": [self.message_entry(m, viewer) for m in self.visible_messages(state, viewer, reveal)],
             "over": state.over,
+            "map": drawing(
+                [list(u) for u in now.units],
+                [list(c) for c in now.centres],
+                [list(o) for o in last[1]] if last else [],
+                list(SEAT_NAMES),
+            ),
         }
 
     def player_view(self, state: DiplomacyState, player: int | None) -> dict[str, Any]:
