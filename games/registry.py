@@ -25,6 +25,7 @@ GAMES: dict[str, str] = {
     "werewolf": "games.werewolf:Werewolf",
     "skirmish": "games.skirmish:Skirmish",
     "stratego": "games.stratego:Stratego",
+    "diplomacy": "games.diplomacy:Diplomacy",
 }
 
 _instances: dict[str, Game] = {}
