@@ -156,8 +156,8 @@ def test_greedy_bot_takes_centres_and_beats_random_bots():
     state = GAME.initial_state(seed=0)
     rngs = [random.Random(seat) for seat in range(7)]
     while (seat := GAME.current_player(state)) is not None:
-        level = 1 if seat == FRANCE else 0
-        state = GAME.apply(state, bots[level].choose(GAME, state, rngs[seat]))
+        bot = bots[-1] if seat == FRANCE else bots[0]
+        state = GAME.apply(state, bot.choose(GAME, state, rngs[seat]))
     centres = [len(c) for c in GAME.board(state).centres]
     assert centres[FRANCE] == max(centres)
     assert centres[FRANCE] > 5
