@@ -80,6 +80,8 @@ class DiplomacyRules(Game[DiplomacyState, Action]):
     seat_names = SEAT_NAMES
     hidden_information = True
     has_controls = True
+    #: A model answers as DSGBench's agents do, with a JSON object; its reply's last one is the action.
+    document_actions = True
     variants = {"welfare": {"welfare": True}}
 
     def initial_state(self, *, seed: int, **options: Any) -> DiplomacyState:
@@ -179,6 +181,11 @@ class DiplomacyRules(Game[DiplomacyState, Action]):
         options = self.board(state).options[seat]
         shown = "; ".join(f"{loc}: {', '.join(orders[:4])}{' …' if len(orders) > 4 else ''}" for loc, orders in options)
         return f"Possible orders by location — {shown}."
+
+    def legal_summary(self, state: DiplomacyState, limit: int = 24) -> str:
+        """The possible orders of the power to act, by location (an order set cannot be listed whole)."""
+        seat = self.current_player(state)
+        return "" if seat is None else self.options_hint(state, seat)
 
     def is_legal(self, state: DiplomacyState, action: Action) -> bool:
         return self.action_problem(state, action) is None

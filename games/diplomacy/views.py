@@ -133,11 +133,10 @@ class Diplomacy(DiplomacyRules):
             "Welfare variant (Welfare Diplomacy): after each year's adjustments every power earns welfare points "
             "= supply centres − units; the game ends after W1910A and the power with the most welfare points wins "
             "(a tie shares the win). There is no solo victory.\n"
-            "Answer with your orders and messages, either as lines:\n"
-            "orders: A PAR - BUR; A MAR S A PAR - BUR; F BRE - MAO\n"
-            "to England: Shall we keep the Channel demilitarised?\n"
-            "to ALL: France wants peace.\n"
-            'or as JSON: {"orders": ["A PAR - BUR", ...], "messages": {"England": "...", "Global": "..."}}.'
+            "Answer with a JSON object, as DSGBench's agents do (keep your reasoning private, under 500 words):\n"
+            '{"reasoning": "...", "orders": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"], '
+            '"messages": {"England": "Shall we keep the Channel demilitarised?", "Global": "France wants peace."}}\n'
+            "People may also type lines: 'orders: A PAR - BUR; F BRE - MAO', then 'to England: …' or 'to ALL: …'."
         )
 
     def observation_text(self, state: DiplomacyState, player: int) -> str:
