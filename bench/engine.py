@@ -26,13 +26,14 @@ OPENSPIEL_PEERS = {"tic-tac-toe": "tic_tac_toe", "connect-four": "connect_four",
 
 
 def ours(slug: str, seconds: float, seed: int) -> float:
-    """Random playouts per second with our engine."""
+    """Random playouts per second with our engine (`random_action`: `rng.choice(legal_actions)` unless a game's
+    actions cannot be listed)."""
     game, rng = get_game(slug), random.Random(seed)
     done, started = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
         state = game.initial_state(seed=seed + done)
         while game.current_player(state) is not None:
-            state = game.apply(state, rng.choice(game.legal_actions(state)))
+            state = game.apply(state, game.random_action(state, rng))  # plans and order sets are not listable
         done += 1
     return done / elapsed
 

@@ -27,6 +27,7 @@ GAMES: dict[str, str] = {
     "stratego": "games.stratego:Stratego",
     "fight-the-landlord": "games.fight_the_landlord:FightTheLandlord",
     "mahjong": "games.mahjong:Mahjong",
+    "diplomacy": "games.diplomacy:Diplomacy",
 }
 
 _instances: dict[str, Game] = {}

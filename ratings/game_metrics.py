@@ -2,7 +2,8 @@
 
 STAR (skirmish): unit preservation and game time for PWER, and Table 3's error rates. DSGBench
 (Werewolf): identification (IRP: share of a villager-side player's votes that named a werewolf) and key-role survival
-(KSR: share of games a seer or werewolf was still alive at the end). Definitions in docs/metrics.md.
+(KSR: share of games a seer or werewolf was still alive at the end). DSGBench (Diplomacy): CCC, WS, BIR, ASR, AD
+and welfare points, read from the executed orders. Definitions in docs/metrics.md.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import asdict
 
 from arena.models import Attempt, Decision, Match, Seat
 from games import get_game
+from games.diplomacy.engine import board as diplomacy_board
 from games.skirmish import classify_command_error
 from games.skirmish.units import ARMY
 from ratings.metrics import proportion
@@ -164,3 +166,104 @@ def mahjong_patterns() -> list[dict]:
         if winner >= 0:
             won[seats[match.pk][winner]].append([tuple(f) for f in fans])
     return [{"agent": slug, **mahjong_pattern_diversity(hands)} for slug, hands in sorted(won.items())]
+
+# -- Diplomacy (DSGBench): the paper names the ratios but not how alliances and betrayals are detected, so
+# they are read from executed movement orders (docs/metrics.md, "Diplomacy"): two powers are allied in a phase
+# when one supports or convoys a unit of the other; a betrayal is a move (or a support of a move) onto a
+# province held by a power one was allied with in the previous movement phase.
+
+
+def diplomacy_phases(history: list) -> list[tuple[list[list[str]], dict[str, int]]]:
+    """Each resolved movement phase of a final state's `history`: the orders per power and who held each province."""
+    phases = []
+    for index, (name, orders) in enumerate(history):
+        if name.endswith("M"):
+            before = diplomacy_board(tuple((n, tuple(map(tuple, o))) for n, o in history[:index]))
+            holder = {unit.split()[1][:3]: seat for seat, units in enumerate(before.units) for unit in units}
+            phases.append(([list(o) for o in orders], holder))
+    return phases
+
+
+def _helped(order: str) -> str:
+    """The province of the unit an order supports or convoys ('' for holds and moves)."""
+    words = order.split()
+    return words[4][:3] if len(words) > 4 and words[2] in ("S", "C") else ""
+
+
+def _attacked(order: str) -> str:
+    """The province an order moves into or supports a move into ('' otherwise)."""
+    words = order.split()
+    if len(words) >= 4 and words[2] == "-":
+        return words[3][:3]
+    if len(words) >= 7 and words[2] == "S" and words[5] == "-":
+        return words[6][:3]
+    return ""
+
+
+def diplomacy_alliances(phases: list[tuple[list[list[str]], dict[str, int]]]) -> list[set[frozenset[int]]]:
+    """Per movement phase, the allied pairs: one power supported or convoyed a unit of the other."""
+    allied = []
+    for orders, holder in phases:
+        pairs = set()
+        for seat, power_orders in enumerate(orders):
+            for order in power_orders:
+                other = holder.get(_helped(order), seat)
+                if other != seat:
+                    pairs.add(frozenset((seat, other)))
+        allied.append(pairs)
+    return allied
+
+
+def diplomacy_social(phases: list[tuple[list[list[str]], dict[str, int]]], seats: int = 7) -> list[dict[str, int]]:
+    """Per power: AD (movement phases with an ally), phases played, betrayals (orders against last phase's
+    allies) and orders given; ASR = AD / phases and BIR = betrayals / orders."""
+    allied = diplomacy_alliances(phases)
+    rows = [{"ad": 0, "phases": len(phases), "betrayals": 0, "orders": 0} for _ in range(seats)]
+    for index, (orders, holder) in enumerate(phases):
+        for seat, power_orders in enumerate(orders):
+            rows[seat]["ad"] += any(seat in pair for pair in allied[index])
+            rows[seat]["orders"] += len(power_orders)
+            friends = {o for pair in allied[index - 1] if seat in pair for o in pair} - {seat} if index else set()
+            rows[seat]["betrayals"] += sum(1 for o in power_orders if holder.get(_attacked(o), seat) in friends)
+    return rows
+
+
+def diplomacy_metrics(state: dict) -> list[dict]:
+    """Per power of a finished Diplomacy state: CCC (centres held), welfare points, WS (share of all welfare
+    points, None when nobody has any), BIR, ASR and AD."""
+    final = diplomacy_board(tuple((n, tuple(map(tuple, o))) for n, o in state["history"]))
+    points = state["points"]
+    total = sum(p for p in points if p > 0)
+    rows = []
+    for seat, social in enumerate(diplomacy_social(diplomacy_phases(state["history"]), len(points))):
+        rows.append(
+            {
+                "ccc": len(final.centres[seat]),
+                "welfare": points[seat],
+                "ws": max(points[seat], 0) / total if total else None,
+                "bir": social["betrayals"] / social["orders"] if social["orders"] else None,
+                "asr": social["ad"] / social["phases"] if social["phases"] else None,
+                "ad": social["ad"],
+            }
+        )
+    return rows
+
+
+def diplomacy_report() -> list[dict]:
+    """Per agent over finished Diplomacy games (both variants): mean CCC, WS, BIR, ASR, AD and welfare points."""
+    matches = Match.objects.filter(game="diplomacy", status=Match.Status.FINISHED)
+    seats = _seat_agents(matches)
+    rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for match_id, state in matches.values_list("pk", "state"):
+        for seat, metrics in enumerate(diplomacy_metrics(state)):
+            for name, value in metrics.items():
+                if value is not None:
+                    rows[seats[match_id][seat]][name].append(value)
+    return [
+        {
+            "agent": slug,
+            **{name: sum(values) / len(values) for name, values in metrics.items()},
+            "games": len(metrics["ad"]),
+        }
+        for slug, metrics in sorted(rows.items())
+    ]

@@ -28,6 +28,7 @@ LADDER_MODULES: dict[str, str] = {
     "stratego": "games.bots.stratego",
     "fight-the-landlord": "games.bots.fight_the_landlord",
     "mahjong": "games.bots.mahjong",
+    "diplomacy": "games.bots.diplomacy",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")

@@ -62,7 +62,9 @@ def play_series(
     """`games_per_seat` games with the challenger on side 0, the same seeds with it on each other side in turn.
 
     A side is a seat in two-player games and a team (`game.team_of`) in team games: the challenger
-    then fills every seat of its team. In games of more than two sides (Mahjong) it takes each seat once.
+    then fills every seat of its team. In free-for-all games (more than two sides, e.g. Diplomacy, Mahjong) the
+    challenger plays each side in turn against defenders on all the others, and its result is its pairwise
+    score against them (as the ratings count it): a win above ½, a draw at ½, a loss below.
     """
     wins = draws = losses = moves = 0
     seconds = 0.0
@@ -74,6 +76,10 @@ def play_series(
             scores, game_seconds, game_moves = play_game(game, bots, seed)
             mine = [seat for seat in range(game.num_players) if sides[seat] == side]
             score = scores[mine[0]]
+            if len(set(sides)) > 2:
+                others = [scores[seat] for seat in range(game.num_players) if sides[seat] != side]
+                pairwise = sum(1.0 if score > o else 0.5 if score == o else 0.0 for o in others) / len(others)
+                score = 1.0 if pairwise > 0.5 else 0.5 if pairwise == 0.5 else 0.0
             wins += score == 1.0
             draws += score == 0.5
             losses += score == 0.0
