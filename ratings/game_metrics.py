@@ -167,6 +167,7 @@ def mahjong_patterns() -> list[dict]:
             won[seats[match.pk][winner]].append([tuple(f) for f in fans])
     return [{"agent": slug, **mahjong_pattern_diversity(hands)} for slug, hands in sorted(won.items())]
 
+
 # -- Diplomacy (DSGBench): the paper names the ratios but not how alliances and betrayals are detected, so
 # they are read from executed movement orders (docs/metrics.md, "Diplomacy"): two powers are allied in a phase
 # when one supports or convoys a unit of the other; a betrayal is a move (or a support of a move) onto a

@@ -182,7 +182,7 @@ def radar_table(overall: dict[str, list[Cell]]) -> Table:
         ]
         sources = [wr, csr, slope, orr, obr]
         rows.append((agent, [Cell(v, None, None, s.n, s.matches) for v, s in zip(values, sources, strict=True)]))
-    return Table(key="radar", title="§4.6 radar", source="AdvGameBench §4.6", columns=RADAR_AXES, rows=rows)
+    return Table(key="radar", title="§4.6 radar", source="AdvGameBench §4.6", columns=RADAR_AXES, rows=rows, radar=True)
 
 
 def build(filters: ReportFilters) -> Report:

@@ -114,7 +114,7 @@ def tables(rows: list[Result], *, filters: ReportFilters, rounds: int, seed: int
     categories = [c for c in CATEGORIES if any(c in r for r in radar.values())]
     table3 = Table(
         key="table-3-radar",
-        title="Table 3 categories: mean rating over each category's games",
+        title="Table 3 categories: mean rating over each category's games (nats, 0 = average agent)",
         source="GameBench Table 3 (reasoning categories); radar proposed in §5",
         columns=categories,
         rows=[(label, [radar[label].get(c) for c in categories]) for label in order],

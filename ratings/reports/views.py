@@ -137,12 +137,12 @@ def dot_plot(table: Table) -> dict | None:
 
 
 def radar(table: Table) -> dict | None:
-    """GameBench's Table 3 categories as a radar: one outline per agent over the columns, autoscaled (nats can be
-    negative); a cell left undefined (thin games only) is left out of its outline."""
+    """A table as a radar: one outline per row over the columns, autoscaled (GameBench's nats can be negative);
+    a cell left undefined (thin games only) is left out of its outline."""
     series = {label: [cell.value if isinstance(cell, Cell) else None for cell in cells] for label, cells in table.rows}
     if not any(v is not None for values in series.values() for v in values):
         return None
-    return charts.radar(table.columns, series, title=f"{table.title} (nats, 0 = average agent)", radial_range=None)
+    return charts.radar(table.columns, series, title=table.title, radial_range=None)
 
 
 def figure(table: Table) -> dict | None:

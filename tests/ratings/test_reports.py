@@ -258,6 +258,26 @@ def test_advgamebench_report_honours_filters(client):
     assert all(not t["rows"] for t in later["tables"] if t["key"].startswith("table-1"))
 
 
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_advgamebench_page_draws_the_section_4_6_radar(client):
+    import json
+    import re
+
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
+    async_to_sync(run_match)(match.pk)
+    report = client.get("/reports/advgamebench/?format=json").json()
+    table = next(t for t in report["tables"] if t["key"] == "radar")
+    html = client.get("/reports/advgamebench/").content.decode()
+    drawn = json.loads(re.search(r'<script id="radar-figure" type="application/json">(.*?)</script>', html).group(1))
+    assert {trace["name"] for trace in drawn["data"]} == {row["label"] for row in table["rows"]}
+    for trace in drawn["data"]:
+        row = next(r for r in table["rows"] if r["label"] == trace["name"])
+        shown = [c["value"] for c in row["cells"] if c["value"] is not None]
+        assert trace["r"] == pytest.approx([*shown, shown[0]])  # the defined axes, closed
+
+
 def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
     from ratings.reports.views import figure
 
