@@ -133,7 +133,10 @@ def viewer_secrets(game, match: Match, seat: int | None, harmless: str) -> set[s
     seen = {notable(v) for view in own for v in leaf_values(view)} - {None}
     own_boards = unescape("".join(board_html(game, state, seat) for state in states))
     full = {notable(v) for state in states for v in leaf_values(game.full_view(state))} - {None}
-    found = {value for value in full - seen if value not in own_boards and value not in harmless}
+    # A value inside one the viewer's own view holds is known to it ("F SEV - BLA" in its own option
+    # "F ANK S F SEV - BLA", a support of that move), so finding it on the viewer's page is no leak.
+    own_text = "\n".join(seen)
+    found = {value for value in full - seen if value not in own_boards + own_text and value not in harmless}
     found |= {
         tag
         for state in states
