@@ -42,6 +42,10 @@ def play_until_over(page, max_moves: int) -> int:
         page.locator(".cell-target").first.click()
         expect(played).not_to_have_count(before, timeout=30000)  # the server took our move
         moves += 1
+    # The last move allowed may be the one that ends the game (tic-tac-toe's fifth X fills the board).
+    expect(status).to_contain_text(re.compile(r"Your move|Game over"), timeout=30000)
+    if "Game over" in status.inner_text():
+        return moves
     raise AssertionError("the game did not end")
 
 
