@@ -20,7 +20,7 @@ from django.utils import timezone
 from arena.models import Agent, Match
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.play.people import person_flag, person_move, person_resign
-from arena.play.ratelimit import ConnectionBudget
+from arena.play.ratelimit import ConnectionBudget, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError
 from arena.runner.loop import broadcast_match_updated, match_group, run_match
@@ -151,12 +151,6 @@ class FragmentCache:
 fragments = FragmentCache()
 
 
-def client_address(scope: dict[str, Any]) -> str:
-    """The connection's client address (the proxy's, unless daphne is told to trust its headers)."""
-    client = scope.get("client")
-    return str(client[0]) if client else "unknown"
-
-
 def client_person(scope: dict[str, Any]) -> str | None:
     """The account or session behind a connection, if any (a cookie-less client has neither)."""
     user = scope.get("user")
@@ -212,7 +206,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.mine = tuple(seat["index"] for seat in self.seats if self.viewer and seat["agent"].pk == self.viewer.pk)
         self.lease = socket_lease(
             match_id=self.match_id,
-            address=client_address(self.scope),
+            address=socket_address(self.scope),
             person=client_person(self.scope),
             seated=bool(self.mine),
         )

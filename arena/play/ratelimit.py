@@ -46,14 +46,25 @@ def allow(name: str, who: str) -> bool:
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address: REMOTE_ADDR, or the last entry of ARENA_CLIENT_IP_HEADER when a trusted proxy sets it.
-
-    IPv6 addresses count per /64, the block one subscriber usually holds (they could otherwise rotate freely)."""
-    raw = request.META.get("REMOTE_ADDR", "")
+    """The client's address of an HTTP request (see `address_of`)."""
     header = getattr(settings, "ARENA_CLIENT_IP_HEADER", "")
-    if header:
-        # The proxy appends the address it saw; anything before it came from the client and proves nothing.
-        raw = request.headers.get(header, "").split(",")[-1].strip() or raw
+    return address_of(request.META.get("REMOTE_ADDR", ""), request.headers.get(header, "") if header else "")
+
+
+def socket_address(scope: dict) -> str:
+    """The client's address of a websocket connection, counted exactly like an HTTP request's (see `address_of`)."""
+    header = getattr(settings, "ARENA_CLIENT_IP_HEADER", "").lower().encode()
+    forwarded = dict(scope.get("headers", [])).get(header, b"").decode("latin-1") if header else ""
+    client = scope.get("client")
+    return address_of(str(client[0]) if client else "", forwarded)
+
+
+def address_of(connected: str, forwarded: str = "") -> str:
+    """The address a client counts as: the connecting one, or the last entry of ARENA_CLIENT_IP_HEADER (`forwarded`)
+    when a trusted proxy sets it. IPv6 addresses count per /64, the block one subscriber usually holds (they could
+    otherwise rotate freely)."""
+    # The proxy appends the address it saw; anything before it came from the client and proves nothing.
+    raw = forwarded.split(",")[-1].strip() or connected
     try:
         address = ipaddress.ip_address(raw)
     except ValueError:

@@ -10,7 +10,7 @@ from django.test import Client, RequestFactory, override_settings
 
 from arena.config import ConfigError, from_env
 from arena.models import Agent, Annotation, Challenge, Match, Tournament
-from arena.play.ratelimit import client_address, login_failed, login_wait
+from arena.play.ratelimit import client_address, login_failed, login_wait, socket_address
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 
@@ -202,3 +202,12 @@ def test_operators_set_limits_and_the_proxy_header_in_the_environment(tmp_path):
     }
     with pytest.raises(ConfigError, match="ARENA_LOGIN_LOCKOUT='3/10' is not failures/first_wait_s/max_wait_s"):
         from_env({**base, "ARENA_LOGIN_LOCKOUT": "3/10"})
+
+
+@override_settings(ARENA_CLIENT_IP_HEADER="X-Real-IP")
+def test_a_websocket_counts_against_the_same_address_as_a_request():
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_REAL_IP="10.9.9.9, 203.0.113.7")
+    scope = {"client": ("10.0.0.1", 5555), "headers": [(b"x-real-ip", b"10.9.9.9, 203.0.113.7")]}
+    assert socket_address(scope) == client_address(request) == "203.0.113.7"
+    v6 = {"client": ("2001:db8:1:2:aaaa::1", 5555), "headers": []}
+    assert socket_address(v6) == "2001:db8:1:2::/64"
