@@ -117,7 +117,7 @@ def botzone_record(path: Path) -> Parsed:
         scores = [1.0 if seat == winner else 0.0 for seat in (0, 1)]
         termination = "forfeit (Botzone judge: error)"
     model, bot = named["model"], f"botzone-lv{named['level']}"
-    # Our reading of the file names: "-llm" logs have the model moving first, "-bl" the baseline bot.
+    # BotzoneBench's evaluate_single_game.py (ca70a864) seats the model first in "-llm" logs, the bot in "-bl".
     agents = [model, bot] if named["kind"] == "llm" else [bot, model]
     return Parsed(path.name, 0, slug, agents, scores, variant, int(named["level"]), moves, termination[:200])
 
