@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from arena.agents.history import match_moves
+from arena.api.presence import bot_presence_clear, bot_presence_mark
 from arena.api.services import api_token_touch, live_token
 from arena.models import Agent, ApiToken, Match, Seat
 from arena.play.people import person_move
@@ -79,9 +80,11 @@ class BotConsumer(AsyncWebsocketConsumer):
         poller = getattr(self, "poller", None)
         if poller is not None:
             poller.cancel()
+            await bot_presence_clear(self.token.user_id)
 
     async def _poll(self) -> None:
         while True:
+            await bot_presence_mark(self.token.user_id)  # the lobby offers this person's bots while it lasts
             for match, seat, agent in await sync_to_async(_turns)(self.token.user):
                 if (match.pk, match.ply) not in self.sent:
                     self.sent.add((match.pk, match.ply))
