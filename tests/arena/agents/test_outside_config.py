@@ -70,3 +70,13 @@ def test_only_an_operator_registers_programs_engines_or_signs_with_arenas_enviro
 def test_bad_configs_are_refused_with_the_field_to_fix(kind, fields, message):
     with pytest.raises(ServiceError, match=message):
         outside_config(kind, fields, operator=True)
+
+
+def test_the_cli_registers_a_websocket_bot_for_an_owner(django_user_model):
+    owner = django_user_model.objects.create_user("botmaker", password="pw-123456")
+    with pytest.raises(CommandError, match="with --owner"):
+        add("--slug", "orphan", "--kind", "remote", "--websocket")
+    add("--slug", "ws", "--kind", "remote", "--websocket", "--owner", "botmaker")
+    agent = Agent.objects.get(slug="ws")
+    assert agent.owner == owner
+    assert agent.current_version().config == {"transport": "websocket"}
