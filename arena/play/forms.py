@@ -72,7 +72,10 @@ LIMIT_FIELDS = {"wall_time_s": "time_s", "cpu_s": "cpu_s", "memory_mb": "memory_
 
 
 def _limit_help(key: str, unit: str) -> str:
-    return f"Default {DEFAULT_LIMITS[key]:,} {unit}; at most {limit_maxima()[key]:,}."
+    def number(value: float) -> str:
+        return f"{value:,.0f}" if value == int(value) else f"{value:g}"
+
+    return f"Default {number(DEFAULT_LIMITS[key])} {unit}; at most {number(limit_maxima()[key])}."
 
 
 class ProgramAgentForm(OutsideAgentForm):

@@ -29,6 +29,9 @@ def person(client, django_user_model):
 def test_staff_add_a_program_with_limits_and_the_config_check_refuses_what_the_cli_refuses(client, staff, settings):
     form = {"slug": "ttt-prog", "name": "TTT", "game": "tic-tac-toe", "command": "/usr/bin/python3 /srv/ttt.py",
             "protocol": "botzone", "wall_time_s": "2", "memory_mb": "256"}  # fmt: skip
+    page = client.get("/agents/new/?kind=program").content.decode()
+    assert "Default 5 s; at most 60." in page  # the limit's default and its maximum, from the settings
+    assert 'name="secret_env"' in client.get("/agents/new/?kind=remote").content.decode()
     assert client.post("/agents/new/?kind=program", form).status_code == 302
     agent = Agent.objects.get(slug="ttt-prog")
     assert agent.kind == "program"
@@ -69,6 +72,9 @@ def test_people_may_not_register_programs_engines_or_models(client, person):
 def test_a_person_registers_an_http_agent_and_sees_its_signing_secret_once(client, person, django_user_model):
     form = {"slug": "mine", "name": "Mine", "url": "https://agent.example/move", "retries": "0",
             "secret_env": "DJANGO_SECRET_KEY"}  # fmt: skip
+    page = client.get("/agents/new/?kind=remote").content.decode()
+    assert 'name="url"' in page
+    assert 'name="secret_env"' not in page  # a variable of Arena's environment is for operators only
     response = client.post("/agents/new/?kind=remote", form)
     assert response.status_code == 200
     assert response["Cache-Control"] == "no-store"

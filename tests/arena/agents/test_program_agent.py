@@ -165,6 +165,9 @@ async def test_botzone_coordinates_round_trip_for_every_shared_game():
         assert botzone.decode(chess_game, board, botzone.encode(chess_game, board, action)) == action
     assert botzone.encode(chess_game, board, "b7a8n") == {"source": "b7", "target": "a8", "promotion": "n"}
     assert botzone.encode(chess_game, board, "e1g1") == {"source": "e1", "target": "g1", "promotion": "*"}
+    line = botzone.text_line(botzone.encode(chess_game, board, "b7a8q"))  # the simple-interaction text mode
+    assert line == "b7 a8 q"
+    assert botzone.decode(chess_game, board, botzone.parse_text_line(chess_game, line)) == "b7a8q"
 
 
 @pytest.mark.parametrize("seat", [0, 1])
