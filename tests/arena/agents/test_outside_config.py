@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 from arena.agents.outside import outside_config
 from arena.agents.remote import derived_secret
 from arena.agents.sandbox import limits_with_defaults
+from arena.config import ConfigError, from_env
 from arena.models import Agent
 from arena.record.services import ServiceError
 
@@ -80,3 +81,11 @@ def test_the_cli_registers_a_websocket_bot_for_an_owner(django_user_model):
     agent = Agent.objects.get(slug="ws")
     assert agent.owner == owner
     assert agent.current_version().config == {"transport": "websocket"}
+
+
+def test_the_maxima_come_from_the_environment_and_bad_ones_stop_start_up():
+    env = {"DJANGO_SECRET_KEY": "x", "ARENA_PROGRAM_LIMITS_MAX": "time_s=30, memory_mb=1024,"}
+    assert from_env(env).program_limits_max == {"time_s": 30, "memory_mb": 1024}
+    for bad in ("network=1", "time_s=0", "time_s=fast"):
+        with pytest.raises(ConfigError, match="ARENA_PROGRAM_LIMITS_MAX"):
+            from_env({**env, "ARENA_PROGRAM_LIMITS_MAX": bad})
