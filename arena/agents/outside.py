@@ -115,9 +115,9 @@ def checked_limits(limits: dict[str, Any]) -> dict[str, Any]:
 
 def _signed(config: dict[str, Any], *, operator: bool, previous: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """An HTTP agent's config with its signature: the operator's variable, or a secret derived per agent."""
-    if not operator:
-        if "secret_env" in config:
-            raise ServiceError("secret_env names a variable in Arena's environment: only an operator may set it.")
+    if not operator and "secret_env" in config:
+        raise ServiceError("secret_env names a variable in Arena's environment: only an operator may set it.")
+    if not operator or previous.get("public_only"):  # a person's agent stays public-only when staff edit it
         config["public_only"] = True
     if "secret_env" in config:
         return config, ""

@@ -49,6 +49,8 @@ def test_only_an_operator_registers_programs_engines_or_signs_with_arenas_enviro
     assert derived_secret(config["secret_id"]) == secret
     again, no_secret = outside_config("remote", {"url": "https://b.test/"}, operator=False, previous=config)
     assert again["secret_id"] == config["secret_id"]
+    edited_by_staff, _ = outside_config("remote", {"url": "https://c.test/"}, operator=True, previous=config)
+    assert edited_by_staff["public_only"] is True
     assert no_secret == ""
 
 
