@@ -22,7 +22,7 @@ from arena.api.services import api_token_touch, live_token
 from arena.models import Agent, ApiToken, Match, Seat
 from arena.play.people import person_move
 from arena.record.services import ServiceError
-from arena.runner.loop import run_match
+from arena.runner.loop import broadcast_match_updated, run_match
 from games import IllegalAction, get_game
 from games.base import to_jsonable
 
@@ -103,14 +103,15 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "error", "match": None, "message": str(error)}))
             return
         try:
-            await sync_to_async(self._move)(match_id, ply, action)
+            match = await sync_to_async(self._move)(match_id, ply, action)
         except (ServiceError, IllegalAction, Match.DoesNotExist) as error:
             self.sent.discard((match_id, ply))  # ask again: the turn is still this bot's if the move was refused
             await self.send(text_data=json.dumps({"type": "error", "match": match_id, "message": str(error)}))
             return
+        await broadcast_match_updated(match)  # a person playing this bot sees its move
         await run_match(match_id)  # the other seats' bots and models move until this bot's next turn
 
-    def _move(self, match_id: int, ply: int, action: str) -> None:
+    def _move(self, match_id: int, ply: int, action: str) -> Match:
         match = Match.objects.get(pk=match_id)
         mine = [
             seat.agent_version.agent
@@ -119,7 +120,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         ]
         if not mine:
             raise ServiceError("None of your agents plays this match.")
-        person_move(match_id=match_id, agent=mine[0], text=action, ply=ply)
+        return person_move(match_id=match_id, agent=mine[0], text=action, ply=ply)
 
 
 async def _turn_frame(match: Match, seat: int, agent: Agent) -> dict[str, Any]:
