@@ -47,6 +47,11 @@ def sign(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
+def public_config(config: dict[str, Any]) -> dict[str, Any]:
+    """`config` as pages and exports show it: without the id a signing secret is derived from."""
+    return {key: value for key, value in config.items() if key != "secret_id"}
+
+
 def derived_secret(secret_id: str) -> str:
     """The signing secret of an agent whose config holds `secret_id`: Arena's SECRET_KEY keyed by the id."""
     return salted_hmac("arena.agents.remote.signing", secret_id, algorithm="sha256").hexdigest()

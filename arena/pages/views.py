@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from arena.agents.outside import outside_config
+from arena.agents.remote import public_config
 from arena.api.services import bot_account_create
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.pages.refusal import refusal
@@ -129,7 +130,7 @@ def agent_detail(request: HttpRequest, slug: str) -> HttpResponse:
     records = agent_game_records(agent)
     context = {
         "agent": agent,
-        "versions": agent.versions.order_by("-number"),
+        "versions": [(version, public_config(version.config)) for version in agent.versions.order_by("-number")],
         "records": records,
         "matches": match_list(agent=slug)[:20],
         **agent_profile_charts(agent, records),

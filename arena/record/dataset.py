@@ -26,6 +26,7 @@ from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from arena.agents.llm_config import secret_keys_in
+from arena.agents.remote import public_config
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Seat
 from arena.record.selectors import matches_filtered
 from arena.record.versions import code_version
@@ -75,7 +76,7 @@ def _records(matches: QuerySet[Match]) -> Iterator[dict[str, Any]]:
             "kind": agent.kind,
             "game": agent.game,
             "description": agent.description,
-            "versions": [{"number": v.number, "config": v.config} for v in agent_versions],
+            "versions": [{"number": v.number, "config": public_config(v.config)} for v in agent_versions],
         }
     # One match at a time (its seats, decisions and attempts by their own queries), so memory stays flat.
     for match in matches.iterator(chunk_size=100):

@@ -91,3 +91,16 @@ def test_the_maxima_come_from_the_environment_and_bad_ones_stop_start_up():
     for bad in ("network=1", "time_s=0", "time_s=fast"):
         with pytest.raises(ConfigError, match="ARENA_PROGRAM_LIMITS_MAX"):
             from_env({**env, "ARENA_PROGRAM_LIMITS_MAX": bad})
+
+
+def test_the_id_a_signing_secret_is_derived_from_stays_out_of_the_dataset(django_user_model):
+    from arena.models import Match
+    from arena.record.dataset import _records
+    from arena.record.services import agent_create, bots_ensure, match_create
+
+    config, _ = outside_config("remote", {"url": "https://a.test/"}, operator=False)
+    remote = agent_create(slug="signed", name="signed", kind="remote", config=config)
+    bot = bots_ensure(game="tic-tac-toe")[0]
+    match = match_create(game="tic-tac-toe", agents=[remote, bot], seed=1)
+    exported = next(r for r in _records(Match.objects.filter(pk=match.pk)) if r.get("slug") == "signed")
+    assert exported["versions"][0]["config"] == {"url": "https://a.test/", "public_only": True}
