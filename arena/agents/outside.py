@@ -43,6 +43,7 @@ FIELDS: dict[str, dict[str, tuple[type, float | None]]] = {
         "transport": (str, None),
     },
 }
+TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false", dict: "an object"}
 #: Largest number of re-asks and re-sends a remote agent may have.
 MAX_RETRIES = 5
 
@@ -91,7 +92,7 @@ def _typed(key: str, value: Any, kind: type, smallest: float | None) -> Any:
     if kind is float and type(value) is int:
         value = float(value)
     if type(value) is not kind:
-        raise ServiceError(f"{key} should be a {kind.__name__}, not {value!r}.")
+        raise ServiceError(f"{key} should be {TYPE_NAMES[kind]}, not {value!r}.")
     if smallest is not None and value < smallest:
         raise ServiceError(f"{key} should be at least {smallest:g}, not {value!r}.")
     if key in ("retries", "provider_retries") and value > MAX_RETRIES:

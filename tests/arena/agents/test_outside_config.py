@@ -66,7 +66,7 @@ def test_only_an_operator_registers_programs_engines_or_signs_with_arenas_enviro
         ("program", {"command": "/bin/true", "limits": {"time_s": "fast"}}, "limits.time_s"),
         ("program", {"command": "/bin/true", "limits": {"network": 1}}, "Unknown limit"),
         ("uci", {"command": "stockfish", "nodes": 10, "movetime_ms": 5}, "at most one"),
-        ("uci", {"command": "stockfish", "nodes": "many"}, "nodes should be a int"),
+        ("uci", {"command": "stockfish", "nodes": "many"}, "nodes should be a whole number"),
         ("llm", {"model": "x"}, "not an outside agent kind"),
     ],
 )
