@@ -36,6 +36,8 @@ class Config:
     login_lockout: dict[str, int] = field(default_factory=dict)
     #: Overrides of arena.play.live_limits' DEFAULT_LIMITS: name -> number.
     play_limits: dict[str, int] = field(default_factory=dict)
+    #: Overrides of arena.agents.sandbox's MAX_LIMITS: the largest limit an outside agent may be given.
+    program_limits_max: dict[str, int] = field(default_factory=dict)
     #: Leaderboard snapshots with filters kept at once, and cached dataset exports kept on disk.
     max_filtered_snapshots: int = 20
     dataset_cache_files: int = 8
@@ -110,6 +112,18 @@ def _play_limits(env: dict[str, str], name: str) -> dict[str, int]:
     return limits
 
 
+def _program_limits_max(env: dict[str, str], name: str) -> dict[str, int]:
+    """`time_s=30,memory_mb=1024` -> {"time_s": 30, "memory_mb": 1024}."""
+    from arena.agents.sandbox import MAX_LIMITS
+
+    limits = {}
+    for item, key, value in _items(env, name):
+        if not value.isdigit() or int(value) < 1:
+            raise ConfigError(f"{name}: {item!r} is not name=number (at least 1), e.g. time_s=30.")
+        limits[_known(name, item, key, MAX_LIMITS)] = int(value)
+    return limits
+
+
 def _count(env: dict[str, str], name: str, default: int) -> int:
     raw = env.get(name, "").strip()
     if not raw:
@@ -161,6 +175,7 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         rate_limits=_rate_limits(env, "ARENA_RATE_LIMITS"),
         login_lockout=_login_lockout(env, "ARENA_LOGIN_LOCKOUT"),
         play_limits=_play_limits(env, "ARENA_PLAY_LIMITS"),
+        program_limits_max=_program_limits_max(env, "ARENA_PROGRAM_LIMITS_MAX"),
         max_filtered_snapshots=_count(env, "ARENA_MAX_FILTERED_SNAPSHOTS", 20),
         dataset_cache_files=_count(env, "ARENA_DATASET_CACHE_FILES", 8),
         adjourn_after_s=_count(env, "ARENA_ADJOURN_AFTER_S", 600),

@@ -6,8 +6,23 @@ draws them and applies the page's light or dark theme.
 
 from __future__ import annotations
 
-KIND_COLOURS = {"llm": "#0072b2", "bot": "#e69f00", "human": "#009e73"}
-KIND_NAMES = {"llm": "models", "bot": "bots", "human": "people"}
+#: Every agent kind (arena.models.Agent.Kind), in the order filters and legends list them.
+KIND_COLOURS = {
+    "llm": "#0072b2",
+    "bot": "#e69f00",
+    "human": "#009e73",
+    "program": "#cc79a7",
+    "uci": "#d55e00",
+    "remote": "#56b4e9",
+}
+KIND_NAMES = {
+    "llm": "models",
+    "bot": "bots",
+    "human": "people",
+    "program": "programs",
+    "uci": "UCI engines",
+    "remote": "remote agents",
+}
 INTERVAL_HOVER = "%{y}: %{x:.0f} [%{customdata[0]:.0f}–%{customdata[1]:.0f}], n = %{customdata[2]}<extra></extra>"
 
 
@@ -44,7 +59,7 @@ def rating_intervals(rows: list[dict], baseline: dict | None) -> dict:
         shown.append(baseline)
     shown.sort(key=lambda r: r["rating"])
     data = []
-    for kind in ("llm", "bot", "human"):
+    for kind in KIND_NAMES:
         mine = [r for r in shown if r["kind"] == kind]
         if not mine:
             continue
@@ -170,7 +185,7 @@ def scatter(
     """Rating against a cost (latency, money), one point per agent, coloured by kind, over the
     human baseline's percentile bands."""
     data = []
-    for kind in ("llm", "bot", "human"):
+    for kind in KIND_NAMES:
         mine = [r for r in rows if r["kind"] == kind and r.get(x) is not None and r["rating"] is not None]
         if mine:
             data.append(

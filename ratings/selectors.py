@@ -10,13 +10,15 @@ from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
 from arena.record.selectors import draw_rate_levels, ladder_records
 from games.bots import ladder
+from ratings.charts import KIND_NAMES
 from ratings.ladder import ladder_rating
 from ratings.metrics import wilson_interval
 from ratings.models import RatingSnapshot
 from ratings.pairwise import match_pairs
 from ratings.services import filter_key, rating_key, seat_sides
 
-KINDS = ("llm", "bot", "human")
+#: Every agent kind, as the leaderboard's filter lists them.
+KINDS = tuple(KIND_NAMES)
 LEADERBOARD_COLUMNS = [
     "rank_best",
     "rank_worst",
@@ -61,12 +63,16 @@ def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str
     return rows
 
 
-#: The pairing a match belongs to, by its seats' agent kinds (order and repeats do not matter).
-PAIRINGS = {
-    frozenset({"bot"}): "bot vs bot",
-    frozenset({"llm"}): "model vs model",
-    frozenset({"llm", "bot"}): "model vs bot",
-}
+#: A kind's name in a pairing, in the order a pairing names them ("model vs bot", "program vs bot").
+PAIRING_NAMES = {"llm": "model", "program": "program", "uci": "UCI engine", "remote": "remote agent", "bot": "bot"}
+
+
+def pairing_of(kinds: frozenset[str]) -> str:
+    """The pairing a match belongs to, by its seats' agent kinds (order and repeats do not matter)."""
+    if "human" in kinds:
+        return "person vs other"
+    names = [PAIRING_NAMES[kind] for kind in PAIRING_NAMES if kind in kinds]
+    return " vs ".join(names * 2 if len(names) == 1 else names)
 
 
 def first_mover_table() -> list[dict]:
@@ -86,8 +92,7 @@ def first_mover_table() -> list[dict]:
     for entries in by_match.values():
         key, _, first_score = entries[0]
         kinds = frozenset(kind for _, kind, _ in entries)
-        pairing = "person vs other" if "human" in kinds else PAIRINGS[kinds]
-        for cell in ((key, "all"), (key, pairing)):
+        for cell in ((key, "all"), (key, pairing_of(kinds))):
             counts[cell][0 if first_score > 0.5 else 1 if first_score == 0.5 else 2] += 1
     rows = []
     for (game, pairing), (wins, draws, losses) in sorted(counts.items()):

@@ -112,6 +112,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "rows": rows,
         "baseline": baseline,
         "kinds": kinds,
+        "kind_names": charts.KIND_NAMES.items(),
         "scaffold": scaffold,
         "filters": filters,
         "query": request.GET.urlencode(),

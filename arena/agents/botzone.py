@@ -2,8 +2,9 @@
 
 A Botzone bot sees `requests` (what happened since its last move: the opponent's move, or the
 "-1" sentinel on its first turn when it moves first) and its own past `responses`. Board games use
-`{"x": column, "y": row}` counted from the top-left corner from 0 (see docs/agents.md); any other game
-uses Arena's own action text (a string) for both.
+`{"x": column, "y": row}` counted from the top-left corner from 0, chess `{"source": "e2", "target": "e4",
+"promotion": "*"}` as Botzone's chess judge reads it (see docs/agents.md); any other game uses Arena's own
+action text (a string) for both.
 """
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ NO_MOVE = -1
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 #: Arena's pass action in the games where a Botzone bot passes with the -1 sentinel.
 PASS_ACTIONS = {"reversi": 64, "ataxx": ()}
+#: Botzone's chess: squares as strings, "-1" for none (the first request of White), "*" for no promotion.
+CHESS_NONE = {"source": "-1", "target": "-1", "promotion": "*"}
 
 
 def first_request(game: Game) -> Any:
     """The request a bot that moves first receives on its first turn."""
     if game.slug == "ataxx":
         return {"x0": NO_MOVE, "y0": NO_MOVE, "x1": NO_MOVE, "y1": NO_MOVE}
+    if game.slug == "chess":
+        return dict(CHESS_NONE)
     if game.slug in POINT_GAMES:
         return {"x": NO_MOVE, "y": NO_MOVE}
     return ""
@@ -62,6 +67,8 @@ def encode(game: Game, state_before: Any, action: Any) -> Any:
             source = _clone_source(game, state_before, target)
         (x0, y0), (x1, y1) = _xy(game, source), _xy(game, target)
         return {"x0": x0, "y0": y0, "x1": x1, "y1": y1}
+    if game.slug == "chess":  # Arena's chess actions are UCI: e2e4, e7e8q, e1g1 (castling as the king's move)
+        return {"source": action[:2], "target": action[2:4], "promotion": action[4:] or "*"}
     if game.slug in POINT_GAMES:
         if action == PASS_ACTIONS.get(game.slug):
             return {"x": NO_MOVE, "y": NO_MOVE}
@@ -92,6 +99,8 @@ def decode(game: Game, state: Any, response: Any) -> Any:
         sx, sy = _xy(game, source)
         tx, ty = _xy(game, target)
         return (target,) if max(abs(sx - tx), abs(sy - ty)) == 1 else (source, target)
+    if game.slug == "chess":
+        return _chess_move(response)
     if game.slug in POINT_GAMES:
         if not isinstance(response, dict) or not {"x", "y"} <= set(response):
             raise IllegalAction('A response is {"x": column, "y": row}, counted from the top left from 0.')
@@ -102,6 +111,20 @@ def decode(game: Game, state: Any, response: Any) -> Any:
         example = game.action_to_text(state, game.legal_actions(state)[0])
         raise IllegalAction(f"A {game.slug} response is the move as text, e.g. {example!r}.")
     return game.parse_action(state, response)
+
+
+def _chess_move(response: Any) -> str:
+    """A Botzone chess response as Arena's UCI move (legality is checked after)."""
+    fields = ("source", "target", "promotion")
+    if not isinstance(response, dict) or not all(isinstance(response.get(k), str) for k in fields):
+        raise IllegalAction('A chess response is {"source": "e2", "target": "e4", "promotion": "*"} (strings).')
+    source, target, promotion = (response[k].strip().lower() for k in fields)
+    squares = [f"{file}{rank}" for file in "abcdefgh" for rank in "12345678"]
+    if source not in squares or target not in squares or promotion not in ("*", "q", "r", "b", "n"):
+        raise IllegalAction(
+            f"{source!r} → {target!r} ({promotion!r}) is not a move: squares a1–h8, promotion one of * q r b n."
+        )
+    return source + target + ("" if promotion == "*" else promotion)
 
 
 def history(game: Game, seat: int, decisions: list[tuple[int, Any, Any]]) -> tuple[list[Any], list[Any]]:
@@ -134,15 +157,17 @@ def text_line(value: Any) -> str:
 def parse_text_line(game: Game, line: str) -> Any:
     """A simple-interaction response line back in the JSON shape `decode` reads."""
     shape = first_request(game)
-    if isinstance(shape, dict):
-        words = line.split()
-        if len(words) != len(shape):
-            raise IllegalAction(f"Expected {len(shape)} integers ({' '.join(shape)}) on the first line, got {line!r}.")
-        try:
-            return dict(zip(shape, (int(word) for word in words), strict=True))
-        except ValueError:
-            raise IllegalAction(f"Expected integers ({' '.join(shape)}), got {line!r}.") from None
-    return line.strip()
+    if not isinstance(shape, dict):
+        return line.strip()
+    words = line.split()
+    if len(words) != len(shape):
+        raise IllegalAction(f"Expected {len(shape)} words ({' '.join(shape)}) on the first line, got {line!r}.")
+    if game.slug == "chess":
+        return dict(zip(shape, words, strict=True))
+    try:
+        return dict(zip(shape, (int(word) for word in words), strict=True))
+    except ValueError:
+        raise IllegalAction(f"Expected integers ({' '.join(shape)}), got {line!r}.") from None
 
 
 def simple_input(requests: list[Any], responses: list[Any], data: str, globaldata: str) -> str:

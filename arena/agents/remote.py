@@ -1,10 +1,12 @@
 """A remote agent over HTTP: Arena POSTs the seat's view, legal moves and history; the agent answers a move.
 
-Config: `url`, `secret_env` (the environment variable holding the signing secret; the secret is read at
-call time, never stored), `timeout_s` (per request, default 30), `retries` (re-asks after an invalid
-answer, default 1), `provider_retries` (re-sends after a 5xx, 429 or connection failure, default 2).
-The body is signed: header `X-Arena-Signature: sha256=<hex HMAC-SHA256 of the raw body>`.
-`public_only` (set on every agent registered through the API) refuses URLs whose host resolves to a
+Config: `url`; the signing secret from `secret_env` (the environment variable holding it, set by an
+operator; read at call time, never stored) or from `secret_id` (the secret is derived from it and Arena's
+SECRET_KEY, so only the id is stored; it is shown once when the agent is made), `timeout_s` (per request,
+default 30), `retries` (re-asks after an invalid answer, default 1), `provider_retries` (re-sends after
+a 5xx, 429 or connection failure, default 2). The body is signed: header `X-Arena-Signature:
+sha256=<hex HMAC-SHA256 of the raw body>`.
+`public_only` (set on every agent not registered by an operator) refuses URLs whose host resolves to a
 loopback, private, link-local or reserved address, so the API cannot be used to reach Arena's own network.
 """
 
@@ -21,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2 as httpx
+from django.utils.crypto import salted_hmac
 
 from arena.agents.base import AttemptData, DecisionResult
 from arena.agents.history import match_moves
@@ -44,6 +47,16 @@ def sign(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
+def public_config(config: dict[str, Any]) -> dict[str, Any]:
+    """`config` as pages and exports show it: without the id a signing secret is derived from."""
+    return {key: value for key, value in config.items() if key != "secret_id"}
+
+
+def derived_secret(secret_id: str) -> str:
+    """The signing secret of an agent whose config holds `secret_id`: Arena's SECRET_KEY keyed by the id."""
+    return salted_hmac("arena.agents.remote.signing", secret_id, algorithm="sha256").hexdigest()
+
+
 class RemoteAgent:
     """A seat played by an HTTP endpoint; every request and answer is an attempt."""
 
@@ -58,7 +71,9 @@ class RemoteAgent:
         started = time.perf_counter()
         secret_env = self.config.get("secret_env") or ""
         secret = os.environ.get(secret_env, "") if secret_env else ""
-        if secret_env and not secret:
+        if self.config.get("secret_id"):
+            secret = derived_secret(self.config["secret_id"])
+        elif secret_env and not secret:
             missing = AttemptData(verdict="api_error", message=f"Environment variable {secret_env} is not set.")
             return DecisionResult(action=None, attempts=[missing])
         if self.config.get("public_only") and (refusal := await _private_address(self.config["url"])):

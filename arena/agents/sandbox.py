@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from django.conf import settings
+
 #: What a program may use, unless its agent's config says otherwise (seconds, mebibytes, bytes).
 DEFAULT_LIMITS: dict[str, Any] = {
     "time_s": 5.0,  # wall clock per decision
@@ -32,6 +34,15 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "processes": 64,  # RLIMIT_NPROC: stops fork bombs (counted per user, so it also bounds the host's)
     "output_bytes": 1_000_000,  # stdout kept per decision; more is an overrun
     "file_mb": 16,  # largest file the program may write
+}
+#: The largest limit an agent's config may ask for; settings.ARENA_PROGRAM_LIMITS_MAX overrides each.
+MAX_LIMITS: dict[str, Any] = {
+    "time_s": 60,
+    "cpu_s": 600,
+    "memory_mb": 4096,
+    "processes": 256,
+    "output_bytes": 10_000_000,
+    "file_mb": 256,
 }
 #: stderr kept for the record (the rest is dropped, not an error).
 STDERR_KEPT = 10_000
@@ -52,9 +63,16 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
 
 
+def limit_maxima() -> dict[str, Any]:
+    """The largest value of each limit an agent may be given (MAX_LIMITS with the settings' overrides)."""
+    return {**MAX_LIMITS, **settings.ARENA_PROGRAM_LIMITS_MAX}
+
+
 def limits_with_defaults(config: dict[str, Any]) -> dict[str, Any]:
-    """The limits for an agent: DEFAULT_LIMITS overridden by the config's `limits`."""
-    return {**DEFAULT_LIMITS, **(config.get("limits") or {})}
+    """The limits for an agent: DEFAULT_LIMITS overridden by the config's `limits`, none above its maximum."""
+    maxima = limit_maxima()
+    limits = {**DEFAULT_LIMITS, **(config.get("limits") or {})}
+    return {name: min(value, maxima[name]) for name, value in limits.items()}
 
 
 #: The user a program runs as when Arena is root.

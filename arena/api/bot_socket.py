@@ -17,11 +17,12 @@ from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from arena.agents.history import match_moves
+from arena.api.presence import bot_presence_clear, bot_presence_mark
 from arena.api.services import api_token_touch, live_token
 from arena.models import Agent, ApiToken, Match, Seat
 from arena.play.people import person_move
 from arena.record.services import ServiceError
-from arena.runner.loop import run_match
+from arena.runner.loop import broadcast_match_updated, run_match
 from games import IllegalAction, get_game
 from games.base import to_jsonable
 
@@ -79,9 +80,11 @@ class BotConsumer(AsyncWebsocketConsumer):
         poller = getattr(self, "poller", None)
         if poller is not None:
             poller.cancel()
+            await bot_presence_clear(self.token.user_id)
 
     async def _poll(self) -> None:
         while True:
+            await bot_presence_mark(self.token.user_id)  # the lobby offers this person's bots while it lasts
             for match, seat, agent in await sync_to_async(_turns)(self.token.user):
                 if (match.pk, match.ply) not in self.sent:
                     self.sent.add((match.pk, match.ply))
@@ -100,14 +103,15 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "error", "match": None, "message": str(error)}))
             return
         try:
-            await sync_to_async(self._move)(match_id, ply, action)
+            match = await sync_to_async(self._move)(match_id, ply, action)
         except (ServiceError, IllegalAction, Match.DoesNotExist) as error:
             self.sent.discard((match_id, ply))  # ask again: the turn is still this bot's if the move was refused
             await self.send(text_data=json.dumps({"type": "error", "match": match_id, "message": str(error)}))
             return
+        await broadcast_match_updated(match)  # a person playing this bot sees its move
         await run_match(match_id)  # the other seats' bots and models move until this bot's next turn
 
-    def _move(self, match_id: int, ply: int, action: str) -> None:
+    def _move(self, match_id: int, ply: int, action: str) -> Match:
         match = Match.objects.get(pk=match_id)
         mine = [
             seat.agent_version.agent
@@ -116,7 +120,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         ]
         if not mine:
             raise ServiceError("None of your agents plays this match.")
-        person_move(match_id=match_id, agent=mine[0], text=action, ply=ply)
+        return person_move(match_id=match_id, agent=mine[0], text=action, ply=ply)
 
 
 async def _turn_frame(match: Match, seat: int, agent: Agent) -> dict[str, Any]:

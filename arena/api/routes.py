@@ -16,7 +16,7 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from ninja.throttling import AnonRateThrottle, AuthRateThrottle
 
-from arena.agents.outside import OUTSIDE_AGENTS
+from arena.agents.outside import outside_config
 from arena.api.services import api_token_touch, api_tournament_start, live_token
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
 from arena.record.selectors import match_list, match_summary, tournament_progress
@@ -32,8 +32,6 @@ TOKEN_RATE = "600/m"
 MAX_PAGE = 100
 #: Tournaments a person (not staff) may have started and not yet finished.
 MAX_OPEN_TOURNAMENTS = 3
-#: Agent kinds the API may register: a program or an engine would run a command on the host.
-API_AGENT_KINDS = ("remote",)
 
 
 class TokenAuth(HttpBearer):
@@ -159,20 +157,18 @@ def tournament(request: HttpRequest, slug: str) -> dict[str, Any]:
 
 @api.post("/agents", auth=bearer, summary="Register an agent (remote agents only through the API)")
 def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
+    """A new remote agent owned by the token's person; an HTTP agent's signing secret is in the answer, once."""
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.AGENTS)
-    if payload.kind not in API_AGENT_KINDS:
-        kinds = ", ".join(API_AGENT_KINDS)
-        raise HttpError(400, f"The API registers {kinds} agents; others are set up by an operator.")
-    config = _checked_config(payload.kind, payload.config)
     try:
+        config, secret = outside_config(payload.kind, payload.config, operator=False)
         agent = agent_create(
             slug=payload.slug, name=payload.name or payload.slug, kind=payload.kind, game=payload.game,
             config=config, owner=token.user,
         )  # fmt: skip
     except ServiceError as error:
         raise HttpError(400, str(error)) from None
-    return {"slug": agent.slug, "version": 1}
+    return {"slug": agent.slug, "version": 1, **({"signing_secret": secret} if secret else {})}
 
 
 @api.post("/agents/{slug}/versions", auth=bearer, summary="A new config for one of your agents")
@@ -180,26 +176,12 @@ def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> di
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.AGENTS)
     agent = get_object_or_404(Agent, slug=slug, owner=token.user)
-    config = _checked_config(agent.kind, payload.config)
     try:
+        config, _ = outside_config(agent.kind, payload.config, operator=False, previous=agent.current_version().config)
         version = agent_update(agent=agent, config=config)
     except ServiceError as error:
         raise HttpError(400, str(error)) from None
     return {"slug": agent.slug, "version": version.number}
-
-
-def _checked_config(kind: str, config: dict[str, Any]) -> dict[str, Any]:
-    """The config to store: a websocket bot's as it is; an HTTP agent's limited to public addresses."""
-    if config.get("transport") == "websocket":
-        if set(config) != {"transport"}:
-            raise HttpError(400, 'A websocket bot\'s config is {"transport": "websocket"} alone.')
-        return config
-    config = {**config, "public_only": True}
-    try:
-        OUTSIDE_AGENTS[kind](config)
-    except ServiceError as error:
-        raise HttpError(400, str(error)) from None
-    return config
 
 
 @api.post("/tournaments", auth=bearer, summary="Start a tournament or a ladder climb, queued for the workers")

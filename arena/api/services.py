@@ -8,8 +8,8 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from arena.models import ApiToken
-from arena.record.services import ServiceError
+from arena.models import Agent, ApiToken
+from arena.record.services import ServiceError, agent_create
 from arena.tournaments.services import tournament_create, tournament_queue
 
 PREFIX = "arena_"
@@ -71,3 +71,13 @@ def api_tournament_start(*, user, slug: str, name: str, format: str, games: list
     tournament.save(update_fields=["config"])
     tournament_queue(tournament=tournament)
     return tournament
+
+
+@transaction.atomic
+def bot_account_create(*, user, slug: str, name: str, game: str = "") -> tuple[Agent, str]:
+    """A websocket bot owned by `user` and a new token (scope `agents`) it plays with, shown once."""
+    agent = agent_create(
+        slug=slug, name=name, kind=Agent.Kind.REMOTE, game=game, config={"transport": "websocket"}, owner=user
+    )
+    _, token = api_token_create(user=user, name=f"bot {slug}", scopes=[ApiToken.Scope.AGENTS])
+    return agent, token

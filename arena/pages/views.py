@@ -8,7 +8,7 @@ import contextlib
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import connection
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
@@ -16,9 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from arena.agents.outside import outside_config
+from arena.agents.remote import public_config
+from arena.api.services import bot_account_create
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.pages.refusal import refusal
-from arena.play.forms import LLMAgentForm
+from arena.play.forms import LLMAgentForm, ProgramAgentForm, RemoteAgentForm, UCIAgentForm, WebsocketBotForm
 from arena.play.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.play.ratelimit import limited
 from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
@@ -127,7 +130,7 @@ def agent_detail(request: HttpRequest, slug: str) -> HttpResponse:
     records = agent_game_records(agent)
     context = {
         "agent": agent,
-        "versions": agent.versions.order_by("-number"),
+        "versions": [(version, public_config(version.config)) for version in agent.versions.order_by("-number")],
         "records": records,
         "matches": match_list(agent=slug)[:20],
         **agent_profile_charts(agent, records),
@@ -135,33 +138,103 @@ def agent_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "arena/agent_detail.html", context)
 
 
-@staff_member_required
+#: The agent forms by what the create page's `?kind=` names; the first three are for staff only.
+AGENT_FORMS = {
+    "llm": LLMAgentForm,
+    "program": ProgramAgentForm,
+    "uci": UCIAgentForm,
+    "remote": RemoteAgentForm,
+    "websocket": WebsocketBotForm,
+}
+STAFF_AGENT_FORMS = ("llm", "program", "uci")
+
+
+def _form_kind(agent: Agent) -> str:
+    if agent.kind == Agent.Kind.REMOTE and agent.current_version().config.get("transport") == "websocket":
+        return "websocket"
+    return agent.kind
+
+
+@login_required
 def agent_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
-    """Create an LLM agent, or edit one (a config that has played gets a new version)."""
-    agent = get_object_or_404(Agent, slug=slug, kind=Agent.Kind.LLM) if slug else None
-    initial = {"slug": agent.slug, "name": agent.name, **agent.current_version().config} if agent else None
-    form = LLMAgentForm(request.POST or None, initial=initial)
-    if agent:
-        form.fields["slug"].disabled = True
+    """Create or edit an agent (a config that has played gets a new version): staff any kind, people remote agents."""
+    agent = get_object_or_404(Agent, slug=slug) if slug else None
+    form_kind = _form_kind(agent) if agent else request.GET.get("kind", "llm")
+    staff = request.user.is_staff
+    if form_kind not in AGENT_FORMS:
+        return refusal(request, status=403, message="People and bots are not set up on this page.")
+    if agent and not staff and agent.owner_id != request.user.pk:
+        return refusal(request, status=403, message="You may edit only the agents you registered.")
+    if form_kind in STAFF_AGENT_FORMS and not staff:
+        return refusal(request, status=403, message="Models, programs and engines are set up by staff.")
     if request.method == "POST" and (wait := limited(request, "agent_edit")):
         return refusal(request, status=429, message="You are saving agents too quickly.", retry_after=wait)
+    config = agent.current_version().config if agent else {}
+    if form_kind == "llm":
+        form = LLMAgentForm(
+            request.POST or None, initial={"slug": slug, "name": agent.name, **config} if agent else None
+        )
+    else:
+        form_class = AGENT_FORMS[form_kind]
+        initial = (
+            {"slug": slug, "name": agent.name, "game": agent.game, **form_class.initial_from(config)} if agent else None
+        )
+        form = form_class(request.POST or None, initial=initial, games=all_games(), operator=staff)
+    if agent:
+        form.fields["slug"].disabled = True
     if request.method == "POST" and form.is_valid():
         try:
-            if agent:
-                version = agent_update(agent=agent, config=form.config(), name=form.cleaned_data["name"])
-                messages.success(request, f"Saved {agent.slug} as version {version.number}.")
-            else:
-                agent = agent_create(
-                    slug=form.cleaned_data["slug"],
-                    name=form.cleaned_data["name"],
-                    kind=Agent.Kind.LLM,
-                    config=form.config(),
-                )
-                messages.success(request, f"Created {agent.slug}.")
-            return redirect("agent-detail", slug=agent.slug)
+            return _agent_save(request, form, form_kind, agent)
         except ServiceError as error:
             form.add_error(None, str(error))
-    return render(request, "arena/agent_form.html", {"form": form, "agent": agent})
+    context = {"form": form, "agent": agent, "form_kind": form_kind, "kind_label": AGENT_FORM_LABELS[form_kind]}
+    return render(request, "arena/agent_form.html", context)
+
+
+#: What each form makes, for titles.
+AGENT_FORM_LABELS = {
+    "llm": "LLM agent",
+    "program": "program (Botzone protocol)",
+    "uci": "UCI engine",
+    "remote": "remote agent (HTTP)",
+    "websocket": "bot account (websocket)",
+}
+
+
+def _agent_save(request: HttpRequest, form, form_kind: str, agent: Agent | None) -> HttpResponse:
+    """Save the form's agent; a new agent's secret (signing secret or bot token) is shown on this answer only."""
+    data = form.cleaned_data
+    staff = request.user.is_staff
+    if form_kind == "llm":
+        config, secret = form.config(), ""
+    elif agent is None and form_kind == "websocket":
+        agent, token = bot_account_create(user=request.user, slug=data["slug"], name=data["name"], game=data["game"])
+        return _agent_created(request, agent, token=token)
+    else:
+        previous = agent.current_version().config if agent else None
+        config, secret = outside_config(form.kind, form.config_fields(), operator=staff, previous=previous)
+    if agent:
+        version = agent_update(agent=agent, config=config, name=data["name"])
+        messages.success(request, f"Saved {agent.slug} as version {version.number}.")
+        return redirect("agent-detail", slug=agent.slug)
+    kind = Agent.Kind.LLM if form_kind == "llm" else form.kind
+    owner = None if form_kind in STAFF_AGENT_FORMS else request.user
+    game = data.get("game") or ("chess" if kind == Agent.Kind.UCI else "")
+    agent = agent_create(slug=data["slug"], name=data["name"], kind=kind, game=game, config=config, owner=owner)
+    if secret:
+        return _agent_created(request, agent, signing_secret=secret)
+    messages.success(request, f"Created {agent.slug}.")
+    return redirect("agent-detail", slug=agent.slug)
+
+
+def _agent_created(request: HttpRequest, agent: Agent, *, signing_secret: str = "", token: str = "") -> HttpResponse:
+    """The one page that shows a new agent's secret; it is never shown again (no-store: not even from a cache)."""
+    site = request.build_absolute_uri("/").rstrip("/")
+    context = {"agent": agent, "signing_secret": signing_secret, "token": token, "site": site,
+               "ws_url": site.replace("http", "ws", 1) + "/ws/bot/"}  # fmt: skip
+    response = render(request, "arena/agent_created.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def match_list_view(request: HttpRequest) -> HttpResponse:

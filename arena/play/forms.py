@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 
 from arena.agents.llm_config import SCAFFOLDS
+from arena.agents.program import PROTOCOLS
+from arena.agents.sandbox import DEFAULT_LIMITS, limit_maxima
 
 
 class LLMAgentForm(forms.Form):
@@ -39,6 +41,111 @@ class LLMAgentForm(forms.Form):
         data.pop("slug")
         data.pop("name")
         return {k: v for k, v in data.items() if v not in ("", None)}
+
+
+class OutsideAgentForm(forms.Form):
+    """An outside agent's fields, typed only: `outside_config` checks them (as it does for the CLI and the API)."""
+
+    #: The agent kind and (for a bot account) transport this form makes.
+    kind = ""
+    slug = forms.SlugField(max_length=80, help_text="Used in URLs, the CLI and exports; cannot change later.")
+    name = forms.CharField(max_length=120)
+    game = forms.ChoiceField(required=False, help_text="Restrict the agent to one game, or leave it open to any.")
+
+    def __init__(self, *args, games, operator: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.operator = operator
+        self.fields["game"].choices = [("", "any game"), *((g.slug, g.name) for g in games)]
+
+    def config_fields(self) -> dict:
+        """The config fields entered, in the shape outside_config reads."""
+        return {k: v for k, v in self.cleaned_data.items() if k not in ("slug", "name", "game")}
+
+    @classmethod
+    def initial_from(cls, config: dict) -> dict:
+        """The form's initial values for a stored config."""
+        return dict(config)
+
+
+#: A program's limit fields: form field → the key in the config's `limits`.
+LIMIT_FIELDS = {"wall_time_s": "time_s", "cpu_s": "cpu_s", "memory_mb": "memory_mb", "output_bytes": "output_bytes"}
+
+
+def _limit_help(key: str, unit: str) -> str:
+    def number(value: float) -> str:
+        return f"{value:,.0f}" if value == int(value) else f"{value:g}"
+
+    return f"Default {number(DEFAULT_LIMITS[key])} {unit}; at most {number(limit_maxima()[key])}."
+
+
+class ProgramAgentForm(OutsideAgentForm):
+    kind = "program"
+    command = forms.CharField(max_length=500, help_text="Absolute paths, e.g. /usr/bin/python3 /srv/bots/ttt.py")
+    protocol = forms.ChoiceField(choices=[(p, p) for p in PROTOCOLS], initial="botzone")
+    keep_running = forms.BooleanField(required=False, help_text="Botzone's keep-running mode.")
+    wall_time_s = forms.FloatField(required=False, min_value=0.1, label="Wall time per decision (s)")
+    cpu_s = forms.IntegerField(required=False, min_value=1, label="CPU time (s)")
+    memory_mb = forms.IntegerField(required=False, min_value=1, label="Memory (MiB)")
+    output_bytes = forms.IntegerField(required=False, min_value=1, label="Output per decision (bytes)")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field, key in LIMIT_FIELDS.items():
+            unit = {"time_s": "s", "cpu_s": "s", "memory_mb": "MiB", "output_bytes": "bytes"}[key]
+            self.fields[field].help_text = _limit_help(key, unit)
+
+    def config_fields(self) -> dict:
+        fields = super().config_fields()
+        fields["limits"] = {key: fields.pop(field) for field, key in LIMIT_FIELDS.items() if fields[field] is not None}
+        return fields
+
+    @classmethod
+    def initial_from(cls, config: dict) -> dict:
+        limits = config.get("limits") or {}
+        return {**config, **{field: limits.get(key) for field, key in LIMIT_FIELDS.items()}}
+
+
+class UCIAgentForm(OutsideAgentForm):
+    kind = "uci"
+    command = forms.CharField(max_length=500, help_text="A UCI engine, e.g. /usr/games/stockfish")
+    uci_elo = forms.IntegerField(
+        required=False, min_value=0, label="UCI_Elo", help_text="Set at most one of these three."
+    )
+    nodes = forms.IntegerField(required=False, min_value=1, label="Nodes per move")
+    movetime_ms = forms.IntegerField(required=False, min_value=1, label="Time per move (ms)", help_text="Default 100.")
+    time_s = forms.FloatField(required=False, min_value=0.1, label="Wall time per move (s)", help_text="Default 10.")
+
+
+class RemoteAgentForm(OutsideAgentForm):
+    kind = "remote"
+    url = forms.URLField(max_length=500, label="URL", help_text="Arena POSTs each decision here (http or https).")
+    timeout_s = forms.FloatField(
+        required=False, min_value=0.1, label="Timeout per request (s)", help_text="Default 30."
+    )
+    retries = forms.IntegerField(required=False, min_value=0, help_text="Re-asks after an invalid answer (default 1).")
+    provider_retries = forms.IntegerField(
+        required=False, min_value=0, help_text="Re-sends after a 5xx, 429 or connection failure (default 2)."
+    )
+    secret_env = forms.RegexField(
+        regex=r"^[A-Z_][A-Z0-9_]*$",
+        required=False,
+        label="Secret variable (operators)",
+        help_text="Sign with the secret in this environment variable of Arena's; leave empty to get a new secret.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.operator:
+            del self.fields["secret_env"]
+
+
+class WebsocketBotForm(OutsideAgentForm):
+    """A bot account: no config beyond its transport; it plays with its owner's tokens."""
+
+    kind = "remote"
+
+    def config_fields(self) -> dict:
+        return {"transport": "websocket"}
 
 
 def variant_choices(variants) -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ DEFAULT_LIMITS = {
     "dataset": (10, 600),  # /dataset.jsonl downloads
     "refit": (5, 600),  # leaderboards asked for with filters nobody asked for yet (each queues a fit)
     "report": (10, 600),  # report pages computed for filters not cached yet (each reads the record)
-    "agent_edit": (30, 600),  # staff creating or editing model agents
+    "agent_edit": (30, 600),  # staff or people creating or editing agents
     "frames": (30, 10),  # websocket frames per connection
 }
 #: Failed logins allowed per account name and per address before each further try must wait; the wait

@@ -8,11 +8,11 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from arena.api.presence import bot_owners_online
 from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
 from arena.play.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
@@ -44,12 +44,37 @@ def current_person(request: HttpRequest) -> Agent | None:
     return Agent.objects.filter(slug=slug, kind=Agent.Kind.HUMAN).first() if slug else None
 
 
+#: The lobby's opponent groups, by agent kind, in the order the select lists them.
+OPPONENT_GROUPS = {
+    Agent.Kind.LLM: "Models",
+    Agent.Kind.BOT: "Bots",
+    Agent.Kind.PROGRAM: "Programs",
+    Agent.Kind.UCI: "UCI engines",
+    Agent.Kind.REMOTE: "Remote agents",
+}
+
+
 def opponent_choices(game: str) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Bots of `game` and every model, grouped for the lobby's select."""
-    agents = Agent.objects.filter(is_active=True).filter(Q(kind=Agent.Kind.BOT, game=game) | Q(kind=Agent.Kind.LLM))
-    bots = [(a.slug, f"{a.name} — {a.description}") for a in agents if a.kind == Agent.Kind.BOT]
-    models = [(a.slug, a.name) for a in agents if a.kind == Agent.Kind.LLM and a.game in ("", game)]
-    return [(group, choices) for group, choices in (("Models", models), ("Bots", bots)) if choices]
+    """Every agent that can play `game` now, grouped by kind for the lobby's select.
+
+    Programs play perfect-information games only, UCI engines chess only, and a websocket bot only
+    while its account is connected.
+    """
+    hidden = get_game(game).hidden_information
+    agents = [
+        agent
+        for agent in Agent.objects.filter(is_active=True, kind__in=OPPONENT_GROUPS, game__in=["", game])
+        if not (agent.kind == Agent.Kind.PROGRAM and hidden) and not (agent.kind == Agent.Kind.UCI and game != "chess")
+    ]
+    websocket = {a.pk for a in agents if a.kind == Agent.Kind.REMOTE and a.current_version().config.get("transport")}
+    online = bot_owners_online({a.owner_id for a in agents if a.pk in websocket})
+    groups: dict[str, list[tuple[str, str]]] = {kind: [] for kind in OPPONENT_GROUPS}
+    for agent in agents:
+        if agent.pk in websocket and agent.owner_id not in online:
+            continue
+        label = f"{agent.name} — {agent.description}" if agent.kind == Agent.Kind.BOT else agent.name
+        groups[agent.kind].append((agent.slug, label))
+    return [(OPPONENT_GROUPS[kind], choices) for kind, choices in groups.items() if choices]
 
 
 def bot_level(slug: str) -> int:

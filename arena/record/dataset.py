@@ -26,7 +26,9 @@ from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from arena.agents.llm_config import secret_keys_in
+from arena.agents.remote import public_config
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Seat
+from arena.record.selectors import matches_filtered
 from arena.record.versions import code_version
 from arena.record.visibility import matches_without_secrets
 from games import IllegalAction, UnknownGame, get_game
@@ -49,17 +51,8 @@ def exportable_matches(
 ) -> QuerySet[Match]:
     """Finished matches matching the filters, without people who withheld baseline consent, nor those whose
     seed still matters to a match that can be played (`matches_without_secrets`)."""
-    matches = matches_without_secrets(Match.objects.filter(status=Match.Status.FINISHED))
-    if game:
-        matches = matches.filter(game=game)
-    if agent:
-        matches = matches.filter(seats__agent_version__agent__slug=agent)
-    if tournament:
-        matches = matches.filter(tournament__slug=tournament)
-    if since:
-        matches = matches.filter(finished_at__gte=since)
-    if until:
-        matches = matches.filter(finished_at__lt=until)
+    finished = matches_without_secrets(Match.objects.filter(status=Match.Status.FINISHED))
+    matches = matches_filtered(finished, game=game, agent=agent, tournament=tournament, since=since, until=until)
     withheld = Q(seats__agent_version__agent__kind=Agent.Kind.HUMAN) & ~Q(
         seats__agent_version__agent__baseline_consent=True
     )
@@ -83,7 +76,7 @@ def _records(matches: QuerySet[Match]) -> Iterator[dict[str, Any]]:
             "kind": agent.kind,
             "game": agent.game,
             "description": agent.description,
-            "versions": [{"number": v.number, "config": v.config} for v in agent_versions],
+            "versions": [{"number": v.number, "config": public_config(v.config)} for v in agent_versions],
         }
     # One match at a time (its seats, decisions and attempts by their own queries), so memory stays flat.
     for match in matches.iterator(chunk_size=100):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -114,20 +115,34 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+def matches_filtered(
+    matches: QuerySet[Match],
+    *,
+    game: str = "",
+    agent: str = "",
+    tournament: str = "",
+    status: str = "",
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> QuerySet[Match]:
+    """`matches` narrowed by each filter given (an empty one means any); `since`/`until` bound finished_at."""
+    lookups = {
+        "game": game,
+        "seats__agent_version__agent__slug": agent,
+        "tournament__slug": tournament,
+        "status": status,
+        "finished_at__gte": since,
+        "finished_at__lt": until,
+    }
+    return matches.filter(**{lookup: value for lookup, value in lookups.items() if value})
+
+
 def match_list(*, game: str = "", agent: str = "", status: str = "", tournament: str = "") -> QuerySet[Match]:
     """Matches, newest first, filtered as the match list page asks."""
     matches = Match.objects.select_related("tournament").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("agent_version__agent").order_by("index"))
     )
-    if game:
-        matches = matches.filter(game=game)
-    if agent:
-        matches = matches.filter(seats__agent_version__agent__slug=agent)
-    if status:
-        matches = matches.filter(status=status)
-    if tournament:
-        matches = matches.filter(tournament__slug=tournament)
-    return matches.distinct()
+    return matches_filtered(matches, game=game, agent=agent, status=status, tournament=tournament).distinct()
 
 
 def match_state_at(match: Match, ply: int) -> Any:

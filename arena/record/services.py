@@ -29,6 +29,10 @@ class ServiceError(Exception):
 # -- agents ------------------------------------------------------------------------------
 
 
+#: Agents one person (not staff) may register, through the pages or the API.
+MAX_OWNED_AGENTS = 20
+
+
 def _refuse_secrets(config: dict[str, Any]) -> None:
     if found := secret_keys_in(config):
         raise ServiceError(
@@ -54,6 +58,8 @@ def agent_create(
         raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
     if Agent.objects.filter(slug=slug).exists():
         raise ServiceError(f"An agent called {slug!r} already exists.")
+    if owner is not None and not owner.is_staff and Agent.objects.filter(owner=owner).count() >= MAX_OWNED_AGENTS:
+        raise ServiceError(f"At most {MAX_OWNED_AGENTS} agents per person.")
     _refuse_secrets(config)
     agent = Agent.objects.create(
         slug=slug, name=name, kind=kind, game=game, description=description, user=user, owner=owner

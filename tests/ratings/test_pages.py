@@ -12,7 +12,7 @@ from django.test import override_settings
 
 from arena.models import Agent
 from arena.play.people import guest_agent_create, person_consent_set
-from arena.record.services import bots_ensure, decision_record, match_claim, match_create
+from arena.record.services import agent_create, bots_ensure, decision_record, match_claim, match_create
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 from ratings.models import RatingSnapshot
@@ -153,3 +153,24 @@ def test_the_human_baseline_carries_percentile_bands_of_individual_people(client
     chart = json.loads(body.split('<script id="leaderboard-chart" type="application/json">')[1].split("</script>")[0])
     outer = chart["layout"]["shapes"][0]
     assert (outer["name"], outer["x0"], outer["x1"]) == ("people P10–P90 (n = 5)", bands["p10"], bands["p90"])
+
+
+def test_every_agent_kind_is_filterable_and_paired_on_the_leaderboard_and_analysis(client, results):
+    program = agent_create(slug="prog", name="Prog", kind="program", config={"command": "/bin/true"})
+    for seed in range(2):  # the program's recorded moves win the top row against Lv0
+        match = match_claim(
+            match_id=match_create(game="tic-tac-toe", agents=[program, results["tic-tac-toe-lv0"]], seed=seed).pk,
+            worker="w",
+        )
+        for ply, cell in enumerate([0, 3, 1, 4, 2]):
+            match = decision_record(match=match, ply=ply, action=cell)
+    snapshot_refresh(game="")
+    data = client.get("/leaderboard/?format=json&kind=program").json()
+    assert [r["slug"] for r in data["rows"]] == ["prog"]
+    body = client.get("/leaderboard/").content.decode()
+    for kind in ("llm", "bot", "human", "program", "uci", "remote"):
+        assert f'name="kind" value="{kind}" checked' in body
+    pairings = client.get("/analysis/?format=json&game=tic-tac-toe").json()["first_mover"]
+    ours = next(r for r in pairings if r["game"] == "tic-tac-toe" and r["pairing"] == "program vs bot")
+    assert ours["n"] == 2
+    assert ours["win"] == 1.0

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.agents.outside import OUTSIDE_AGENTS
+from arena.agents.outside import outside_config
 from arena.agents.program import PROTOCOLS
 from arena.models import Agent
 from arena.record.services import ServiceError, agent_create
@@ -38,6 +39,8 @@ OUTSIDE_FIELDS = {
     "uci": ("command", "uci_elo", "nodes", "movetime_ms"),
     "remote": ("url", "secret_env", "timeout_s", "retries", "provider_retries"),
 }
+#: A program's limit options: option dest → the key in the config's `limits`.
+LIMIT_OPTIONS = {"wall_time_s": "time_s", "cpu_s": "cpu_s", "memory_mb": "memory_mb", "output_bytes": "output_bytes"}
 
 
 class Command(BaseCommand):
@@ -64,7 +67,15 @@ class Command(BaseCommand):
         add.add_argument("--protocol", choices=PROTOCOLS, default="botzone", help="For --kind program.")
         add.add_argument("--keep-running", action="store_true", help="For --kind program: Botzone's keep-running.")
         add.add_argument("--url", help="For --kind remote: where Arena POSTs each decision.")
-        add.add_argument("--secret-env", help="For --kind remote: the variable holding the signing secret.")
+        add.add_argument(
+            "--secret-env", help="For --kind remote: the variable holding the signing secret (else one is made)."
+        )
+        add.add_argument("--websocket", action="store_true", help="For --kind remote: a bot account (needs --owner).")
+        add.add_argument("--owner", help="The username who owns the agent (a websocket bot plays with their tokens).")
+        add.add_argument("--wall-time-s", type=float, help="For --kind program: wall time per decision (s).")
+        add.add_argument("--cpu-s", type=int, help="For --kind program: CPU seconds over the program's life.")
+        add.add_argument("--memory-mb", type=int, help="For --kind program: address space (MiB).")
+        add.add_argument("--output-bytes", type=int, help="For --kind program: stdout per decision (bytes).")
         strength = add.add_mutually_exclusive_group()
         strength.add_argument("--uci-elo", type=int, help="For --kind uci: UCI_LimitStrength at this Elo.")
         strength.add_argument("--nodes", type=int, help="For --kind uci: nodes per move.")
@@ -94,22 +105,16 @@ class Command(BaseCommand):
         for version in agent.versions.all():
             self.stdout.write(f"  v{version.number} {json.dumps(version.config, sort_keys=True)}")
 
-    def _add(self, slug: str, kind: str, name=None, game="", bot=None, **options):
+    def _add(self, slug: str, kind: str, name=None, game="", bot=None, owner=None, **options):
+        secret = ""
         if kind == Agent.Kind.BOT:
             if not bot:
                 raise CommandError("--kind bot needs --bot <game>-lv<N>.")
             config = {"bot": bot}
         elif kind in OUTSIDE_FIELDS:
-            config = {k: options[k] for k in OUTSIDE_FIELDS[kind] if options.get(k) not in (None, False)}
-            required = "url" if kind == Agent.Kind.REMOTE else "command"
-            if required not in config:
-                raise CommandError(f"--kind {kind} needs --{required}.")
+            config, secret = self._outside_config(kind, owner, options)
             if kind == Agent.Kind.UCI:
                 game = game or "chess"
-            try:
-                OUTSIDE_AGENTS[kind](config)  # refuses a config that cannot work, before it is stored
-            except ServiceError as error:
-                raise CommandError(str(error)) from None
         else:
             config = {k: options[k] for k in LLM_FIELDS if options.get(k) is not None}
             if options.get("no_legal_list"):
@@ -117,8 +122,35 @@ class Command(BaseCommand):
             for required in ("base_url", "model"):
                 if required not in config:
                     raise CommandError(f"--kind llm needs --{required.replace('_', '-')}.")
+        owner_user = None
+        if owner:
+            owner_user = get_user_model().objects.filter(username=owner).first()
+            if owner_user is None:
+                raise CommandError(f"No user {owner!r}.")
         try:
-            agent = agent_create(slug=slug, name=name or slug, kind=kind, game=game, config=config)
+            agent = agent_create(slug=slug, name=name or slug, kind=kind, game=game, config=config, owner=owner_user)
         except ServiceError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"created {agent.slug}")
+        if secret:
+            self.stdout.write(f"signing secret (shown once; Arena keeps only a way to recompute it): {secret}")
+
+    def _outside_config(self, kind: str, owner: str | None, options: dict) -> tuple[dict, str]:
+        """The checked config of an outside agent from the options (outside_config is the one check)."""
+        fields = {k: options[k] for k in OUTSIDE_FIELDS[kind]}
+        limits = {key: options[dest] for dest, key in LIMIT_OPTIONS.items() if options.get(dest) is not None}
+        if limits and kind != Agent.Kind.PROGRAM:
+            raise CommandError("--wall-time-s, --cpu-s, --memory-mb and --output-bytes are for --kind program.")
+        fields["limits"] = limits
+        if options.get("websocket"):
+            if kind != Agent.Kind.REMOTE or not owner:
+                raise CommandError("--websocket is for --kind remote, with --owner (whose tokens the bot uses).")
+            fields = {"transport": "websocket"}
+        else:
+            required = "url" if kind == Agent.Kind.REMOTE else "command"
+            if not fields.get(required):
+                raise CommandError(f"--kind {kind} needs --{required}.")
+        try:
+            return outside_config(kind, fields, operator=True)
+        except ServiceError as error:
+            raise CommandError(str(error)) from None

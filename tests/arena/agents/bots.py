@@ -64,6 +64,93 @@ int main(void) {
 }
 """
 
+#: Chess in Botzone's JSON format ({"source": "e2", "target": "e4", "promotion": "*"}, "-1" when White starts):
+#: replays the game from requests and responses, then plays its best capture (else its first legal move);
+#: it never castles or takes en passant itself, but follows an opponent who does.
+JSON_CHESS = r"""
+import json, sys
+START = "RNBQKBNR" + "P" * 8 + "." * 32 + "p" * 8 + "rnbqkbnr"
+board = {(i % 8, i // 8): c for i, c in enumerate(START) if c != "."}
+VALUE = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9, "k": 100}
+def square(name): return "abcdefgh".index(name[0]), int(name[1]) - 1
+def name(sq): return "abcdefgh"[sq[0]] + str(sq[1] + 1)
+def play(move):
+    source, target, promotion = square(move["source"]), square(move["target"]), move["promotion"]
+    piece = board.pop(source)
+    if piece in "Pp" and source[0] != target[0] and target not in board:
+        board.pop((target[0], source[1]), None)  # en passant
+    if piece in "Kk" and abs(source[0] - target[0]) == 2:  # castling: the rook follows
+        rank = source[1]
+        rook_from, rook_to = ((7, rank), (5, rank)) if target[0] == 6 else ((0, rank), (3, rank))
+        board[rook_to] = board.pop(rook_from)
+    board[target] = (promotion.upper() if piece.isupper() else promotion) if promotion != "*" else piece
+def mine(piece, white): return piece.isupper() == white
+def rays(sq, piece, white):
+    kind = piece.lower()
+    if kind == "p":
+        step = 1 if white else -1
+        ahead = (sq[0], sq[1] + step)
+        if ahead not in board and 0 <= ahead[1] < 8:
+            yield ahead
+            home = 1 if white else 6
+            two = (sq[0], sq[1] + 2 * step)
+            if sq[1] == home and two not in board:
+                yield two
+        for dx in (-1, 1):
+            diagonal = (sq[0] + dx, sq[1] + step)
+            if diagonal in board and not mine(board[diagonal], white):
+                yield diagonal
+        return
+    steps = {"n": [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)],
+             "b": [(1, 1), (1, -1), (-1, 1), (-1, -1)], "r": [(1, 0), (-1, 0), (0, 1), (0, -1)]}
+    steps["q"] = steps["k"] = steps["b"] + steps["r"]
+    for dx, dy in steps[kind]:
+        x, y = sq[0] + dx, sq[1] + dy
+        while 0 <= x < 8 and 0 <= y < 8:
+            if (x, y) in board:
+                if not mine(board[(x, y)], white):
+                    yield (x, y)
+                break
+            yield (x, y)
+            if kind in "nk":
+                break
+            x, y = x + dx, y + dy
+def attacked(sq, by_white):
+    for source, piece in list(board.items()):
+        if mine(piece, by_white):
+            if piece in "Pp":
+                if sq[1] - source[1] == (1 if by_white else -1) and abs(sq[0] - source[0]) == 1:
+                    return True
+            elif sq in rays(source, piece, by_white):
+                return True
+    return False
+def legal(white):
+    for source, piece in sorted(board.items()):
+        if not mine(piece, white):
+            continue
+        for target in list(rays(source, piece, white)):
+            taken = board.get(target)
+            board[target] = board.pop(source)
+            king = next(s for s, p in board.items() if p == ("K" if white else "k"))
+            safe = not attacked(king, not white)
+            board[source] = board.pop(target)
+            if taken:
+                board[target] = taken
+            if safe:
+                yield source, target, VALUE[taken.lower()] if taken else 0
+turn = json.loads(sys.stdin.readline())
+white = turn["requests"][0]["source"] == "-1"
+for request, response in zip(turn["requests"], turn["responses"] + [None]):
+    if request["source"] != "-1":
+        play(request)
+    if response:
+        play(response)
+moves = list(legal(white))
+source, target, _ = max(moves, key=lambda move: move[2])
+promotion = "q" if board[source] in "Pp" and target[1] in (0, 7) else "*"
+print(json.dumps({"response": {"source": name(source), "target": name(target), "promotion": promotion}}))
+"""
+
 FORK_BOMB = "import os\nwhile True:\n    os.fork()\n"
 INFINITE_OUTPUT = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n"
 SLEEP_FOREVER = "import time\nwhile True:\n    time.sleep(60)\n"

@@ -159,3 +159,42 @@ async def test_botzone_coordinates_round_trip_for_every_shared_game():
         state = game.initial_state(seed=3)
         for action in game.legal_actions(state):
             assert botzone.decode(game, state, botzone.encode(game, state, action)) == action
+    chess_game = get_game("chess")
+    board = chess_game.initial_state(seed=0, fen="r3k3/1P6/8/8/8/8/8/R3K2R w KQq - 0 1")
+    for action in chess_game.legal_actions(board):  # promotions and castling too
+        assert botzone.decode(chess_game, board, botzone.encode(chess_game, board, action)) == action
+    assert botzone.encode(chess_game, board, "b7a8n") == {"source": "b7", "target": "a8", "promotion": "n"}
+    assert botzone.encode(chess_game, board, "e1g1") == {"source": "e1", "target": "g1", "promotion": "*"}
+    line = botzone.text_line(botzone.encode(chess_game, board, "b7a8q"))  # the simple-interaction text mode
+    assert line == "b7 a8 q"
+    assert botzone.decode(chess_game, board, botzone.parse_text_line(chess_game, line)) == "b7a8q"
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+async def test_a_botzone_chess_bot_plays_unchanged_in_botzones_chess_format(seat):
+    """A bot written for Botzone's chess judge (source/target/promotion strings) plays Arena's chess as it is."""
+
+    def setup() -> Match:
+        bots_ensure(game="chess")
+        from arena.models import Agent
+
+        command = bots.python_bot(bots.program_dir(), "chess", bots.JSON_CHESS)
+        program = agent_create(slug="chess-prog", name="chess-prog", kind="program", config={"command": command})
+        random_bot = Agent.objects.get(slug="chess-lv0")
+        seats = [program, random_bot] if seat == 0 else [random_bot, program]
+        return match_create(game="chess", agents=seats, seed=11, options={"max_plies": 60})
+
+    match = await sync_to_async(setup)()
+    await run_match(match.pk)
+    match = await Match.objects.aget(pk=match.pk)
+    assert match.status == Match.Status.FINISHED
+    attempts = await program_attempts(match, seat)
+    assert len(attempts) >= 5
+    assert [a.verdict for a in attempts] == ["ok"] * len(attempts)  # every answer decoded to a legal move
+    first = json.loads(attempts[0].messages[0]["content"])
+    assert (first["requests"][0] == {"source": "-1", "target": "-1", "promotion": "*"}) == (seat == 0)
+    last = json.loads(attempts[-1].messages[0]["content"])
+    assert set(last["responses"][0]) == {"source", "target", "promotion"}
+    answer = json.loads(attempts[-1].raw_text)["response"]
+    decided = await match.decisions.aget(ply=attempts[-1].ply)
+    assert decided.action_text == answer["source"] + answer["target"] + answer["promotion"].replace("*", "")

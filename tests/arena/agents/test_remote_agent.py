@@ -7,6 +7,7 @@ import hmac
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import StringIO
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -29,12 +30,13 @@ class AgentServer:
         self.bodies: list[dict] = []
         self.bad_signatures = 0
         self.failures = failures
+        self.secret = SECRET
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers["Content-Length"]))
-                expected = "sha256=" + hmac.new(SECRET.encode(), raw, hashlib.sha256).hexdigest()
+                expected = "sha256=" + hmac.new(server.secret.encode(), raw, hashlib.sha256).hexdigest()
                 if not hmac.compare_digest(expected, self.headers.get("X-Arena-Signature", "")):
                     server.bad_signatures += 1
                 if server.failures:
@@ -103,6 +105,26 @@ async def test_a_remote_agent_plays_a_whole_match_with_signed_requests(agent_ser
     config = (await AgentVersion.objects.aget(agent__slug="remote")).config
     assert SECRET not in json.dumps(config)
     assert config["secret_env"] == "ARENA_TEST_AGENT_SECRET"
+
+
+async def test_without_a_secret_variable_the_cli_makes_a_signing_secret_shown_once(agent_server):
+    server = agent_server()
+
+    def setup() -> tuple[Match, str]:
+        bots_ensure(game="tic-tac-toe")
+        out = StringIO()
+        call_command("agents", "add", "--slug", "signed", "--kind", "remote", "--url", server.url, stdout=out)
+        agents = [Agent.objects.get(slug="signed"), Agent.objects.get(slug="tic-tac-toe-lv0")]
+        return match_create(game="tic-tac-toe", agents=agents, seed=3), out.getvalue()
+
+    match, printed = await sync_to_async(setup)()
+    server.secret = printed.split("signing secret")[1].split(": ")[1].strip()
+    await run_match(match.pk)
+    assert server.bodies
+    assert server.bad_signatures == 0
+    config = (await AgentVersion.objects.aget(agent__slug="signed")).config
+    assert server.secret not in json.dumps(config)
+    assert set(config) == {"url", "secret_id"}
 
 
 async def test_server_errors_are_retried_and_each_is_recorded(agent_server):

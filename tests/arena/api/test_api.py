@@ -9,6 +9,7 @@ from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django.test import Client
 
+from arena.agents.remote import derived_secret
 from arena.api.routes import anonymous_throttle
 from arena.models import Agent, ApiToken, Match, Tournament
 from arena.play.people import person_agent_for_user, person_match_create
@@ -55,7 +56,7 @@ def test_writes_need_the_scope_and_the_api_registers_remote_agents_only(alice):
     agent = {
         "slug": "my-remote",
         "kind": "remote",
-        "config": {"url": "http://127.0.0.1:9/move", "secret_env": "MY_SECRET"},
+        "config": {"url": "http://127.0.0.1:9/move"},
     }
     read_only = make_token(alice)
     assert client.post("/api/v1/agents", agent, content_type="application/json", **bearer(read_only)).status_code == 403
@@ -63,7 +64,16 @@ def test_writes_need_the_scope_and_the_api_registers_remote_agents_only(alice):
     token = make_token(alice, "agents")
     made = client.post("/api/v1/agents", agent, content_type="application/json", **bearer(token))
     assert made.status_code == 200, made.content
-    assert Agent.objects.get(slug="my-remote").owner == alice
+    created = Agent.objects.get(slug="my-remote")
+    assert created.owner == alice
+    secret = made.json()["signing_secret"]  # shown once; only the id it is derived from is stored
+    assert secret not in json.dumps(created.current_version().config)
+    assert derived_secret(created.current_version().config["secret_id"]) == secret
+    borrowed_env = {"url": "http://x.test/", "secret_env": "OPENAI_API_KEY"}
+    borrowed = {"slug": "borrowed", "kind": "remote", "config": borrowed_env}
+    refused = client.post("/api/v1/agents", borrowed, content_type="application/json", **bearer(token))
+    assert refused.status_code == 400
+    assert "operator" in refused.json()["detail"]
     program = {"slug": "rm-rf", "kind": "program", "config": {"command": "rm -rf /"}}
     refused = client.post("/api/v1/agents", program, content_type="application/json", **bearer(token))
     assert refused.status_code == 400
@@ -75,7 +85,9 @@ def test_writes_need_the_scope_and_the_api_registers_remote_agents_only(alice):
         "/api/v1/agents/my-remote/versions", version, content_type="application/json", **bearer(token)
     )
     assert updated.status_code == 200
-    assert Agent.objects.get(slug="my-remote").current_version().config == {**version["config"], "public_only": True}
+    config = Agent.objects.get(slug="my-remote").current_version().config
+    secret_id = created.current_version().config["secret_id"]
+    assert config == {**version["config"], "public_only": True, "secret_id": secret_id}
 
 
 def test_people_start_ladder_climbs_of_their_own_agents_only(alice):

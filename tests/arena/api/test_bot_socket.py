@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from arena.api.services import api_token_create
 from arena.asgi import application
 from arena.models import Agent, Match
+from arena.play.views import opponent_choices
 from arena.record.services import agent_create, bots_ensure, match_create
 from arena.runner.loop import run_match
 
@@ -70,3 +71,31 @@ async def test_without_a_live_token_the_socket_is_refused():
     ws = bot_socket("arena_not-a-token")
     connected, _code = await ws.connect()
     assert not connected
+
+
+async def test_the_lobby_offers_every_kind_that_can_play_and_a_websocket_bot_only_while_connected(django_user_model):
+    def setup() -> str:
+        owner = django_user_model.objects.create_user("botmaker", password="pw-123456")
+        agent_create(slug="ws-bot", name="WS bot", kind="remote", config={"transport": "websocket"}, owner=owner)
+        agent_create(slug="http-bot", name="HTTP bot", kind="remote", config={"url": "https://a.test/"})
+        agent_create(slug="prog", name="Prog", kind="program", config={"command": "/bin/true"})
+        agent_create(slug="sf", name="SF", kind="uci", game="chess", config={"command": "stockfish"})
+        return api_token_create(user=owner, name="bot", scopes=["agents"])[1]
+
+    def offered(game: str) -> dict[str, list[str]]:
+        return {group: [slug for slug, _ in choices] for group, choices in opponent_choices(game)}
+
+    token = await sync_to_async(setup)()
+    chess = await sync_to_async(offered)("chess")
+    assert chess["Programs"] == ["prog"]
+    assert chess["UCI engines"] == ["sf"]
+    assert chess["Remote agents"] == ["http-bot"]  # the websocket bot is not connected
+    poker = await sync_to_async(offered)("kuhn-poker")
+    assert "Programs" not in poker  # a Botzone program plays perfect-information games only
+    assert "UCI engines" not in poker
+    ws = bot_socket(token)
+    assert (await ws.connect())[0]
+    await ws.receive_nothing(timeout=1)  # the connection has looked up its turns (and marked itself present)
+    assert (await sync_to_async(offered)("chess"))["Remote agents"] == ["http-bot", "ws-bot"]
+    await ws.disconnect()
+    assert (await sync_to_async(offered)("chess"))["Remote agents"] == ["http-bot"]
