@@ -62,3 +62,16 @@ def test_gomoku_legal_move_discs_are_faint_and_the_point_under_the_pointer_full(
     faint = disc.evaluate(opacity)
     page.locator(".gm-playable").nth(40).hover()
     assert 0 < faint <= disc.evaluate(opacity) / 2
+
+
+def test_the_selected_skirmish_unit_stands_out_from_its_targets(page):
+    game = get_game("skirmish")
+    state = game.initial_state(seed=1)
+    show(page, "skirmish", board_html(game, state, 0))
+    unit = page.locator(".board-skirmish [data-cell]:has(.unit-red)").first
+    target = page.locator(".board-skirmish [data-cell]:not(:has(.unit))").first
+    unit.evaluate("el => el.classList.add('cell-selected')")
+    target.evaluate("el => el.classList.add('cell-target')")
+    width = "g => parseFloat(getComputedStyle(g.querySelector('.hex')).strokeWidth)"
+    assert unit.evaluate(width) >= 2 * target.evaluate(width)
+    assert unit.evaluate("g => parseFloat(getComputedStyle(g.querySelector('.unit')).strokeWidth)") > 1
