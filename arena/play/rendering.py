@@ -147,6 +147,7 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     state = match_state_at(match, ply)
     secret = match_secret(match)
     mine = person_seats(match, viewer)
+    groups = move_groups(match, game, secret, mine)
     decision = match.decisions.select_related("match").filter(ply=ply - 1).first() if ply > 0 else None
     attempts, annotations = [], ""
     if decision and action_hidden(game, secret, decision.seat, decision.action_text, mine):
@@ -163,7 +164,9 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
         "prev_ply": max(ply - 1, 0),
         "next_ply": min(ply + 1, match.ply),
         "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
-        "move_groups": move_groups(match, game, secret, mine),
+        "move_groups": groups,
+        # The move that led here as the list shows it (the game's notation, a plan's summary).
+        "move": next((m for group in groups for m in group["moves"] if m["ply"] == ply - 1), None),
         "decision": decision,
         "attempts": attempts,
         "annotations": annotations,

@@ -36,6 +36,7 @@ def test_chess_moves_read_as_san_live_and_in_the_replay(client):
     assert links == [("1", "e4"), ("2", "e5"), ("3", "Nf3"), ("4", "Nc6"), ("5", "Bb5"), ("6", "Nf6"), ("7", "O-O")]
     assert 'href="?ply=3" hx-get' in replay
     assert 'aria-current="step">Nf3<' in replay
+    assert "<p><strong>Nf3</strong> <code>g1f3</code>" in replay  # the trace names the move both ways
 
 
 def test_poker_moves_are_grouped_by_hand_and_numbered_on(client):
