@@ -183,6 +183,17 @@ class Game[S, A]:
         """Extra facts the record stores with a decision: plan games give `round`, `revised`, `plan_similarity`."""
         return {}
 
+    # -- the move list: how the record reads to people ---------------------------------
+
+    def action_label(self, state: S, action: A) -> str:
+        """How `action`, played in `state`, reads in a move list: the game's own notation (SAN), a plan's summary."""
+        return self.action_to_text(state, action)
+
+    def round_label(self, state: S) -> str:
+        """The hand, round or phase a move made in `state` belongs to ("Hand 2", "Night 1"); '' when the game has
+        none. Public: every viewer sees it."""
+        return ""
+
     # -- UI: how people play it in the browser -----------------------------------------
 
     #: True when the game ships static/games/<slug>.js for its play page (plan editors, bet controls),

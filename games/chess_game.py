@@ -246,6 +246,10 @@ class Chess(Game[ChessState, str]):
     def action_to_text(self, state: ChessState, action: str) -> str:
         return action
 
+    def action_label(self, state: ChessState, action: str) -> str:
+        """SAN, from the position before the move: `g1f3` → `Nf3`, `e7e8q` → `e8=Q+`."""
+        return self.board(state).san(chess.Move.from_uci(action))
+
     def action_cells(self, state: ChessState, action: str) -> tuple[str, ...]:
         """From and to squares; the four promotions of one pawn move share them (the page asks which piece)."""
         return (action[:2], action[2:4])

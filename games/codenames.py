@@ -237,6 +237,11 @@ class Codenames(Game[CodenamesState, tuple]):
             reason=str(data["reason"]),
         )
 
+    def round_label(self, state: CodenamesState) -> str:
+        """ "Turn 3: Red": a turn is one clue and the guesses on it."""
+        clues = sum(kind == "clue" for kind, *_ in state.log)
+        return f"Turn {clues if state.clue else clues + 1}: {TEAMS[state.team]}"
+
     def action_to_text(self, state: CodenamesState, action: tuple) -> str:
         if action[0] == "clue":
             return f"clue {action[1]} {action[2]}"

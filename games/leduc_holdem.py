@@ -226,6 +226,9 @@ class LimitPoker(Game[LimitPokerState, str]):
             past=tuple(str(a) for a in data["past"]),
         )
 
+    def round_label(self, state: LimitPokerState) -> str:
+        return f"Hand {state.hand + 1} of {state.hands}"
+
     def action_to_text(self, state: LimitPokerState, action: str) -> str:
         return action
 

@@ -130,7 +130,13 @@ class TicTacToe(Game[TicTacToeState, int]):
         return f"You play {MARKS[player]}. Move {state.ply + 1}.\n{self.board_text(state)}"
 
     def player_view(self, state: TicTacToeState, player: int | None) -> dict[str, Any]:
+        """Adds the nine cells with their mark and whether they are part of the winning line."""
+        board = state.board
+        won = {cell for line in LINES if board[line[0]] != -1 and len({board[c] for c in line}) == 1 for cell in line}
         return {
             **self.to_json(state),
-            "cells": [{"name": cell_name(i), "mark": MARKS[v] if v != -1 else ""} for i, v in enumerate(state.board)],
+            "cells": [
+                {"name": cell_name(i), "mark": MARKS[v] if v != -1 else "", "won": i in won}
+                for i, v in enumerate(board)
+            ],
         }

@@ -258,6 +258,9 @@ class Werewolf(Game[WerewolfState, tuple]):
             max_rounds=int(data["max_rounds"]),
         )
 
+    def round_label(self, state: WerewolfState) -> str:
+        return f"Night {state.round}" if state.phase == "night" else f"Day {state.round}"
+
     def action_to_text(self, state: WerewolfState, action: tuple) -> str:
         if action[0] == "say":
             return f"say {action[1]}"

@@ -10,6 +10,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
+from arena.play.move_list import move_groups
 from arena.play.people import person_seats
 from arena.play.results import result_text
 from arena.record.selectors import match_state_at, tournament_progress
@@ -93,10 +94,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
-        "moves": [
-            {"text": visible_action(game, secret, seat, text, mine), "fallback": fallback}
-            for _, seat, text, _, fallback in moves
-        ],
+        "move_groups": move_groups(match, game, secret, mine),
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": view,
@@ -149,9 +147,7 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     state = match_state_at(match, ply)
     secret = match_secret(match)
     mine = person_seats(match, viewer)
-    decisions = list(match.decisions.order_by("ply").only("ply", "seat", "action_text", "fallback"))
-    for decision in decisions:
-        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
+    groups = move_groups(match, game, secret, mine)
     decision = match.decisions.select_related("match").filter(ply=ply - 1).first() if ply > 0 else None
     attempts, annotations = [], ""
     if decision and action_hidden(game, secret, decision.seat, decision.action_text, mine):
@@ -168,7 +164,9 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
         "prev_ply": max(ply - 1, 0),
         "next_ply": min(ply + 1, match.ply),
         "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
-        "decisions": decisions,
+        "move_groups": groups,
+        # The move that led here as the list shows it (the game's notation, a plan's summary).
+        "move": next((m for group in groups for m in group["moves"] if m["ply"] == ply - 1), None),
         "decision": decision,
         "attempts": attempts,
         "annotations": annotations,

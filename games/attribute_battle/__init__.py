@@ -42,6 +42,11 @@ class AttributeBattle(PlanGame):
     def random_plan(self, role: int, options: dict[str, int], rng: random.Random) -> dict[str, Any]:
         return skills.random_plan(role, options, rng)
 
+    def plan_summary(self, plan: dict[str, Any], role: int) -> str:
+        """ "Water, Fire, Dark characters, target first"."""
+        elements = ", ".join(character["element"] for character in plan["characters"])
+        return f"{elements} characters, target {plan.get('target_priority', PRIORITIES[0])}"
+
     def example_plans(self, role: int, options: dict[str, int]) -> list[dict[str, Any]]:
         return skills.example_plans(role, options)
 

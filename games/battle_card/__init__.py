@@ -39,6 +39,12 @@ class BattleCard(PlanGame):
     def random_plan(self, role: int, options: dict[str, int], rng: random.Random) -> dict[str, Any]:
         return units.random_plan(role, options, rng)
 
+    def plan_summary(self, plan: dict[str, Any], role: int) -> str:
+        """ "5 minions (1 gold), target leftmost"."""
+        gold = sum(bool(minion.get("gold")) for minion in plan["minions"])
+        golden = f" ({gold} gold)" if gold else ""
+        return f"{len(plan['minions'])} minions{golden}, target {plan.get('target_priority', PRIORITIES[0])}"
+
     def example_plans(self, role: int, options: dict[str, int]) -> list[dict[str, Any]]:
         return units.example_plans(role, options)
 

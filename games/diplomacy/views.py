@@ -29,6 +29,9 @@ def phase_long(phase: str) -> str:
 
 
 class Diplomacy(DiplomacyRules):
+    def round_label(self, state: DiplomacyState) -> str:
+        return phase_long(self.board(state).phase)
+
     def message_entry(self, message: Message, viewer: int | None) -> dict[str, Any]:
         phase, number, sender, recipient, text = message
         return {

@@ -198,6 +198,9 @@ class FightTheLandlord(Game[LandlordState, Action]):
             plays=tuple((int(s), tuple(c)) for s, c in data["plays"]),
         )
 
+    def round_label(self, state: LandlordState) -> str:
+        return "Bidding" if state.landlord < 0 else "Play"
+
     def action_to_text(self, state: LandlordState, action: Action) -> str:
         if action[0] == "bid":
             return f"bid {action[1]}" if action[1] else "no bid"

@@ -195,6 +195,9 @@ class Holdem(Game[HoldemState, Action]):
 
     # -- notation ------------------------------------------------------------------------
 
+    def round_label(self, state: HoldemState) -> str:
+        return f"Hand {state.hand + 1} of {state.hands}"
+
     def action_to_text(self, state: HoldemState, action: Action) -> str:
         if action == FOLD:
             return "fold"

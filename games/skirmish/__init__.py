@@ -386,6 +386,9 @@ class Skirmish(Game[SkirmishState, tuple]):
             reason=str(data["reason"]),
         )
 
+    def round_label(self, state: SkirmishState) -> str:
+        return f"Turn {state.turn}"
+
     def action_to_text(self, state: SkirmishState, action: tuple) -> str:
         stamp = f"@{action[-1]} " if action[-1] >= 0 else ""
         if action[0] == "move":

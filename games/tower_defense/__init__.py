@@ -8,6 +8,7 @@ tables in `units.py` and the match protocol (rounds, legs, keep/revise) in `prot
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from games.tower_defense import units
@@ -55,6 +56,11 @@ class TowerDefense(PlanGame):
 
     def random_plan(self, role: int, options: dict[str, int], rng: random.Random) -> dict[str, Any]:
         return units.random_plan(role, options, rng)
+
+    def plan_summary(self, plan: dict[str, Any], role: int) -> str:
+        """ "7 units: 5 NormalDemon, 1 GreatDemon, 1 SpeedyDemon"."""
+        counts = Counter(unit["unit"] for unit in plan["units"])
+        return f"{len(plan['units'])} units: " + ", ".join(f"{n} {name}" for name, n in counts.most_common())
 
     def example_plans(self, role: int, options: dict[str, int]) -> list[dict[str, Any]]:
         return units.example_plans(role, options)

@@ -299,7 +299,29 @@ class PlanGame(PlanViews, Game[PlanState, str]):
         sealed = self.seal(state, seat, self.parse_action(state, action))
         return {"round": round_of(len(state.legs)), "revised": sealed.revised, "plan_similarity": sealed.similarity}
 
+    def action_label(self, state: PlanState, action: str) -> str:
+        """The plan in a few words with its cost ("5 minions, target leftmost, cost 9"), or why it forfeits."""
+        seat = self.current_player(state)
+        if seat is None:
+            return action
+        role = role_of(seat, len(state.legs))
+        sealed = self.seal(state, seat, action)
+        kept = "keep: " if action == KEEP else ""
+        if not sealed.plan:
+            return f"{kept}{self.role_names[role]} plan forfeits the leg: {sealed.violations[0][1]}"
+        plan = self.check(sealed.source, role, dict(state.options)).plan
+        return f"{kept}{self.role_names[role]}: {self.plan_summary(plan, role)}, cost {sealed.cost}"
+
+    def round_label(self, state: PlanState) -> str:
+        index = len(state.legs)
+        attacker = self.seat_names[index % 2]
+        return f"Round {round_of(index)}, leg {index % 2 + 1}: {attacker} attacks"
+
     # -- hooks each game supplies -----------------------------------------------------------
+
+    def plan_summary(self, plan: dict[str, Any], role: int) -> str:
+        """A valid plan of `role` in a few words for the move list, e.g. "5 minions, target leftmost"."""
+        raise NotImplementedError
 
     def validate_plan(self, document: Any, role: int, options: dict[str, int]) -> Checked:
         raise NotImplementedError

@@ -51,10 +51,24 @@
     return prefix.every((cell, i) => cells[i] === cell);
   }
 
+  // What to click next: the board's data-steps names each click of a move ("Select a worker|Move to …");
+  // a half-made move can be cancelled.
+  function showStep() {
+    const step = live().querySelector("[data-move-step]");
+    if (!step) return;
+    const board = live().querySelector("[data-steps]");
+    const steps = board ? board.dataset.steps.split("|") : [];
+    const hint = steps[Math.min(selected.length, steps.length - 1)] || "";
+    step.querySelector("[data-move-hint]").textContent = hint;
+    step.querySelector("[data-cancel-move]").hidden = !selected.length;
+    step.hidden = !myTurn() || (!hint && !selected.length);
+  }
+
   function highlight() {
     const board = live();
     board.querySelectorAll(".cell-target, .cell-selected").forEach((el) => el.classList.remove("cell-target", "cell-selected"));
     board.querySelector(".move-chooser").hidden = true;
+    showStep();
     if (!myTurn()) return;
     const next = new Set();
     for (const move of legal()) {
@@ -86,8 +100,17 @@
       showError("It is not your turn.");
       return;
     }
-    let path = selected.includes(name) ? [] : [...selected, name];
+    let path = [...selected, name];
     let candidates = legal().filter((m) => startsWith(m.cells, path));
+    if (!candidates.length && selected.includes(name)) {
+      // A cell of the half-made move that is no next step: the first one again deselects it; any other says why.
+      if (name === selected[0] && selected.length === 1) {
+        selected = [];
+        errorBox.hidden = true;
+      } else showError(`${name} is not a next step of your move: click a highlighted square, or Cancel.`);
+      highlight();
+      return;
+    }
     if (!candidates.length && selected.length) {
       path = [name]; // start a new move from this cell
       candidates = legal().filter((m) => startsWith(m.cells, path));
@@ -175,6 +198,11 @@
   root.addEventListener("click", (event) => {
     const cell = event.target.closest("[data-cell]");
     if (cell && root.contains(cell)) clickCell(cell.dataset.cell);
+    if (event.target.closest("[data-cancel-move]")) {
+      selected = [];
+      errorBox.hidden = true;
+      highlight();
+    }
     if (event.target.closest("[data-resign]") && window.confirm("Resign this game?")) send({ type: "resign" });
   });
   root.addEventListener("keydown", (event) => {

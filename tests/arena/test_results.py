@@ -72,7 +72,7 @@ def test_a_random_fallback_is_marked_in_the_live_move_list_and_counted_for_its_p
     match = decision_record(match=match, ply=0, action=4, fallback="random_legal")
     match = decision_record(match=match, ply=1, action=0)
     html = live_match_html(match, person)
-    moves = re.search(r'<ol class="move-list".*?</ol>', html, re.S).group(0)
+    moves = re.search(r'<div class="move-list".*?</div>', html, re.S).group(0)
     assert moves.count("random fallback") == 1
     assert re.search(r'<li class="fallback">[^<]*<span[^>]*>random fallback', moves)
     assert "1 random fallback<" in html  # the players list counts them
