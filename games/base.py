@@ -210,6 +210,14 @@ class Game[S, A]:
         """
         return (self.action_to_text(state, action),)
 
+    # -- replays: how a recorded match steps ------------------------------------------
+
+    def turns(self, state: S) -> list[tuple[str, int]]:
+        """The turns played up to `state`, oldest first, as (name, plies taken in it), the plies summing to its
+        ply: a replay steps a turn at a time (Diplomacy's phases, whose powers seal orders one after another).
+        [] (the default): every ply is a step of its own."""
+        return []
+
     # -- variants: rule options chosen per match and rated apart ------------------------
 
     #: Named variants: name -> `initial_state` options (the rules' defaults are the "standard" variant

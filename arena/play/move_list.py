@@ -47,17 +47,20 @@ def _labels_of(match: Match, game: Game, plies: list[int]) -> dict[int, tuple[st
 
 def move_groups(match: Match, game: Game, secret: bool, viewer_seats: list[int]) -> list[dict[str, Any]]:
     """The match's moves as a viewer may see them, in groups of one hand/round each (one untitled group in games
-    without): {"title", "moves": [{"ply", "label", "detail", "fallback"}]}; `detail` is a plan's full text."""
+    without): {"title", "moves": [{"ply", "who", "label", "detail", "fallback"}]}; `who` names the seat in games
+    of more than two, `detail` is a plan's full text."""
     rows = list(match.decisions.order_by("ply").values_list("ply", "seat", "action_text", "fallback"))
     labels = _labels_of(match, game, [row[0] for row in rows])
     groups: list[dict[str, Any]] = []
+    named = len(game.seat_names) > 2  # with two seats the move number says who moved
     for ply, seat, text, fallback in rows:
         label, title = labels[ply]
-        if action_hidden(game, secret, seat, text, viewer_seats):
-            label, detail = visible_action(game, secret, seat, text, viewer_seats), ""
+        if action_hidden(game, secret, seat, text, viewer_seats):  # nor who acted: night order can give roles away
+            label, detail, who = visible_action(game, secret, seat, text, viewer_seats), "", ""
         else:
             detail = text if game.document_actions and label != text else ""
+            who = game.seat_names[seat] if named else ""
         if not groups or groups[-1]["title"] != title:
             groups.append({"title": title, "moves": []})
-        groups[-1]["moves"].append({"ply": ply, "label": label, "detail": detail, "fallback": fallback})
+        groups[-1]["moves"].append({"ply": ply, "who": who, "label": label, "detail": detail, "fallback": fallback})
     return groups

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import accumulate
 from typing import Any
 
 from django.template import Context
@@ -137,38 +138,50 @@ def annotations_html(decision: Decision, user, viewer_seats: list[int], error: s
 
 
 def replay_html(match: Match, ply: int, viewer, user) -> str:
-    """The replay panel at `ply`: board, step controls, move list and the trace of the move that led here.
+    """The replay panel at `ply`: board, step controls, move list and the trace of the move that led here, or of
+    every move of the turn that ended here in games that step a turn at a time (`Game.turns`).
 
     Once the match has no secrets left it reveals everything; until then a viewer sees what their seats
     may see (arena.record.visibility).
     """
     game = get_game(match.game)
     ply = min(max(ply, 0), match.ply)
+    turns = game.turns(match_state_at(match, match.ply))
+    ends = list(accumulate(plies for _, plies in turns))
+    stops = [0, *ends] if turns else list(range(match.ply + 1))
+    ply = min(stop for stop in stops if stop >= ply)  # a turn's inner plies are no steps: show the turn resolved
     state = match_state_at(match, ply)
     secret = match_secret(match)
     mine = person_seats(match, viewer)
     groups = move_groups(match, game, secret, mine)
-    decision = match.decisions.select_related("match").filter(ply=ply - 1).first() if ply > 0 else None
-    attempts, annotations = [], ""
-    if decision and action_hidden(game, secret, decision.seat, decision.action_text, mine):
-        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
-        decision.seat = None  # who acted when can give a role away (Werewolf's night order)
-    elif decision:
-        if trace_visible(game, secret, decision.seat, mine):
-            attempts = list(decision.attempts.order_by("number"))
-        annotations = annotations_html(decision, user, mine)
+    step = stops.index(ply)
+    shown = match.decisions.select_related("match").filter(ply__gte=stops[step - 1] if step else 0, ply__lt=ply)
+    shown = shown.order_by("ply")
+    listed = {move["ply"]: move for group in groups for move in group["moves"]}
+    traced = [_traced(game, decision, secret, mine, user) | {"move": listed[decision.ply]} for decision in shown]
     context = {
         "match": match,
         "game": game,
         "ply": ply,
-        "prev_ply": max(ply - 1, 0),
-        "next_ply": min(ply + 1, match.ply),
+        "prev_ply": stops[max(step - 1, 0)],
+        "next_ply": stops[min(step + 1, len(stops) - 1)],
         "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
         "move_groups": groups,
-        # The move that led here as the list shows it (the game's notation, a plan's summary).
-        "move": next((m for group in groups for m in group["moves"] if m["ply"] == ply - 1), None),
-        "decision": decision,
-        "attempts": attempts,
-        "annotations": annotations,
+        "turns": turns,
+        "turn": turns[step - 1][0] if turns and step else "",
+        "step": step,
+        "steps": len(stops) - 1,
+        "traced": traced,
     }
     return render_to_string("arena/partials/match-replay.html", context)
+
+
+def _traced(game: Game, decision: Decision, secret: bool, mine: list[int], user) -> dict[str, Any]:
+    """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed."""
+    if action_hidden(game, secret, decision.seat, decision.action_text, mine):
+        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
+        decision.seat = None  # who acted when can give a role away (Werewolf's night order)
+        return {"decision": decision, "attempts": [], "annotations": ""}
+    attempts = list(decision.attempts.order_by("number")) if trace_visible(game, secret, decision.seat, mine) else []
+    decision.seat_name = game.seat_names[decision.seat]
+    return {"decision": decision, "attempts": attempts, "annotations": annotations_html(decision, user, mine)}

@@ -121,6 +121,19 @@ class DiplomacyRules(Game[DiplomacyState, Action]):
     def current_player(self, state: DiplomacyState) -> int | None:
         return None if state.over else state.pending[0]
 
+    def turns(self, state: DiplomacyState) -> list[tuple[str, int]]:
+        """One turn per phase: each acting power seals once per round."""
+        turns = []
+        for index, (phase, _) in enumerate(state.history):
+            turns.append((phase, self.rounds_in(state, phase) * len(self.actors(board(state.history[:index])))))
+        if not state.over:
+            now = self.board(state)
+            acting = len(self.actors(now))
+            done = state.round * acting + acting - len(state.pending)
+            if done:
+                turns.append((now.phase, done))
+        return turns
+
     # -- actions -----------------------------------------------------------------------
 
     def order_locations(self, state: DiplomacyState, seat: int) -> dict[str, str]:

@@ -8,7 +8,7 @@
   const setOrder = (unit, order) => {
     const input = box();
     if (!input) return;
-    const lines = input.value.split("\n");
+    const lines = input.value ? input.value.split("\n") : [];
     let head = lines.findIndex((line) => /^\s*orders\s*:/i.test(line));
     if (head < 0) {
       lines.unshift("orders: ");

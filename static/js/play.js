@@ -216,7 +216,7 @@
     const form = event.target.closest("[data-move-form]");
     if (!form) return;
     event.preventDefault();
-    const input = form.querySelector("input[name=move]");
+    const input = form.querySelector("[name=move]"); // a text input, or a textarea (Diplomacy: orders and messages)
     if (input.value.trim()) sendMove(input.value.trim());
     input.value = "";
   });

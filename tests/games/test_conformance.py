@@ -141,3 +141,19 @@ def test_texts_for_people_and_models(game):
 def test_rng_is_derived_from_state(game):
     state = game.initial_state(seed=11)
     assert game.rng(state).random() == game.rng(game.from_json(game.to_json(state))).random()
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_turns_split_the_plies_played(game, seed):
+    """A replay steps by `turns`: they must cover every ply so far, in order, and only grow as the game goes on."""
+    history, final = playout(game, seed)
+    states = [state for state, _ in history[::7]] + [final]
+    plies = [*list(range(0, len(history), 7)), len(history)]
+    previous: list = []
+    for state, ply in zip(states, plies, strict=True):
+        turns = game.turns(state)
+        if turns:
+            assert sum(count for _, count in turns) == ply
+            assert all(name and count > 0 for name, count in turns)
+            assert turns[: len(previous) - 1] == previous[:-1]  # only the turn under way may still change
+        previous = turns

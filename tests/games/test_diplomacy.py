@@ -9,6 +9,7 @@ import pytest
 
 from games import IllegalAction, get_game
 from games.bots import ladder
+from games.bots.diplomacy import PROPOSAL
 from games.diplomacy.engine import board
 
 GAME = get_game("diplomacy")
@@ -162,3 +163,32 @@ def test_greedy_bot_takes_centres_and_beats_random_bots():
     assert centres[FRANCE] == max(centres)
     assert centres[FRANCE] > 5
     assert GAME.outcome(state).scores[FRANCE] == 1.0
+
+
+def bot_game(levels: list[int], seed: int, **options):
+    """A whole game of the ladder's bots, `levels` per seat, each with its own seeded RNG."""
+    bots = ladder("diplomacy")
+    state = GAME.initial_state(seed=seed, **options)
+    rngs = [random.Random(seed * 7919 + seat) for seat in range(7)]
+    while (seat := GAME.current_player(state)) is not None:
+        state = GAME.apply(state, bots[levels[seat]].choose(GAME, state, rngs[seat]))
+    return state
+
+
+def test_negotiating_bots_propose_pacts_to_neighbours_in_the_first_round_only():
+    state = bot_game([3, 2, 3, 2, 3, 2, 1], seed=4, max_year=1902)
+    proposals = [m for m in state.messages if m[4] == PROPOSAL]
+    assert {sender for _, _, sender, _, _ in proposals} == {AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA}
+    assert all(number == 0 and phase.endswith("M") for phase, number, *_ in proposals)
+    assert all(recipient >= 0 for *_, recipient, _ in proposals)  # to a neighbour, never to ALL
+    # at most two neighbours a phase, each a power with units next to the sender's
+    per_phase = {}
+    for phase, _, sender, recipient, _ in proposals:
+        per_phase.setdefault((phase, sender), set()).add(recipient)
+    assert max(len(r) for r in per_phase.values()) == 2
+    assert bot_game([3, 2, 3, 2, 3, 2, 1], seed=4, max_year=1902) == state  # deterministic given the seed
+
+
+def test_silent_bots_never_propose():
+    state = bot_game([0, 1, 0, 1, 0, 1, 0], seed=4, max_year=1902)
+    assert not [m for m in state.messages if m[4] == PROPOSAL]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from games import get_game
+from games.bots import ladder
 from ratings.game_metrics import diplomacy_alliances, diplomacy_metrics, diplomacy_social
 
 AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY = range(7)
@@ -53,3 +56,17 @@ def test_ccc_welfare_and_welfare_share_from_a_finished_state():
     assert rows[ENGLAND]["ad"] == 0
     assert rows[ENGLAND]["asr"] == 0.0
     assert rows[ENGLAND]["bir"] == 0.0
+
+
+def test_negotiating_bots_give_the_social_measures_something_to_count():
+    """Lv3 bots keep mutual pacts in Spring (supporting partners' units: alliances) and break them in Fall (moves
+    onto those partners' provinces: betrayals), so a bot game has ASR and BIR above zero."""
+    game, bot = get_game("diplomacy"), ladder("diplomacy")[3]
+    state = game.initial_state(seed=2, max_year=1904)
+    rngs = [random.Random(seat) for seat in range(7)]
+    while (seat := game.current_player(state)) is not None:
+        state = game.apply(state, bot.choose(game, state, rngs[seat]))
+    rows = diplomacy_metrics(game.to_json(state))
+    assert sum(row["ad"] for row in rows) > 0
+    assert max(row["bir"] for row in rows) > 0
+    assert all(0 <= row["asr"] <= 1 for row in rows)
