@@ -366,7 +366,9 @@ class SeaBattle(Game[SeaBattleState, Action]):
         for s in state.ships:
             owner = "yours" if s.team == player else "enemy"
             if s.afloat:
-                lines.append(f"{s.name} ({owner}) at {cell_name(s.cell)} heading {s.heading}, hull {HULL - s.damage}/{HULL}")
+                lines.append(
+                    f"{s.name} ({owner}) at {cell_name(s.cell)} heading {s.heading}, hull {HULL - s.damage}/{HULL}"
+                )
             else:
                 lines.append(f"{s.name} ({owner}) has sunk")
         if state.report:
@@ -375,12 +377,16 @@ class SeaBattle(Game[SeaBattleState, Action]):
         if mine:
             lines += ["", f"Your orders so far this round: {'; '.join(mine)}"]
         if ship is not None and ship.team == player:
-            lines += ["", f"Give {ship.name}'s order: '{ship.name} <move> <broadside>', e.g. '{ship.name} forward both'."]
+            lines += [
+                "",
+                f"Give {ship.name}'s order: '{ship.name} <move> <broadside>', e.g. '{ship.name} forward both'.",
+            ]
         return "\n".join(lines)
 
     def rules_text(self) -> str:
         return (
-            "Sea Battle (GameBench). Sink all of your opponent team's ships before they sink all of your team's ships.\n"
+            "Sea Battle (GameBench). "
+            "Sink all of your opponent team's ships before they sink all of your team's ships.\n"
             "- Damage: Players can be damaged in three ways: (1) by getting shot at by another player, (2) by sailing "
             "into a rock, (3) by colliding with another ship.\n"
             "- Sinking: After a player has sustained enough damage, they sink and cannot play the rest of the round.\n"

@@ -120,13 +120,17 @@ class Forecast:
         return -min(abs(cell[0] - e.cell[0]) + abs(cell[1] - e.cell[1]) for e in self.enemy_ships)
 
 
-def forecast_chooser(*, aim_moves: bool, spread: bool, caution: float) -> Callable[[Game, SeaBattleState, random.Random], Action]:
-    """A bot that picks the order with the best forecast; `aim_moves` False keeps a random move and aims only fire."""
+Chooser = Callable[[Game, SeaBattleState, random.Random], Action]
+
+
+def forecast_chooser(*, wander: float, spread: bool, caution: float) -> Chooser:
+    """A bot picking the order with the best forecast; with chance `wander` it keeps a random move and aims only fire."""
 
     def choose(game: Game, state: SeaBattleState, rng: random.Random) -> Action:
         me = game.ship_to_order(state)  # type: ignore[attr-defined]
         forecast = Forecast(state, me, spread)
         actions = game.legal_actions(state)
+        aim_moves = rng.random() >= wander
         if not aim_moves:
             move = rng.choice(("forward", "left", "right", "stay"))
             actions = [a for a in actions if a[1] == move]
@@ -153,18 +157,18 @@ LADDER = [
         "sea-battle",
         1,
         "Sails at random; fires only a broadside whose first ship in line (as things stand) is an enemy.",
-        forecast_chooser(aim_moves=False, spread=False, caution=0.0),
+        forecast_chooser(wander=0.6, spread=False, caution=0.0),
     ),
     Bot(
         "sea-battle",
         2,
         "Closes on the nearest enemy, avoids rocks and crowding, fires where an enemy stands now.",
-        forecast_chooser(aim_moves=True, spread=False, caution=0.0),
+        forecast_chooser(wander=0.0, spread=False, caution=0.0),
     ),
     Bot(
         "sea-battle",
         3,
         "Lv2 plus a forecast of every enemy move: aims at where enemies may sail and keeps out of their broadsides.",
-        forecast_chooser(aim_moves=True, spread=True, caution=0.5),
+        forecast_chooser(wander=0.0, spread=True, caution=0.25),
     ),
 ]
