@@ -124,7 +124,7 @@ def _resolve_steps(
             head_on = there is not None and there in moving and moving[there] == ships[name].cell
             standing = there is not None and there not in moving
             if rivals or head_on or standing:
-                blocked.add(name)
+                blocked.update([name, *rivals] + ([there] if head_on else []))
                 bumped.update([name, *rivals] + ([there] if there is not None and (head_on or standing) else []))
                 changed = True
                 break

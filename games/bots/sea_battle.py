@@ -124,7 +124,7 @@ Chooser = Callable[[Game, SeaBattleState, random.Random], Action]
 
 
 def forecast_chooser(*, wander: float, spread: bool, caution: float) -> Chooser:
-    """A bot picking the order with the best forecast; with chance `wander` it keeps a random move and aims only fire."""
+    """Picks the order with the best forecast; with chance `wander` it keeps a random move and aims only its fire."""
 
     def choose(game: Game, state: SeaBattleState, rng: random.Random) -> Action:
         me = game.ship_to_order(state)  # type: ignore[attr-defined]
@@ -156,7 +156,7 @@ LADDER = [
     Bot(
         "sea-battle",
         1,
-        "Sails at random; fires only a broadside whose first ship in line (as things stand) is an enemy.",
+        "Lv2 that sails at random on 60% of its orders; fires only where an enemy is first in line, as things stand.",
         forecast_chooser(wander=0.6, spread=False, caution=0.0),
     ),
     Bot(
