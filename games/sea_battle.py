@@ -330,6 +330,8 @@ class SeaBattle(Game[SeaBattleState, Action]):
             "ship_to_order": "" if ship is None else ship.name,
             "orders": [" ".join(o) for o in shown],
             "orders_given": len(state.sealed),
+            "moves": list(MOVES),
+            "fires": list(FIRES),
             "report": list(state.report),
             "result": outcome.reason if outcome else "",
         }
