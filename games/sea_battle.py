@@ -85,9 +85,8 @@ def plus(cell: Cell, step: Cell, times: int = 1) -> Cell:
     return cell[0] + step[0] * times, cell[1] + step[1] * times
 
 
-def make_rocks(seed: int) -> frozenset[Cell]:
-    """Rocks drawn from the seed, symmetric under a half turn so neither side starts better placed."""
-    rng = random.Random(f"sea-battle-rocks-{seed}")
+def make_rocks(rng: random.Random) -> frozenset[Cell]:
+    """Rocks drawn from `rng`, symmetric under a half turn so neither side starts better placed."""
     keep_clear = {plus(c, STEP[h], k) for team, h in ((0, "N"), (1, "S")) for c in STARTS[team] for k in (0, 1, 2)}
     rocks: set[Cell] = set()
     while len(rocks) < 2 * ROCK_PAIRS:
@@ -194,6 +193,7 @@ class SeaBattle(Game[SeaBattleState, Action]):
     name = "Sea Battle"
     seat_names = SIDES
     hidden_information = True  # a round's orders stay sealed until both seats have given theirs
+    chance = True  # only the rocks, drawn from the seed
 
     # -- rules --------------------------------------------------------------------------------
 
@@ -203,7 +203,8 @@ class SeaBattle(Game[SeaBattleState, Action]):
             for team in (0, 1)
             for i, name in enumerate(SHIP_NAMES[team])
         )
-        return SeaBattleState(seed, 0, 0, make_rocks(seed), ships, (), ())
+        bare = SeaBattleState(seed, 0, 0, frozenset(), ships, (), ())
+        return replace(bare, rocks=make_rocks(self.rng(bare)))
 
     def ship_to_order(self, state: SeaBattleState) -> Ship | None:
         """The next live ship without an order this round (Blue's first), or None when the game is over."""
