@@ -156,8 +156,8 @@ LADDER = [
     Bot(
         "sea-battle",
         1,
-        "Lv2 that sails at random on 60% of its orders; fires only where an enemy is first in line, as things stand.",
-        forecast_chooser(wander=0.6, spread=False, caution=0.0),
+        "Lv2 that sails at random on 55% of its orders; fires only where an enemy is first in line, as things stand.",
+        forecast_chooser(wander=0.55, spread=False, caution=0.0),
     ),
     Bot(
         "sea-battle",
