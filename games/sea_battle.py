@@ -347,7 +347,8 @@ class SeaBattle(Game[SeaBattleState, Action]):
         return self._view(state, None, reveal=True)
 
     def public_history(self, state: SeaBattleState) -> str:
-        return "\n".join(state.report)
+        """What the last resolved round did (where each ship is now says the rest)."""
+        return "\n".join([f"Round {state.round}:", *(f"- {line}" for line in state.report)]) if state.report else ""
 
     def board_text(self, state: SeaBattleState) -> str:
         """The sea as text: '#' rock, '.' water, a ship's letter followed by its heading (two characters a cell)."""
@@ -374,8 +375,6 @@ class SeaBattle(Game[SeaBattleState, Action]):
                 )
             else:
                 lines.append(f"{s.name} ({owner}) has sunk")
-        if state.report:
-            lines += ["", "Last round:", *(f"- {line}" for line in state.report)]
         mine = [" ".join(o) for o in state.sealed if self._team_of_ship(state, o[0]) == player]
         if mine:
             lines += ["", f"Your orders so far this round: {'; '.join(mine)}"]

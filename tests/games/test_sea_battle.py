@@ -159,3 +159,28 @@ def test_bots_never_read_the_other_teams_sealed_orders():
     blind = play(blind, "A stay none", "B stay none", "C stay none")
     for bot in ladder("sea-battle"):
         assert bot.choose(GAME, state, random.Random(1)) == bot.choose(GAME, blind, random.Random(1)), bot.slug
+
+
+def test_every_level_plays_a_whole_game_with_legal_orders_the_same_way_from_the_same_seed():
+    bots = ladder("sea-battle")
+
+    def game_record(level: int) -> list:
+        state, rng, orders = GAME.initial_state(seed=4), random.Random(4), []
+        while (seat := GAME.current_player(state)) is not None:
+            action = bots[level if seat == 0 else 0].choose(GAME, state, rng)
+            assert GAME.is_legal(state, action)
+            orders.append(action)
+            state = GAME.apply(state, action)
+        return orders
+
+    for level in range(len(bots)):
+        assert game_record(level) == game_record(level)
+
+
+def test_the_prompt_history_is_the_last_rounds_report():
+    state = sea(Ship("A", 0, (10, 10), "N", 0), Ship("X", 1, (10, 12), "S", 0))
+    assert GAME.public_history(state) == ""
+    state = play(state, "A stay starboard", "X forward none")
+    assert GAME.public_history(state) == (
+        "Round 1:\n- X sails to M12 heading S\n- A fires to starboard and misses"
+    )  # X sailed out of the line before A fired
