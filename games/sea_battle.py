@@ -29,6 +29,8 @@ HEADINGS = "NESW"
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 MOVES = ("forward", "left", "right", "stay")
 FIRES = ("none", "port", "starboard", "both")
+#: The sides ("left" is port, "right" starboard) each broadside order fires.
+BROADSIDES = {"none": (), "port": ("left",), "starboard": ("right",), "both": ("left", "right")}
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWX"
 # Blue starts in row 16 sailing north, Red in row 9 sailing south: the board turned half round.
 STARTS = (((15, 8), (15, 11), (15, 14)), ((8, 15), (8, 12), (8, 9)))
@@ -156,8 +158,7 @@ def resolve_round(state: SeaBattleState) -> SeaBattleState:
     events[:0] = sailed
     occupant = {s.cell: n for n, s in ships.items() if s.afloat}
     for name, (_, fire) in orders.items():
-        sides = {"none": (), "port": ("left",), "starboard": ("right",), "both": ("left", "right")}[fire]
-        for side in sides:
+        for side in BROADSIDES[fire]:
             step = side_step(ships[name].heading, side)
             hit = None
             for k in range(1, RANGE + 1):

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from games.base import Game
 from games.bots.base import Bot, random_chooser
 from games.sea_battle import (
+    BROADSIDES,
     HULL,
+    MOVES,
     RANGE,
     ROCK_DAMAGE,
     SHOT_DAMAGE,
@@ -26,8 +28,6 @@ from games.sea_battle import (
     side_step,
     turned,
 )
-
-SIDES_OF = {"none": (), "port": ("left",), "starboard": ("right",), "both": ("left", "right")}
 
 
 def sail(ship: Ship, move: str, rocks: frozenset[Cell]) -> tuple[Cell, str, int]:
@@ -83,7 +83,7 @@ class Forecast:
                 # own team's sealed orders are this seat's own knowledge
                 self.friends[sail(s, orders.get(s.name, "stay"), self.rocks)[0]] = 1.0
             elif spread:
-                for move in ("forward", "left", "right", "stay"):
+                for move in MOVES:
                     cell = sail(s, move, self.rocks)[0]
                     self.enemies[cell] = self.enemies.get(cell, 0.0) + 0.25
             else:
@@ -92,7 +92,7 @@ class Forecast:
     def fire_value(self, cell: Cell, heading: str, fire: str) -> float:
         """Expected damage dealt to enemies minus damage dealt to friends by `fire` from `cell`."""
         value = 0.0
-        for side in SIDES_OF[fire]:
+        for side in BROADSIDES[fire]:
             squares = line_of_fire(cell, heading, side, self.rocks)
             friend, _ = first_hit(squares, self.friends)
             enemy, chance = first_hit(squares, self.enemies)
@@ -106,7 +106,7 @@ class Forecast:
         """Expected damage taken at `cell` if every enemy fires both broadsides from where it may sail."""
         total = 0.0
         for enemy in self.enemy_ships:
-            for move in ("forward", "left", "right", "stay"):
+            for move in MOVES:
                 spot, heading, _ = sail(enemy, move, self.rocks)
                 for side in ("left", "right"):
                     if cell in line_of_fire(spot, heading, side, self.rocks):
@@ -132,7 +132,7 @@ def forecast_chooser(*, wander: float, spread: bool, caution: float) -> Chooser:
         actions = game.legal_actions(state)
         aim_moves = rng.random() >= wander
         if not aim_moves:
-            move = rng.choice(("forward", "left", "right", "stay"))
+            move = rng.choice(MOVES)
             actions = [a for a in actions if a[1] == move]
         best, best_score = [], float("-inf")
         for action in actions:
