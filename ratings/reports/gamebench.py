@@ -25,12 +25,21 @@ LEVEL = 0.90
 
 #: Table 3's reasoning categories over the games we have (our choice of membership for games GameBench lacks).
 CATEGORIES: dict[str, tuple[str, ...]] = {
-    "Abstract Strategy": ("tic-tac-toe", "connect-four", "gomoku", "reversi", "ataxx", "chess", "santorini"),
-    "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense"),
+    "Abstract Strategy": (
+        "tic-tac-toe",
+        "connect-four",
+        "gomoku",
+        "reversi",
+        "ataxx",
+        "chess",
+        "santorini",
+        "sea-battle",
+    ),
+    "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense", "sea-battle"),
     "Hidden Information": ("kuhn-poker", "leduc-holdem", "holdem", "stratego", "codenames", "werewolf"),
     "Language Communication": ("codenames", "werewolf"),
     "Social Deduction": ("werewolf",),
-    "Cooperation": ("codenames", "werewolf"),
+    "Cooperation": ("codenames", "werewolf", "sea-battle"),
 }
 GAMES = tuple(sorted({g for games in CATEGORIES.values() for g in games}))
 

@@ -326,7 +326,7 @@ def test_no_page_fragment_download_or_frame_shows_another_seats_secret(slug, dja
     assert fetched >= len(viewers) * (match.ply + 10)
 
 
-@pytest.mark.parametrize("slug", ["tower-defense", "stratego"])
+@pytest.mark.parametrize("slug", ["tower-defense", "stratego", "sea-battle"])
 def test_a_hidden_move_cannot_be_annotated_while_the_match_runs(slug, django_user_model):
     match, viewers = setup_viewers(slug, django_user_model)
     game = get_game(slug)
