@@ -174,6 +174,13 @@ class Game[S, A]:
         """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
         return seat
 
+    # -- ladders ----------------------------------------------------------------------
+
+    def ladder_scores(self, state: S) -> tuple[float, ...]:
+        """Per-seat scores a ladder step is measured on (games/bots/calibration): the outcome's, unless the game
+        decides games its outcome leaves drawn (docs/games.md then says how)."""
+        return self.outcome(state).scores  # type: ignore[union-attr]
+
     # -- documents and plans -----------------------------------------------------------
 
     #: True when an action is a JSON document (a plan), so a model's answer is the reply's last JSON object.

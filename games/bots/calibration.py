@@ -37,7 +37,7 @@ class SeriesResult:
 
 
 def play_game(game: Game, bots: list[Bot], seed: int) -> tuple[tuple[float, ...], list[float], list[int]]:
-    """One bot game from `seed` (`bots` per seat): per-seat scores, thinking seconds and move counts."""
+    """One bot game from `seed` (`bots` per seat): per-seat ladder scores, thinking seconds and move counts."""
     state = game.initial_state(seed=seed)
     rngs = [random.Random(seed * 7919 + seat) for seat in range(len(bots))]
     seconds = [0.0] * len(bots)
@@ -48,7 +48,7 @@ def play_game(game: Game, bots: list[Bot], seed: int) -> tuple[tuple[float, ...]
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
         state = game.apply(state, action)
-    return game.outcome(state).scores, seconds, moves
+    return game.ladder_scores(state), seconds, moves
 
 
 def play_series(

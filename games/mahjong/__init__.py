@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import Game, IllegalAction, Outcome
-from games.mahjong.tiles import MIN_FAN, Pack, counted, fans, is_flower, name, suited, tile_of, wall_for
+from games.mahjong.tiles import MIN_FAN, Pack, counted, fans, is_flower, name, shanten, suited, tile_of, wall_for
 
 NAMES = ("P1", "P2", "P3", "P4")
 WINDS = ("East", "South", "West", "North")
@@ -271,6 +271,13 @@ class Mahjong(Game[MahjongState, tuple]):
 
     def team_of(self, state: MahjongState, seat: int) -> int:
         return seat
+
+    def ladder_scores(self, state: MahjongState) -> tuple[float, ...]:
+        """The outcome's scores; when the wall ran out, a seat fewer tiles from ready scores higher (ladder steps
+        only: bots other than random rarely differ otherwise, docs/games.md)."""
+        if state.result[0] >= 0:
+            return self.outcome(state).scores  # type: ignore[union-attr]
+        return tuple(0.5 - shanten(packs, hand) / 100 for packs, hand in zip(state.packs, state.hands, strict=True))
 
     # -- record and notation (Botzone's: Play W3, Chi W2, Peng, Gang, Gang W3, BuGang B7, Hu, Pass) --------
 

@@ -1,12 +1,17 @@
-"""MCR Mahjong: the wall, pymahjonggb's fan count on hand-scored hands, the 8-fan minimum, claim priority, views."""
+"""MCR Mahjong: the wall, pymahjonggb's fan count on hand-scored hands, the 8-fan minimum, claim priority, views,
+and the ladder's search level and exhausted-wall rule."""
 
 from __future__ import annotations
+
+import random
+from dataclasses import replace
 
 import pytest
 
 from games import IllegalAction, get_game
+from games.bots import mahjong as mahjong_bots
 from games.mahjong import MahjongState
-from games.mahjong.tiles import counted, fans, tile_of, wall_for
+from games.mahjong.tiles import counted, fans, shanten, tile_of, wall_for
 
 GAME = get_game("mahjong")
 
@@ -116,3 +121,85 @@ def test_hands_and_the_seed_stay_out_of_player_views():
     assert GAME.parse_action(state, "play w3") == ("play", tile_of("W3"))
     assert GAME.public_action_text("Gang W3") == "Gang (concealed)"
     assert GAME.public_action_text("Play W3") == "Play W3"
+
+
+def turn_state(hand: str, drawn: str, wall_left: int = 83, seed: int = 0) -> MahjongState:
+    """P1 holds `hand` (14 tiles) just after drawing `drawn`, `wall_left` tiles from the end of the wall; the rest of
+    the seed's wall is in the other hands and then in the discards (flowers set aside by P1)."""
+    mine = tiles(hand)
+    rest = list(wall_for(seed))
+    for tile in mine:
+        rest.remove(tile)
+    plain = [t for t in rest if t < 34][:39]
+    for tile in plain:
+        rest.remove(tile)
+    others = tuple(tuple(sorted(plain[13 * k : 13 * k + 13])) for k in range(3))
+    gone, wall = rest[: len(rest) - wall_left], tuple(rest[len(rest) - wall_left :])
+    thrown = [t for t in gone if t < 34]
+    return MahjongState(
+        seed=seed, ply=1, wall=wall, hands=(mine, *others), packs=((),) * 4,
+        flowers=(tuple(t for t in gone if t >= 34), (), (), ()),
+        discards=tuple(tuple(thrown[k::4]) for k in range(4)), phase="turn", turn=0, drawn=tile_of(drawn),
+        about_kong=False, responses=((),) * 4, events=(), result=(),
+    )  # fmt: skip
+
+
+# Ready after dropping T1, T2 or T5. The shanten player drops T1 (its tie-break: honours, then fewest neighbours),
+# leaving a hand that waits only on T2 and T5, all four of which it holds: it can never win. Dropping T5 leaves
+# waits that are still in play and reach 8 fan.
+NO_FAN_TRAP = "W6 W7 W8 T1 T2 T2 T2 T2 T3 T4 T5 T5 T5 T5"
+
+
+def eight_fan_waits(hand: tuple[int, ...]) -> list[int]:
+    """The tiles still in play that complete `hand` (13 tiles, no melds) by self-draw with at least 8 fan."""
+    flags = {"flowers": 0, "self_drawn": True, "fourth_tile": False, "about_kong": False, "wall_last": False}
+    live = [t for t in range(34) if hand.count(t) < 4]
+    return [t for t in live if (found := fans((), hand, t, **flags, seat_wind=0)) and counted(found) >= 8]
+
+
+def test_the_trap_hand_is_ready_either_way_but_can_win_only_without_a_t5():
+    state = turn_state(NO_FAN_TRAP, "T5", wall_left=30)
+    for discard, can_win in (("T1", False), ("T5", True)):
+        hand = GAME.advance(state, ("play", tile_of(discard))).hands[0]
+        assert shanten((), hand) == 0
+        assert bool(eight_fan_waits(hand)) == can_win
+
+
+def test_the_search_level_finds_a_discard_that_can_reach_eight_fan_where_the_shanten_player_does_not():
+    state = turn_state(NO_FAN_TRAP, "T5", wall_left=30)
+    assert mahjong_bots.shanten_player(GAME, state, random.Random(0)) == ("play", tile_of("T1"))
+    search = mahjong_bots.LADDER[-1]
+    for seed in range(3):
+        verb, tile = search.choose(GAME, state, random.Random(seed))
+        assert verb == "play"
+        assert eight_fan_waits(GAME.advance(state, ("play", tile)).hands[0])
+
+
+def test_the_search_deals_the_unseen_tiles_without_looking_at_them():
+    state = turn_state(NO_FAN_TRAP, "T5", wall_left=30)
+    hands = state.hands
+    # The same table with the other seats' concealed tiles and the wall dealt differently.
+    pool = sorted(t for h in hands[1:] for t in h)
+    random.Random(5).shuffle(pool)
+    other = replace(
+        state,
+        hands=(hands[0], *(tuple(sorted(pool[13 * k : 13 * k + 13])) for k in range(3))),
+        wall=tuple(sorted(state.wall)),
+    )
+    world = mahjong_bots.determinise(GAME, state, 0, random.Random(1))
+    assert world == mahjong_bots.determinise(GAME, other, 0, random.Random(1))
+    assert world.hands[0] == hands[0]
+    assert [len(h) for h in world.hands] == [len(h) for h in hands]
+    seen = [t for pile in state.discards for t in pile] + list(state.flowers[0])
+    assert sorted(world.wall + tuple(t for h in world.hands for t in h) + tuple(seen)) == sorted(wall_for(0))
+
+
+def test_on_the_ladder_an_exhausted_wall_goes_to_the_seat_nearer_to_ready():
+    ready = tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 B5")
+    far = tiles("W1 W2 W5 W9 T3 T4 T9 B2 B3 B8 F1 F1 J1")  # four tiles from ready
+    state = replace(
+        turn_state(NO_FAN_TRAP, "T5"), hands=(ready, far, far, ready), phase="over", wall=(), result=(-1, -1, ())
+    )
+    assert GAME.outcome(state).scores == (0.5,) * 4  # the game itself: a drawn hand
+    scores = GAME.ladder_scores(state)
+    assert scores[0] == scores[3] > scores[1] == scores[2]
