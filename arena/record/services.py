@@ -102,8 +102,13 @@ def agent_ensure(
 
 
 def bots_ensure(*, game: str) -> list[Agent]:
-    """The agents of `game`'s bot ladder, created or refreshed from the code (idempotent)."""
+    """The agents of `game`'s bot ladder, created or refreshed from the code (idempotent); a level the code no
+    longer has is retired (inactive: its matches and ratings stay, nobody can start a new game against it)."""
     name = get_game(game).name
+    levels = {bot.slug for bot in ladder(game)}
+    Agent.objects.filter(kind=Agent.Kind.BOT, game=game, is_active=True).exclude(slug__in=levels).update(
+        is_active=False
+    )
     return [
         agent_ensure(
             slug=bot.slug,

@@ -6,13 +6,14 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.agents.base import AttemptData
-from arena.models import Attempt, Decision, Match
+from arena.models import Agent, Attempt, Decision, Match
 from arena.record.selectors import match_replayed_state
 from arena.record.services import (
     ServiceError,
     agent_create,
     agent_update,
     attempt_record_rejected,
+    bots_ensure,
     decision_record,
     match_claim,
     match_create,
@@ -151,3 +152,14 @@ def test_resumed_match_matches_an_uninterrupted_one(ttt_bots):
 
     assert moves(resumed) == moves(straight)
     assert resumed.scores == straight.scores
+
+
+def test_a_bot_level_the_code_no_longer_has_is_retired_not_deleted():
+    gone = agent_create(
+        slug="tic-tac-toe-lv9", name="Tic-tac-toe Lv9", kind=Agent.Kind.BOT, game="tic-tac-toe", config={"level": 9}
+    )
+    current = bots_ensure(game="tic-tac-toe")
+    gone.refresh_from_db()
+    assert not gone.is_active  # the lobby offers only active agents
+    assert all(agent.is_active for agent in current)
+    assert "tic-tac-toe-lv9" not in {agent.slug for agent in current}
