@@ -196,6 +196,29 @@ def scatter(
     }
 
 
+def score_bars(games: list[str], series: dict[str, list[float | None]], counts: list[int]) -> dict:
+    """The profile radar's question on one or two games: score share per game per series, with the agent's n."""
+    data = [
+        {
+            "type": "bar",
+            "name": name,
+            "x": games,
+            "y": values,
+            "customdata": counts,
+            "hovertemplate": f"{name} · %{{x}}: %{{y:.0%}} of points (agent's n = %{{customdata}})<extra></extra>",
+        }
+        for name, values in series.items()
+    ]
+    return {
+        "data": data,
+        "layout": _layout(
+            "Score share per game (a radar needs three games)",
+            barmode="group",
+            yaxis={"title": {"text": "share of points"}, "tickformat": ".0%", "range": [0, 1]},
+        ),
+    }
+
+
 def first_mover_bars(rows: list[dict]) -> dict:
     """Does moving first help? First seat's win / draw / loss shares per game, with n."""
     games = [r["game"] for r in rows]

@@ -7,6 +7,7 @@ import contextlib
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
@@ -34,9 +35,6 @@ from games.bots import UnknownBot, ladder
 from ratings.models import RatingSnapshot
 from ratings.profile import agent_profile_charts
 
-#: An agent joins the home page's "top of the board" after this many rated games: fewer say little about strength.
-HOME_BOARD_MIN_GAMES = 10
-
 
 def home(request: HttpRequest) -> HttpResponse:
     """What is happening (live games, latest results, the top of the board) and how to start."""
@@ -46,8 +44,9 @@ def home(request: HttpRequest) -> HttpResponse:
         "games": all_games(),
         "live": match_list(status=Match.Status.RUNNING)[:5],
         "results": match_list(status=Match.Status.FINISHED).order_by("-finished_at")[:5],
-        "top": [row for row in rows if row.get("matches", 0) >= HOME_BOARD_MIN_GAMES][:5],
-        "board_min_games": HOME_BOARD_MIN_GAMES,
+        # The leaderboard's own rule: an agent is ranked after ARENA_RANK_MIN_GAMES rated games.
+        "top": [row for row in rows if row.get("matches", 0) >= settings.ARENA_RANK_MIN_GAMES][:5],
+        "board_min_games": settings.ARENA_RANK_MIN_GAMES,
     }
     return render(request, "arena/home.html", context)
 
