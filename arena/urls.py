@@ -1,5 +1,4 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena.api.routes import api
@@ -19,7 +18,8 @@ urlpatterns = [
     path("challenges/<int:pk>/accept/", play_views.challenge_accept_view, name="challenge-accept"),
     path("challenges/<int:pk>/cancel/", play_views.challenge_cancel_view, name="challenge-cancel"),
     path("accounts/signup/", play_views.signup, name="signup"),
-    path("accounts/login/", play_views.login_guarded(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/login/", play_views.login_guarded(play_views.PersonLoginView.as_view()), name="login"),
+    path("accounts/merge-guest/", play_views.guest_merge_view, name="guest-merge"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),

@@ -151,6 +151,7 @@ def heatmap(labels: list[str], fractions: list[list[float | None]], counts: list
                 "zmin": 0,
                 "zmax": 1,
                 "colorscale": "RdBu",
+                "texttemplate": "%{text}",  # the counts are printed in the cells, not only on hover
                 "hovertemplate": "%{y} vs %{x}: %{text}<extra></extra>",
                 "colorbar": {"title": {"text": "score share"}},
             }

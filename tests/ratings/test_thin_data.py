@@ -125,3 +125,12 @@ def test_a_correlation_on_few_agents_carries_its_n_and_is_marked_thin():
     assert r.value == pytest.approx(-1.0)
     assert (r.n, r.note, p.note) == (10, "thin", "thin")
     assert "marked thin" in table.note
+
+
+def test_the_head_to_head_heatmap_prints_each_cells_count(client, results):
+    body = client.get("/analysis/?game=tic-tac-toe").content.decode()
+    chart = json.loads(re.search(r'<script id="h2h-chart" type="application/json">(.*?)</script>', body)[1])
+    (trace,) = chart["data"]
+    assert trace["texttemplate"] == "%{text}"  # drawn in the cell, not only on hover
+    i, j = trace["y"].index("tic-tac-toe-lv4"), trace["x"].index("tic-tac-toe-lv0")
+    assert trace["text"][i][j].endswith("(n = 12)")
