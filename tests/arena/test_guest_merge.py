@@ -52,7 +52,8 @@ def test_signing_in_after_playing_as_a_guest_offers_the_merge_and_moves_the_game
     assert "Merge into robin42" in page
     with django_capture_on_commit_callbacks(execute=True):
         done = client.post("/accounts/merge-guest/", {"action": "merge", "next": "/leaderboard/"})
-    assert done.status_code == 302 and done["Location"] == "/leaderboard/"
+    assert done.status_code == 302
+    assert done["Location"] == "/leaderboard/"
     assert not Agent.objects.filter(pk=guest.pk).exists()
     assert Seat.objects.get(match=match, index=0).agent_version.agent == account
     assert Agent.objects.get(pk=account.pk).baseline_consent is True  # the account never answered: the guest's

@@ -56,7 +56,7 @@ def test_an_agent_with_too_few_games_gets_no_rank_and_no_interval(client, result
     person = next(r for r in rows if r["slug"] == results.slug)
     assert person["matches"] == 2
     assert person["ranked"] is False
-    assert person["rank_best"] is None and person["rank_worst"] is None
+    assert (person["rank_best"], person["rank_worst"]) == (None, None)
     ranked = [r for r in rows if r["ranked"]]
     assert {r["slug"] for r in ranked} == {"tic-tac-toe-lv0", "tic-tac-toe-lv2", "tic-tac-toe-lv4"}
     assert rows[: len(ranked)] == ranked  # ranked rows first
@@ -111,7 +111,8 @@ def test_every_acronym_in_a_heading_links_to_its_glossary_entry(client, results)
     for short in ("WR", "ORR", "CSR", "OBR", "RVR", "FMA"):
         assert f'<a class="term" href="/glossary/#{short.lower()}"><abbr title="' in report, short
     board = client.get("/leaderboard/").content.decode()
-    assert '<a class="term" href="/glossary/#pwer"><abbr title="performance-weighted Elo rating">PWER</abbr></a>' in board
+    pwer = '<a class="term" href="/glossary/#pwer"><abbr title="performance-weighted Elo rating">PWER</abbr></a>'
+    assert pwer in board
 
 
 def test_a_correlation_on_few_agents_carries_its_n_and_is_marked_thin():
@@ -121,7 +122,7 @@ def test_a_correlation_on_few_agents_carries_its_n_and_is_marked_thin():
 
     overall = {f"a{i}": agent(i / 10, 1 - i / 10) for i in range(10)}  # a perfect negative line, 10 agents
     table = correlation_table(overall)
-    label, (r, p) = next(row for row in table.rows if row[0].startswith("ORR ~ WR"))
+    _, (r, p) = next(row for row in table.rows if row[0].startswith("ORR ~ WR"))
     assert r.value == pytest.approx(-1.0)
     assert (r.n, r.note, p.note) == (10, "thin", "thin")
     assert "marked thin" in table.note
