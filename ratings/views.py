@@ -10,6 +10,7 @@ from django.shortcuts import render
 
 from arena.pages.refusal import refusal
 from arena.play.ratelimit import limited
+from arena.record.selectors import first_run_progress
 from games import UnknownGame, all_games, get_game
 from ratings import charts
 from ratings.filters import FORMATS, FilterError, choice, leaderboard_query
@@ -123,6 +124,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "sort_columns": SORT_COLUMNS,
         "chart": charts.rating_intervals(ranked, baseline) if (ranked := [r for r in rows if r["ranked"]]) else None,
         "rank_min_games": settings.ARENA_RANK_MIN_GAMES,
+        "seeding": first_run_progress(),
     }
     template = "ratings/partials/leaderboard-body.html" if request.htmx else "ratings/leaderboard.html"
     return render(request, template, context)

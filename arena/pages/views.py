@@ -27,7 +27,7 @@ from arena.play.results import result_text
 from arena.play.views import current_person
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
-from arena.record.selectors import agent_game_records, match_list
+from arena.record.selectors import agent_game_records, first_run_progress, match_list
 from arena.record.services import ServiceError, agent_create, agent_update
 from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
 from games import UnknownGame, all_games, get_game
@@ -47,6 +47,7 @@ def home(request: HttpRequest) -> HttpResponse:
         # The leaderboard's own rule: an agent is ranked after ARENA_RANK_MIN_GAMES rated games.
         "top": [row for row in rows if row.get("matches", 0) >= settings.ARENA_RANK_MIN_GAMES][:5],
         "board_min_games": settings.ARENA_RANK_MIN_GAMES,
+        "seeding": first_run_progress(),
     }
     return render(request, "arena/home.html", context)
 
