@@ -32,6 +32,7 @@ urlpatterns = [
     path("annotations/", views.annotation_list_view, name="annotation-list"),
     path("annotations/<int:pk>/delete/", views.annotation_delete_view, name="annotation-delete"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("tournaments/new/", views.tournament_new, name="tournament-new"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
     path("api/v1/", api.urls),

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.pages.refusal import refusal
-from arena.play.forms import LLMAgentForm
+from arena.play.forms import LLMAgentForm, TournamentForm
 from arena.play.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.play.ratelimit import limited
 from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
@@ -30,6 +30,7 @@ from arena.record.dataset import cached_export
 from arena.record.selectors import agent_game_records, first_run_progress, match_list
 from arena.record.services import ServiceError, agent_create, agent_update
 from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
+from arena.tournaments.services import tournament_create, tournament_queue
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
 from ratings.models import RatingSnapshot
@@ -206,6 +207,37 @@ def _requested_ply(request: HttpRequest, match: Match) -> int:
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "arena/tournament_list.html", {"tournaments": Tournament.objects.all()[:100]})
+
+
+@staff_member_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """Staff start a tournament from the web: created and handed to the workers; its page follows it live."""
+    agents = Agent.objects.filter(is_active=True).exclude(kind=Agent.Kind.HUMAN).order_by("kind", "slug")
+    choices = {
+        "games": [(g.slug, g.name) for g in all_games()],
+        "agents": [(a.slug, f"{a.name} ({a.get_kind_display()}{', ' + a.game if a.game else ''})") for a in agents],
+    }
+    form = TournamentForm(request.POST or None, **choices)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        chosen = {a.slug: a for a in agents.filter(slug__in=data["agents"])}
+        try:
+            tournament = tournament_create(
+                slug=data["slug"],
+                name=data["name"],
+                format=data["format"],
+                games=data["games"],
+                agents=[chosen[s] for s in data["agents"]],
+                games_per_seat=data["games_per_seat"],
+                budget=data["budget"],
+            )
+            tournament_queue(tournament=tournament)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{tournament.name} is queued; its progress shows here as matches finish.")
+            return redirect("tournament-detail", tournament.slug)
+    return render(request, "arena/tournament_form.html", {"form": form})
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
