@@ -107,7 +107,13 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "arena/game_detail.html",
-        {"game": game, "board": board_html(game, state, None), "bots": bots},
+        {
+            "game": game,
+            "board": board_html(game, state, None),
+            "bots": bots,
+            # People's rules, one template per game next to its board (tests check every game has one).
+            "how_to_play": f"games/{game.slug}/how_to_play.html",
+        },
     )
 
 
