@@ -44,6 +44,8 @@ class Config:
     #: Seconds a person's game may wait on a person's move before it is adjourned, then ended by the rules.
     adjourn_after_s: int = 600
     abandon_after_s: int = 3600
+    #: Rated games an agent needs before a leaderboard ranks it and shows its interval.
+    rank_min_games: int = 10
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -180,5 +182,6 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         dataset_cache_files=_count(env, "ARENA_DATASET_CACHE_FILES", 8),
         adjourn_after_s=_count(env, "ARENA_ADJOURN_AFTER_S", 600),
         abandon_after_s=_count(env, "ARENA_ABANDON_AFTER_S", 3600),
+        rank_min_games=_count(env, "ARENA_RANK_MIN_GAMES", 10),
         secret_key=_secret_key(env, var_dir),
     )

@@ -112,6 +112,8 @@ ARENA_MAX_FILTERED_SNAPSHOTS = CONFIG.max_filtered_snapshots
 ARENA_DATASET_CACHE_FILES = CONFIG.dataset_cache_files
 ARENA_ADJOURN_AFTER_S = CONFIG.adjourn_after_s
 ARENA_ABANDON_AFTER_S = CONFIG.abandon_after_s
+#: Rated games below which a leaderboard row shows no rank and no interval (docs/metrics.md, "Too few to rank").
+ARENA_RANK_MIN_GAMES = CONFIG.rank_min_games
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,5 +1,4 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena.api.routes import api
@@ -19,7 +18,8 @@ urlpatterns = [
     path("challenges/<int:pk>/accept/", play_views.challenge_accept_view, name="challenge-accept"),
     path("challenges/<int:pk>/cancel/", play_views.challenge_cancel_view, name="challenge-cancel"),
     path("accounts/signup/", play_views.signup, name="signup"),
-    path("accounts/login/", play_views.login_guarded(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/login/", play_views.login_guarded(play_views.PersonLoginView.as_view()), name="login"),
+    path("accounts/merge-guest/", play_views.guest_merge_view, name="guest-merge"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),
@@ -32,6 +32,7 @@ urlpatterns = [
     path("annotations/", views.annotation_list_view, name="annotation-list"),
     path("annotations/<int:pk>/delete/", views.annotation_delete_view, name="annotation-delete"),
     path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("tournaments/new/", views.tournament_new, name="tournament-new"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
     path("api/v1/", api.urls),

@@ -166,6 +166,7 @@ def heatmap(labels: list[str], fractions: list[list[float | None]], counts: list
                 "zmin": 0,
                 "zmax": 1,
                 "colorscale": "RdBu",
+                "texttemplate": "%{text}",  # the counts are printed in the cells, not only on hover
                 "hovertemplate": "%{y} vs %{x}: %{text}<extra></extra>",
                 "colorbar": {"title": {"text": "score share"}},
             }
@@ -207,6 +208,29 @@ def scatter(
             xaxis={"title": {"text": x_title}, "type": "log" if log_x else "linear"},
             yaxis={"title": {"text": "rating"}},
             shapes=human_bands(baseline, "y"),
+        ),
+    }
+
+
+def score_bars(games: list[str], series: dict[str, list[float | None]], counts: list[int]) -> dict:
+    """The profile radar's question on one or two games: score share per game per series, with the agent's n."""
+    data = [
+        {
+            "type": "bar",
+            "name": name,
+            "x": games,
+            "y": values,
+            "customdata": counts,
+            "hovertemplate": f"{name} · %{{x}}: %{{y:.0%}} of points (agent's n = %{{customdata}})<extra></extra>",
+        }
+        for name, values in series.items()
+    ]
+    return {
+        "data": data,
+        "layout": _layout(
+            "Score share per game (a radar needs three games)",
+            barmode="group",
+            yaxis={"title": {"text": "share of points"}, "tickformat": ".0%", "range": [0, 1]},
         ),
     }
 

@@ -106,6 +106,10 @@ def radar_values(table: list[dict]) -> dict[str, list[float | None]]:
     return out
 
 
+#: Below this many agents a Pearson r is shown with a warning: around r = 0 its 95% range is then wider than ±0.44.
+FEW_AGENTS_FOR_CORRELATION = 20
+
+
 def correlations(table: list[dict]) -> list[dict]:
     """AdvGameBench §4.4: ORR against WR, CSR, slope and OBR across agents, Pearson r and p."""
     rows = []

@@ -7,7 +7,7 @@ from django.db.models import Count, Q
 from arena.models import Agent, Match, Seat
 from ratings import charts
 from ratings.plan_metrics import RADAR_AXES
-from ratings.selectors import snapshot_for
+from ratings.selectors import KINDS, leaderboard_rows, snapshot_for
 
 
 def human_baseline_by_game() -> dict[str, float]:
@@ -27,17 +27,20 @@ def human_baseline_by_game() -> dict[str, float]:
 def agent_profile_charts(agent: Agent, records: list[dict]) -> dict:
     """Figures for the profile page (None where there is nothing to draw yet)."""
     snapshot = snapshot_for(game="", filters={})
-    row = next((r for r in snapshot.data.get("rows", []) if r["slug"] == agent.slug), None) if snapshot else None
+    rows = leaderboard_rows(snapshot, kinds=set(KINDS)) if snapshot else []
+    row = next((r for r in rows if r["slug"] == agent.slug), None)
     history = charts.rating_history({agent.name: row["history"]}) if row and len(row["history"]) > 1 else None
     games = [r["game"] for r in records]
     radar = None
-    if len(games) >= 3:
+    if games:
         mine = [(r["wins"] + 0.5 * r["draws"]) / r["matches"] for r in records]
         baseline = human_baseline_by_game()
         series = {agent.name: mine}
         if any(g in baseline for g in games):
             series["Human baseline"] = [baseline.get(g) for g in games]
-        radar = charts.radar(games, series)
+        counts = [r["matches"] for r in records]
+        # A radar needs three axes to be a shape; with one or two games the same numbers are bars.
+        radar = charts.radar(games, series) if len(games) >= 3 else charts.score_bars(games, series, counts)
     process_radar = None
     radar_data = snapshot.data.get("radar", {}) if snapshot else {}
     if agent.slug in radar_data:

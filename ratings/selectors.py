@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
+from django.conf import settings
 from django.db.models import Count
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
 from arena.record.selectors import draw_rate_levels, ladder_records
 from games.bots import ladder
+from ratings.bradley_terry import rank_ranges
 from ratings.charts import KIND_NAMES
 from ratings.ladder import ladder_rating
 from ratings.metrics import wilson_interval
@@ -29,6 +32,7 @@ LEADERBOARD_COLUMNS = [
     "lower",
     "upper",
     "provisional",
+    "ranked",
     "elo",
     "elo_spread",
     "pwer",
@@ -54,13 +58,28 @@ def prompt_versions() -> list[str]:
 
 
 def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str = "") -> list[dict]:
-    """The snapshot's rows a page shows: kinds chosen, models with the scaffold chosen; ranks flattened."""
-    rows = []
-    for row in snapshot.data.get("rows", []):
+    """The snapshot's rows a page shows: kinds chosen, models with the scaffold chosen; ranked rows first.
+
+    A row is `ranked` once its agent has ARENA_RANK_MIN_GAMES rated games; rank ranges are drawn among
+    ranked rows only (an agent with two games would otherwise widen everyone's range); unranked rows
+    carry no rank.
+    """
+    rows = [
+        {**row, "ranked": row["rating"] is not None and row["matches"] >= settings.ARENA_RANK_MIN_GAMES}
+        for row in snapshot.data.get("rows", [])
+    ]
+    ranked = [row for row in rows if row["ranked"]]
+    lower = [-math.inf if row["lower"] is None else row["lower"] for row in ranked]
+    upper = [math.inf if row["upper"] is None else row["upper"] for row in ranked]
+    for row, (best, worst) in zip(ranked, rank_ranges(lower, upper), strict=True):
+        row["rank_best"], row["rank_worst"] = best, worst
+    shown = []
+    for row in ranked + [row for row in rows if not row["ranked"]]:
         if row["kind"] not in kinds or (scaffold and row["kind"] == "llm" and row["scaffold"] != scaffold):
             continue
-        rows.append({**row, "rank_best": row["rank"][0], "rank_worst": row["rank"][1]})
-    return rows
+        row = {key: value for key, value in row.items() if key != "rank"}  # the snapshot's range among all agents
+        shown.append({"rank_best": None, "rank_worst": None, **row})
+    return shown
 
 
 #: A kind's name in a pairing, in the order a pairing names them ("model vs bot", "program vs bot").

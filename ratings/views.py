@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import csv
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from arena.pages.refusal import refusal
 from arena.play.ratelimit import limited
+from arena.record.selectors import first_run_progress
 from games import UnknownGame, all_games, get_game
 from ratings import charts
 from ratings.filters import FORMATS, FilterError, choice, leaderboard_query
 from ratings.game_metrics import star_error_rates, werewolf_social
+from ratings.glossary import TERMS
+from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION
 from ratings.selectors import (
     LEADERBOARD_COLUMNS,
     first_mover_table,
@@ -119,7 +123,9 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "filter_query": "&".join(f"{k}={v}" for k, v in request.GET.items() if k not in ("sort", "format")),
         "sort": sort,
         "sort_columns": SORT_COLUMNS,
-        "chart": charts.rating_intervals(rows, baseline) if rows else None,
+        "chart": charts.rating_intervals(ranked, baseline) if (ranked := [r for r in rows if r["ranked"]]) else None,
+        "rank_min_games": settings.ARENA_RANK_MIN_GAMES,
+        "seeding": first_run_progress(),
     }
     template = "ratings/partials/leaderboard-body.html" if request.htmx else "ratings/leaderboard.html"
     return render(request, template, context)
@@ -247,5 +253,11 @@ def analysis(request: HttpRequest) -> HttpResponse:
         "process": snapshot.data.get("process", []) if snapshot else [],
         "correlations": snapshot.data.get("correlations", []) if snapshot else [],
         "process_columns": PROCESS_COLUMNS,
+        "correlation_few": FEW_AGENTS_FOR_CORRELATION,
     }
     return render(request, "ratings/analysis.html", context)
+
+
+def glossary(request: HttpRequest) -> HttpResponse:
+    """Every metric and acronym the pages show, defined for people; the pages' <abbr> links land here."""
+    return render(request, "ratings/glossary.html", {"terms": TERMS, "rank_min_games": settings.ARENA_RANK_MIN_GAMES})

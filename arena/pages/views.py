@@ -7,7 +7,9 @@ import contextlib
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import connection
@@ -21,7 +23,14 @@ from arena.agents.remote import public_config
 from arena.api.services import bot_account_create
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
 from arena.pages.refusal import refusal
-from arena.play.forms import LLMAgentForm, ProgramAgentForm, RemoteAgentForm, UCIAgentForm, WebsocketBotForm
+from arena.play.forms import (
+    LLMAgentForm,
+    ProgramAgentForm,
+    RemoteAgentForm,
+    TournamentForm,
+    UCIAgentForm,
+    WebsocketBotForm,
+)
 from arena.play.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.play.ratelimit import limited
 from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
@@ -29,16 +38,14 @@ from arena.play.results import result_text
 from arena.play.views import current_person
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
-from arena.record.selectors import agent_game_records, match_list
+from arena.record.selectors import agent_game_records, first_run_progress, match_list
 from arena.record.services import ServiceError, agent_create, agent_update
 from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
+from arena.tournaments.services import tournament_create, tournament_queue
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
 from ratings.models import RatingSnapshot
 from ratings.profile import agent_profile_charts
-
-#: An agent joins the home page's "top of the board" after this many rated games: fewer say little about strength.
-HOME_BOARD_MIN_GAMES = 10
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -49,8 +56,10 @@ def home(request: HttpRequest) -> HttpResponse:
         "games": all_games(),
         "live": match_list(status=Match.Status.RUNNING)[:5],
         "results": match_list(status=Match.Status.FINISHED).order_by("-finished_at")[:5],
-        "top": [row for row in rows if row.get("matches", 0) >= HOME_BOARD_MIN_GAMES][:5],
-        "board_min_games": HOME_BOARD_MIN_GAMES,
+        # The leaderboard's own rule: an agent is ranked after ARENA_RANK_MIN_GAMES rated games.
+        "top": [row for row in rows if row.get("matches", 0) >= settings.ARENA_RANK_MIN_GAMES][:5],
+        "board_min_games": settings.ARENA_RANK_MIN_GAMES,
+        "seeding": first_run_progress(),
     }
     return render(request, "arena/home.html", context)
 
@@ -109,7 +118,13 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "arena/game_detail.html",
-        {"game": game, "board": board_html(game, state, None), "bots": bots},
+        {
+            "game": game,
+            "board": board_html(game, state, None),
+            "bots": bots,
+            # People's rules, one template per game next to its board (tests check every game has one).
+            "how_to_play": f"games/{game.slug}/how_to_play.html",
+        },
     )
 
 
@@ -279,6 +294,37 @@ def _requested_ply(request: HttpRequest, match: Match) -> int:
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "arena/tournament_list.html", {"tournaments": Tournament.objects.all()[:100]})
+
+
+@staff_member_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """Staff start a tournament from the web: created and handed to the workers; its page follows it live."""
+    agents = Agent.objects.filter(is_active=True).exclude(kind=Agent.Kind.HUMAN).order_by("kind", "slug")
+    choices = {
+        "games": [(g.slug, g.name) for g in all_games()],
+        "agents": [(a.slug, f"{a.name} ({a.get_kind_display()}{', ' + a.game if a.game else ''})") for a in agents],
+    }
+    form = TournamentForm(request.POST or None, **choices)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        chosen = {a.slug: a for a in agents.filter(slug__in=data["agents"])}
+        try:
+            tournament = tournament_create(
+                slug=data["slug"],
+                name=data["name"],
+                format=data["format"],
+                games=data["games"],
+                agents=[chosen[s] for s in data["agents"]],
+                games_per_seat=data["games_per_seat"],
+                budget=data["budget"],
+            )
+            tournament_queue(tournament=tournament)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{tournament.name} is queued; its progress shows here as matches finish.")
+            return redirect("tournament-detail", tournament.slug)
+    return render(request, "arena/tournament_form.html", {"form": form})
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:

@@ -199,3 +199,40 @@ class LobbyForm(forms.Form):
 
     def time_limit_s(self) -> int | None:
         return int(self.cleaned_data["time_limit"]) if self.cleaned_data.get("time_limit") else None
+
+
+#: Bounds of a tournament started from the web (docs/operations.md, "Tournaments from the web").
+MAX_TOURNAMENT_AGENTS = 20
+MAX_TOURNAMENT_GAMES_PER_SEAT = 100
+
+
+class TournamentForm(forms.Form):
+    """A tournament staff start from the web; `arena.tournaments.services.tournament_create` checks the rest."""
+
+    FORMATS = [("round_robin", "round robin"), ("ladder", "ladder evaluation"), ("adaptive", "adaptive")]
+
+    name = forms.CharField(max_length=120)
+    slug = forms.SlugField(max_length=80, help_text="Used in URLs and the CLI; cannot change later.")
+    format = forms.ChoiceField(choices=FORMATS, initial="round_robin")
+    games = forms.MultipleChoiceField(choices=[], widget=forms.CheckboxSelectMultiple)
+    agents = forms.MultipleChoiceField(
+        choices=[], help_text="Round robin and adaptive: the entrants. Ladder: the candidates climbing each ladder."
+    )
+    games_per_seat = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_TOURNAMENT_GAMES_PER_SEAT,
+        initial=2,
+        help_text="Seeds per pairing (ladder: per level).",
+    )
+    budget = forms.IntegerField(min_value=1, max_value=2000, initial=200, help_text="Adaptive: most matches to play.")
+
+    def __init__(self, *args, games: list[tuple[str, str]], agents: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["games"].choices = games
+        self.fields["agents"].choices = agents
+
+    def clean_agents(self) -> list[str]:
+        agents = self.cleaned_data["agents"]
+        if len(agents) > MAX_TOURNAMENT_AGENTS:
+            raise forms.ValidationError(f"At most {MAX_TOURNAMENT_AGENTS} agents.")
+        return agents

@@ -31,6 +31,8 @@ from arena.record.services import (
 )
 from arena.tournaments.services import tournament_create
 from games import IllegalAction, get_game
+from ratings.services import rating_key
+from ratings.tasks import request_refresh
 
 #: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.
 MAX_MOVE_TEXT = 12_000
@@ -62,6 +64,50 @@ def guest_claim(*, guest: Agent, user) -> Agent:
     guest.name = user.get_username()
     guest.save(update_fields=["user", "name"])
     return guest
+
+
+def guest_pending_merge(*, guest: Agent | None, user) -> Agent | None:
+    """The guest a signed-in account may take over: an unclaimed guest with finished games, not the account's own."""
+    if guest is None or guest.kind != Agent.Kind.HUMAN or guest.user_id is not None or guest.owner_id is not None:
+        return None
+    if not Seat.objects.filter(agent_version__agent=guest).exists():
+        return None
+    return guest
+
+
+@transaction.atomic
+def guest_merge(*, guest: Agent, user) -> Agent:
+    """Move a guest's games into an existing account's agent and delete the guest: seats, open challenges and
+    ladder climbs follow; the account's consent stays, or takes the guest's if it never answered; ratings refit.
+
+    Refused while the guest has an unfinished game, or when the guest played against the account itself."""
+    guest = Agent.objects.select_for_update().get(pk=guest.pk)
+    if guest_pending_merge(guest=guest, user=user) is None:
+        raise ServiceError("Only a guest's own games, played before signing in, can be merged.")
+    account = person_agent_for_user(user=user)
+    seats = Seat.objects.filter(agent_version__agent=guest)
+    unfinished = seats.exclude(match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
+    if unfinished.exists():
+        raise ServiceError(f"Finish or resign game {unfinished.first().match_id} first; then merge.")
+    shared = Seat.objects.filter(match__in=seats.values("match"), agent_version__agent=account)
+    if shared.exists():
+        raise ServiceError(f"As a guest you played this account in game {shared.first().match_id}; it cannot merge.")
+    match_ids = list(seats.values_list("match_id", flat=True).distinct())
+    seats.update(agent_version=account.current_version())
+    guest.challenges.update(creator=account)
+    for match in Match.objects.filter(pk__in=match_ids, record__ladder__candidate=guest.slug):
+        match.record["ladder"]["candidate"] = account.slug
+        match.save(update_fields=["record"])
+    for tournament in Tournament.objects.filter(matches__in=match_ids).distinct():
+        tournament.config["agents"] = [account.slug if s == guest.slug else s for s in tournament.config["agents"]]
+        tournament.save(update_fields=["config"])
+    if account.baseline_consent is None and guest.baseline_consent is not None:
+        account.baseline_consent = guest.baseline_consent
+        account.save(update_fields=["baseline_consent"])
+    games = sorted({rating_key(m.game, m.options) for m in Match.objects.filter(pk__in=match_ids)})
+    guest.delete()
+    transaction.on_commit(lambda: request_refresh(games=games))
+    return account
 
 
 @transaction.atomic

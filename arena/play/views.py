@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from arena.api.presence import bot_owners_online
@@ -23,6 +28,8 @@ from arena.play.people import (
     challenge_create,
     guest_agent_create,
     guest_claim,
+    guest_merge,
+    guest_pending_merge,
     matches_abandoned_end,
     person_agent_for_user,
     person_consent_set,
@@ -256,6 +263,50 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome, {user.get_username()}.")
         return redirect("play")
     return render(request, "registration/signup.html", {"form": form, "guest": current_person(request)})
+
+
+def _session_guest(request: HttpRequest) -> Agent | None:
+    """The guest agent this browser played as (kept in the session across signing in), if any."""
+    slug = request.session.get("guest_agent")
+    return Agent.objects.filter(slug=slug, kind=Agent.Kind.HUMAN).first() if slug else None
+
+
+class PersonLoginView(auth_views.LoginView):
+    """Django's sign-in; a browser that played as a guest is then asked whether to merge those games."""
+
+    def get_success_url(self) -> str:
+        url = super().get_success_url()
+        if guest_pending_merge(guest=_session_guest(self.request), user=self.request.user):
+            return f"{reverse('guest-merge')}?{urlencode({'next': url})}"
+        return url
+
+
+@login_required
+def guest_merge_view(request: HttpRequest) -> HttpResponse:
+    """Confirm step: move the games this browser played as a guest into the signed-in account, or keep them apart."""
+    next_url = request.POST.get("next") or request.GET.get("next") or reverse("play")
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = reverse("play")
+    guest = guest_pending_merge(guest=_session_guest(request), user=request.user)
+    if guest is None:
+        request.session.pop("guest_agent", None)
+        return redirect(next_url)
+    if request.method == "POST":
+        if request.POST.get("action") == "keep":
+            request.session.pop("guest_agent", None)
+            messages.info(request, f"The guest {guest.name}'s games stay under the guest's name.")
+            return redirect(next_url)
+        try:
+            account = guest_merge(guest=guest, user=request.user)
+        except ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            request.session.pop("guest_agent", None)
+            messages.success(request, f"The guest's games are now {account.name}'s; the leaderboards are refitting.")
+            return redirect(next_url)
+    games = Seat.objects.filter(agent_version__agent=guest).values("match").distinct().count()
+    context = {"guest": guest, "games": games, "account": person_agent_for_user(user=request.user), "next": next_url}
+    return render(request, "registration/guest_merge.html", context)
 
 
 def login_guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -65,6 +65,18 @@ def draw_rate_levels(game: str) -> frozenset[int]:
     return frozenset({len(ladder(game)) - 1}) if game == "tic-tac-toe" else frozenset()
 
 
+#: Tournaments the first run queues (`manage.py seed`) are named this prefix + the game.
+FIRST_RUN_PREFIX = "first-run-"
+
+
+def first_run_progress() -> dict[str, int] | None:
+    """The first run's seeding matches, {"done": finished or aborted, "total": all}; None when none is left to play."""
+    matches = Match.objects.filter(tournament__slug__startswith=FIRST_RUN_PREFIX)
+    total = matches.count()
+    done = matches.filter(status__in=[Match.Status.FINISHED, Match.Status.ABORTED]).count()
+    return {"done": done, "total": total} if done < total else None
+
+
 def tournament_progress(tournament: Tournament) -> dict[str, Any]:
     """Counts by status and the standings so far (ladder: level and progress; else points)."""
     counts = dict(tournament.matches.values_list("status").annotate(n=Count("pk")).values_list("status", "n"))

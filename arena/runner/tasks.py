@@ -7,10 +7,11 @@ from django.tasks import task
 from arena.runner.loop import run_match
 
 
-def enqueue_matches(match_ids: list[int]) -> None:
-    """Queue matches for any worker; each runs at most once at a time (see match_claim)."""
+def enqueue_matches(match_ids: list[int], *, priority: int = 0) -> None:
+    """Queue matches for any worker, higher `priority` first; each runs at most once at a time (see match_claim)."""
+    task = run_match_task.using(priority=priority) if priority else run_match_task
     for match_id in match_ids:
-        run_match_task.enqueue(match_id)
+        task.enqueue(match_id)
 
 
 @task(queue_name="matches")

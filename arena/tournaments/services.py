@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
-from arena.record.selectors import adaptive_intervals, draw_rate_levels, ladder_records
+from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, draw_rate_levels, ladder_records
 from arena.record.services import ServiceError, match_create, new_seed, variant_options
 from arena.runner.tasks import enqueue_matches
 from games import get_game
@@ -229,7 +229,8 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
         _schedule_most_informative(tournament)
     created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)
     if created and tournament.config.get("queued"):
-        transaction.on_commit(lambda: enqueue_matches(created))
+        priority = tournament.config.get("priority", 0)
+        transaction.on_commit(lambda: enqueue_matches(created, priority=priority))
     if not created and not tournament.matches.filter(status__in=open_statuses).exists():
         tournament.status = Tournament.Status.FINISHED
         tournament.finished_at = timezone.now()
@@ -247,15 +248,48 @@ def tournament_advance_on_match_finished(sender: type[Match], *, match: Match, *
 
 
 @transaction.atomic
-def tournament_queue(*, tournament: Tournament) -> list[int]:
-    """Hand the tournament to workers: its pending matches are queued, and so will be those it schedules later."""
+def tournament_queue(*, tournament: Tournament, priority: int = 0) -> list[int]:
+    """Hand the tournament to workers: its pending matches are queued, and so will be those it schedules later,
+    all at `priority` (below 0: after every other queued match, as the first-run seeding is)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    tournament.config = {**tournament.config, "queued": True}
+    tournament.config = {**tournament.config, "queued": True, "priority": priority}
     tournament.save(update_fields=["config"])
     tournament_advance(tournament=tournament)
     pending = list(tournament.matches.filter(status=Match.Status.PENDING).values_list("pk", flat=True))
-    transaction.on_commit(lambda: enqueue_matches(pending))
+    transaction.on_commit(lambda: enqueue_matches(pending, priority=priority))
     return pending
+
+
+#: The first run's record: tournaments named FIRST_RUN_PREFIX + game, levels Lv0..FIRST_RUN_LEVELS-1 of each
+#: two-seat ladder in a round robin, queued below everything else so a person's game never waits on them.
+FIRST_RUN_LEVELS = 3
+FIRST_RUN_PRIORITY = -50
+
+
+@transaction.atomic
+def first_run_tournaments_create(*, games: list[str], matches: int) -> list[Tournament]:
+    """Queue at most `matches` bot-vs-bot matches spread evenly over `games`' two-seat ladders (idempotent: a game
+    that has its first-run tournament is skipped). Returns the tournaments created."""
+    games = [g for g in games if get_game(g).num_players == 2 and len(ladder(g)) >= FIRST_RUN_LEVELS]
+    pairs = FIRST_RUN_LEVELS * (FIRST_RUN_LEVELS - 1) // 2
+    games_per_seat = matches // max(1, len(games)) // (2 * pairs)
+    created = []
+    for game in games if games_per_seat else []:
+        slug = f"{FIRST_RUN_PREFIX}{game}"
+        if Tournament.objects.filter(slug=slug).exists():
+            continue
+        levels = list(Agent.objects.filter(slug__in=[f"{game}-lv{n}" for n in range(FIRST_RUN_LEVELS)]))
+        tournament = tournament_create(
+            slug=slug,
+            name=f"First run: {get_game(game).name} levels 0–{FIRST_RUN_LEVELS - 1}",
+            format=Tournament.Format.ROUND_ROBIN,
+            games=[game],
+            agents=sorted(levels, key=lambda a: a.slug),
+            games_per_seat=games_per_seat,
+        )
+        tournament_queue(tournament=tournament, priority=FIRST_RUN_PRIORITY)
+        created.append(tournament)
+    return created
 
 
 @transaction.atomic

@@ -11,7 +11,7 @@ from django.conf import settings
 
 from ratings import process_metrics as pm
 from ratings.metrics import pearson
-from ratings.plan_metrics import RADAR_AXES, plan_games, round_records
+from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION, RADAR_AXES, plan_games, round_records
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 
 TITLE = "AdvGameBench: plan, revise, and stay within the rules"
@@ -152,16 +152,17 @@ def correlation_table(overall: dict[str, list[Cell]]) -> Table:
         ]
         r, p = pearson([a.value for a, _ in pairs], [b.value for _, b in pairs])
         ids = tuple(sorted({m for a, b in pairs for m in a.matches + b.matches}))
-        rows.append(
-            (f"{x} ~ {y} ({section})", [Cell(r, None, None, len(pairs), ids), Cell(p, None, None, len(pairs), ids)])
-        )
+        few = "thin" if len(pairs) < FEW_AGENTS_FOR_CORRELATION else ""
+        cells = [Cell(r, None, None, len(pairs), ids, note=few), Cell(p, None, None, len(pairs), ids, note=few)]
+        rows.append((f"{x} ~ {y} ({section})", cells))
     return Table(
         key="correlations",
         title="Correlations across agents",
         source="AdvGameBench §4.3 (OBR–WR), §4.4 (ORR)",
         columns=["Pearson r", "p (two-sided)"],
         rows=rows,
-        note="n is the number of agents; r needs at least three.",
+        note=f"n is the number of agents; r needs at least three, and below {FEW_AGENTS_FOR_CORRELATION} it is marked "
+        "thin: with so few agents a strong r often arises by chance.",
     )
 
 

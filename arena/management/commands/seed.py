@@ -1,6 +1,9 @@
-"""Seed the database idempotently: every game's bot ladder and a few finished demo matches."""
+"""Seed the database idempotently: every game's bot ladder, a few finished demo matches, and the first run's
+queued bot-vs-bot record (played by the worker in the background, so `make run` starts at once)."""
 
 from __future__ import annotations
+
+import os
 
 from asgiref.sync import async_to_sync
 from django.core.management import call_command
@@ -11,10 +14,13 @@ from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Match
 from arena.record.services import agent_ensure, bots_ensure, match_create
 from arena.runner.loop import run_match
+from arena.tournaments.services import first_run_tournaments_create
 from games import get_game
 from games.bots import LADDER_MODULES
 
 DEMO_SEED = 20261122
+#: Bot-vs-bot matches the first run queues for the worker (docs/operations.md, "First run"); 0 skips them.
+FIRST_RUN_MATCHES = 400
 
 
 class Command(BaseCommand):
@@ -23,8 +29,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo matches.")
         parser.add_argument("--game", action="append", help="Only this game's ladder (repeatable). Default: all.")
+        parser.add_argument(
+            "--first-run-matches",
+            type=int,
+            default=int(os.environ.get("ARENA_SEED_MATCHES", FIRST_RUN_MATCHES)),
+            help="Bot-vs-bot ladder matches to queue for the worker (default $ARENA_SEED_MATCHES or 400; 0: none).",
+        )
 
-    def handle(self, *args, no_demo: bool = False, game: list[str] | None = None, **options):
+    def handle(
+        self, *args, no_demo: bool = False, game: list[str] | None = None, first_run_matches: int = 0, **options
+    ):
         games = game or list(LADDER_MODULES)
         before = Agent.objects.filter(kind=Agent.Kind.BOT).count()
         for game_slug in games:
@@ -37,6 +51,10 @@ class Command(BaseCommand):
         if not no_demo:
             self._demo_matches(games)
             call_command("refresh_ratings", stdout=self.stdout)
+        if first_run_matches > 0:
+            queued = first_run_tournaments_create(games=games, matches=first_run_matches)
+            count = sum(t.matches.count() for t in queued)
+            self.stdout.write(f"first run: {count} bot matches queued for the worker ({len(queued)} ladders)")
 
     def _demo_matches(self, games: list[str]) -> None:
         """A few finished bot games per game (Lv0–Lv2, both seat orders), so no page is empty on first visit."""
