@@ -28,6 +28,7 @@ GAMES: dict[str, str] = {
     "fight-the-landlord": "games.fight_the_landlord:FightTheLandlord",
     "mahjong": "games.mahjong:Mahjong",
     "diplomacy": "games.diplomacy:Diplomacy",
+    "hive": "games.hive:Hive",
 }
 
 _instances: dict[str, Game] = {}
