@@ -29,6 +29,7 @@ LADDER_MODULES: dict[str, str] = {
     "fight-the-landlord": "games.bots.fight_the_landlord",
     "mahjong": "games.bots.mahjong",
     "diplomacy": "games.bots.diplomacy",
+    "hive": "games.bots.hive",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")
