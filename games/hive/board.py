@@ -39,6 +39,7 @@ DIRECTIONS = (_STRIDE, 1, 1 - _STRIDE, -_STRIDE, -1, _STRIDE - 1)
 AXIAL = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 # For each direction, the two cells next to both ends of a step that way: (cell + left, cell + right).
 _FLANKS = tuple((DIRECTIONS[(d - 1) % 6], DIRECTIONS[(d + 1) % 6]) for d in range(6))
+_STEPS = tuple((step, left, right) for step, (left, right) in zip(DIRECTIONS, _FLANKS, strict=True))
 
 
 def cell_of(q: int, r: int) -> int:
@@ -237,18 +238,23 @@ class Board:
         Both occupied is a gate too narrow to pass (freedom to move); neither would lose touch with the hive.
         """
         stacks = self.stacks
-        for d, (left, right) in zip(DIRECTIONS, _FLANKS, strict=True):
-            target = cell + d
+        for step, left, right in _STEPS:
+            target = cell + step
             if target not in stacks and ((cell + left in stacks) != (cell + right in stacks)):
                 yield target
 
     def _ant(self, start: int) -> set[int]:
+        """Every cell reachable by any number of slides (the hot loop of move generation: `_slides` inlined)."""
+        stacks = self.stacks
         seen = {start}
         frontier = [start]
         while frontier:
             cell = frontier.pop()
-            for target in self._slides(cell):
-                if target not in seen:
+            for step, left, right in _STEPS:
+                target = cell + step
+                if target in seen or target in stacks:
+                    continue
+                if (cell + left in stacks) != (cell + right in stacks):
                     seen.add(target)
                     frontier.append(target)
         seen.discard(start)
@@ -279,8 +285,8 @@ class Board:
         stacks = self.stacks
         below = len(stacks[cell]) - 1
         found = []
-        for d, (left, right) in zip(DIRECTIONS, _FLANKS, strict=True):
-            target = cell + d
+        for step, left, right in _STEPS:
+            target = cell + step
             up = self.height(target)
             left_h, right_h = self.height(cell + left), self.height(cell + right)
             if below == 0 and up == 0:

@@ -25,7 +25,7 @@ LEVEL = 0.90
 
 #: Table 3's reasoning categories over the games we have (our choice of membership for games GameBench lacks).
 CATEGORIES: dict[str, tuple[str, ...]] = {
-    "Abstract Strategy": ("tic-tac-toe", "connect-four", "gomoku", "reversi", "ataxx", "chess", "santorini"),
+    "Abstract Strategy": ("tic-tac-toe", "connect-four", "gomoku", "reversi", "ataxx", "chess", "santorini", "hive"),
     "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense"),
     "Hidden Information": ("kuhn-poker", "leduc-holdem", "holdem", "stratego", "codenames", "werewolf"),
     "Language Communication": ("codenames", "werewolf"),

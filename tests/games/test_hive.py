@@ -1,4 +1,4 @@
-"""Hive: perft counts published by UHP engines, their move-list tests, the rules one by one, UHP notation, the ladder."""
+"""Hive: perft counts published by UHP engines, their move-list tests, the rules, UHP notation, the ladder."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ UHP_MOVE_CASES = {
     "ant": (
         r"Base;InProgress;White[13];wS1;bB1 wS1-;wQ -wS1;bQ bB1-;wB1 \wQ;bG1 bQ/;wB2 \wB1;bG2 bG1/;wS2 \wB2;"
         r"bS1 bG2/;wA1 \wS1;bB2 bS1/;wA2 \wS2;bG3 \bB2;wA1 -bG1;bA1 \bG3;wG1 wA2/;bS2 -bA1;wG2 wG1/;"
-        r"bA2 -bS2;wA3 wG2-;bA3 bS2\;wG3 wA3\;bA3 wG3" "\\",
+        r"bA2 -bS2;wA3 wG2-;bA3 bS2\;wG3 wA3\;bA3 wG3"
+        "\\",
         r"wA1 -bG2;wA1 -bS1;wA1 /bG3;wA1 bS2\;wA1 bA2\;wA1 /bA2;wA1 bA3-;wA1 bA3\;wA1 /bA3;wA1 /wG3;"
         r"wA1 wG2\;wA1 wG1\;wA1 wB2/;wA1 wB1/;wA1 \wS1;wA1 \bB1",
     ),
@@ -180,15 +181,23 @@ def test_a_pinned_queen_with_no_place_to_play_passes():
 
 
 def test_beetle_climbs_and_the_piece_under_it_cannot_move():
-    state = play("wB1", "bA1 wB1-", "wQ -wB1", "bQ bA1-", "wB1 bA1")
+    # wQ (0,0), wB1 (0,1) and bQ (1,0) touch each other; bA1 (2,0) hangs on bQ.
+    before = state_of({"wQ": (0, 0, 0), "wB1": (0, 1, 0), "bQ": (1, 0, 0), "bA1": (2, 0, 0)}, ply=6)
+    climb = GAME.parse_action(before, "wB1 bQ")
+    assert climb == (PIECE_NAMES.index("wB1"), 1, 0)
+    state = GAME.apply(before, climb)
     assert state.pieces[PIECE_NAMES.index("wB1")] == (1, 0, 1)
-    assert not any(a[0] == PIECE_NAMES.index("bA1") for a in GAME.legal_actions(state))
-    # The stack counts as white now: black may not place next to it, but white may.
-    assert GAME.action_to_text(state, GAME.legal_actions(state)[0]).startswith("b")
+    assert not any(PIECE_NAMES[a[0]] == "bQ" for a in GAME.legal_actions(state))  # buried under the beetle
+    # The stack is white now: black may not place next to it.
+    placements = {(a[1], a[2]) for a in GAME.legal_actions(state) if not state.pieces[a[0]]}
+    assert placements
+    assert all(max(abs(q - 1), abs(r), abs(q - 1 + r)) > 1 for q, r in placements)
     view = GAME.player_view(state, None)
     stack = next(c for c in view["cells"] if c["name"] == "1,0")
-    assert [p["name"] for p in stack["pieces"]] == ["bA1", "wB1"]
-    assert stack["under"] == ["bA1"]
+    assert [p["name"] for p in stack["pieces"]] == ["bQ", "wB1"]
+    assert stack["under"] == ["bQ"]
+    assert stack["height"] == 2
+    assert GAME.action_to_text(before, climb) == "wB1 bQ"
 
 
 def test_one_hive_rule_pins_a_bridge_piece():
@@ -245,7 +254,7 @@ def test_game_strings_round_trip_random_games_and_reject_expansions():
     assert GAME.game_string(GAME.initial_state(seed=0)) == "Base;NotStarted;White[1]"
     with pytest.raises(IllegalAction, match="base game"):
         GAME.from_game_string("Base+MLP;NotStarted;White[1]")
-    with pytest.raises(IllegalAction, match="Move 2"):
+    with pytest.raises(IllegalAction, match=r"Move 3 \(.wQ bA1-.\): .* is not a legal move"):
         GAME.from_game_string("Base;InProgress;White[2];wA1;bA1 wA1-;wQ bA1-")
 
 
@@ -272,15 +281,13 @@ def test_texts_and_view():
 
 
 def test_searching_levels_surround_the_queen_when_they_can():
-    # bQ at (1,0) has five covered sides; white's ant can fill the sixth at (2,-1).
-    state = GAME.from_game_string(
-        r"Base;InProgress;White[5];wA1;bQ wA1-;wQ -wA1;bG1 bQ\;wG1 wA1\;bG2 bQ-;wA2 /wQ;bG3 bG2/"
-    )
-    # covered: wA1 (west), bG1 (south-east), wG1 (south-west), bG2 (east), bG3 (north-east); free: north-west
-    win = GAME.parse_action(state, r"wA2 \bQ")
-    assert win in GAME.legal_actions(state)
+    # bQ (0,0) has five covered sides; its north-east (1,-1) is free and reachable by wA2 (or wG1's jump).
+    pieces = {"bQ": (0, 0, 0), "wA1": (1, 0, 0), "bG1": (0, 1, 0), "wG1": (-1, 1, 0), "wQ": (-1, 0, 0)}
+    state = state_of({**pieces, "bG2": (0, -1, 0), "wA2": (2, -1, 0)}, ply=10)
+    assert GAME.parse_action(state, "wA2 bQ/") in GAME.legal_actions(state)
     for bot in hive_bots.LADDER[5:]:
-        assert bot.choose(GAME, state, random.Random(1)) == win, bot.slug
+        after = GAME.apply(state, bot.choose(GAME, state, random.Random(1)))
+        assert GAME.outcome(after).scores == (1.0, 0.0), bot.slug
 
 
 def test_top_level_beats_random():
