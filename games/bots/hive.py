@@ -2,8 +2,8 @@
 
 Everything works on one mutable `Board` with make/unmake. The evaluation counts what decides Hive:
 how many sides of each queen are covered, and how many pieces each side can still move (a piece pinned
-by the One Hive rule or buried under a beetle cannot). The search looks at every move of its own, then
-at the opponent's best replies to its most promising few (a beam), which keeps a move well under a second.
+by the One Hive rule or buried under a beetle cannot). The search keeps, at each of its first plies, only
+the few moves that look best one ply deep (a beam), which keeps a move well under a second.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from games.hive.state import PASS, Action, board_of
 
 WIN = 1_000_000
 ALL = 1_000  # a beam wider than any move list
-SIX_SIX = (6, 6, ALL)
 QUEEN_SIDE = 100  # per covered side of a queen
 FREE_PIECE = 12  # per piece that can move
 ANT_IN_PLAY = 6  # ants are the strongest movers: get them out
@@ -181,5 +180,6 @@ LADDER = [
     Bot("hive", 4, "one-ply greedy evaluation on 65% of its turns, random otherwise", _greedy(0.35)),
     Bot("hive", 5, "one-ply greedy on queen pressure, free pieces and closeness to the enemy queen", _greedy(0.0)),
     Bot("hive", 6, "two-ply alpha-beta over its 4 most promising moves", _searcher((4, ALL))),
-    Bot("hive", 7, "three-ply alpha-beta, 6 most promising moves at each of its first two plies", _searcher(SIX_SIX)),
+    Bot("hive", 7, "3-ply alpha-beta, 3 most promising moves at each of its first two plies", _searcher((3, 3, ALL))),
+    Bot("hive", 8, "3-ply alpha-beta, 6 most promising moves at each of its first two plies", _searcher((6, 6, ALL))),
 ]
