@@ -6,6 +6,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import override_settings
 
+from arena.agents.llm.parsing import parse_reply
 from arena.models import Match
 from arena.record.selectors import match_replayed_state
 from arena.record.services import bots_ensure, match_create
@@ -41,3 +42,13 @@ def test_a_hive_match_replays_and_is_rated(client, finished_match):
     board = client.get("/leaderboard/hive/").content.decode()
     assert "Hive Lv5" in board
     assert "Hive Lv0" in board
+
+
+def test_a_model_may_name_a_destination_from_any_neighbour():
+    game = get_game("hive")
+    state = game.from_game_string("Base;InProgress;White[3];wA1;bA1 wA1-;wQ -wA1;bQ bA1-")
+    legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
+    assert "wG1 \\wA1" in legal  # north-west of wA1 is also north-east of wQ: 'wG1 wQ/'
+    parsed = parse_reply(game, state, "The grasshopper goes up.\nAnswer: `wG1 wQ/`", legal)
+    assert (parsed.verdict, parsed.text) == ("ok", "wG1 \\wA1")
+    assert parse_reply(game, state, "Answer: wG1 bQ-", legal).verdict == "illegal"  # touches black
