@@ -285,7 +285,7 @@ def test_searching_levels_surround_the_queen_when_they_can():
     pieces = {"bQ": (0, 0, 0), "wA1": (1, 0, 0), "bG1": (0, 1, 0), "wG1": (-1, 1, 0), "wQ": (-1, 0, 0)}
     state = state_of({**pieces, "bG2": (0, -1, 0), "wA2": (2, -1, 0)}, ply=10)
     assert GAME.parse_action(state, "wA2 bQ/") in GAME.legal_actions(state)
-    for bot in hive_bots.LADDER[5:]:
+    for bot in hive_bots.LADDER[6:]:
         after = GAME.apply(state, bot.choose(GAME, state, random.Random(1)))
         assert GAME.outcome(after).scores == (1.0, 0.0), bot.slug
 
