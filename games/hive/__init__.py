@@ -26,7 +26,7 @@ from games.hive.notation import (
     parse_move_string,
     split_game_string,
 )
-from games.hive.state import COLOURS, MAX_PLIES, PASS, Action, HiveState, board_of, queen_surrounded, to_move
+from games.hive.state import COLOURS, MAX_PLIES, PASS, Action, HiveState, board_move, board_of, queen_surrounded
 from games.hive.text import RULES_TEXT, observation_text
 from games.hive.view import board_view
 
@@ -61,7 +61,7 @@ class Hive(Game[HiveState, Action]):
     def apply(self, state: HiveState, action: Action) -> HiveState:
         self.require_legal(state, action)
         board = board_of(state)
-        text = move_string(board, to_move(action))
+        text = move_string(board, board_move(action))
         pieces = list(state.pieces)
         last: tuple[int, ...] = ()
         if action != PASS:
@@ -108,7 +108,7 @@ class Hive(Game[HiveState, Action]):
 
     def action_to_text(self, state: HiveState, action: Action) -> str:
         """The UHP MoveString: 'wA1' (first move), 'bG1 wA1-', 'wB1 bQ' (climbing), 'pass'."""
-        return move_string(board_of(state), to_move(action))
+        return move_string(board_of(state), board_move(action))
 
     def parse_action(self, state: HiveState, text: str) -> Action:
         """Reads one UHP MoveString; any neighbouring piece may serve as the reference."""

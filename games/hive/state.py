@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.hive.board import KIND_NAMES, PER_SIDE, PIECES, QUEENS, Board, Move, cell_of, colour_of, kind_of
-from games.hive.notation import PIECE_NAMES
+from games.hive.board import AXIAL, PER_SIDE, PIECES, QUEENS, Board, Move, cell_of
 
 MAX_PLIES = 250  # GameBench's "Max Turns": the game ends drawn after 250 turns (one turn = one side's move)
 COLOURS = ("White", "Black")
@@ -37,24 +36,21 @@ def board_of(state: HiveState) -> Board:
 
 
 def queen_surrounded(state: HiveState, colour: int) -> bool:
+    """Whether `colour`'s queen is on the board with all six neighbours occupied."""
     spot = state.pieces[QUEENS[colour]]
     if not spot:
         return False
     occupied = {(s[0], s[1]) for s in state.pieces if s}
     q, r = spot[0], spot[1]
-    return all((q + dq, r + dr) in occupied for dq, dr in ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)))
+    return all((q + dq, r + dr) in occupied for dq, dr in AXIAL)
 
 
-def to_move(action: Action) -> Move | None:
+def board_move(action: Action) -> Move | None:
     """The board's (piece, cell) for an action; None for a pass."""
     return None if action == PASS else (action[0], cell_of(action[1], action[2]))
 
 
 def hand_of(state: HiveState, colour: int) -> list[int]:
-    """The pieces `colour` still holds, in PIECE_NAMES order."""
+    """The pieces `colour` still holds, in UHP order (wQ, wS1, … wA3)."""
     first = colour * PER_SIDE
     return [p for p in range(first, first + PER_SIDE) if not state.pieces[p]]
-
-
-def describe_piece(piece: int) -> str:
-    return f"{PIECE_NAMES[piece]} ({COLOURS[colour_of(piece)].lower()} {KIND_NAMES[kind_of(piece)]})"
