@@ -175,7 +175,7 @@ def _searcher(beams: tuple[int, ...]):
 LADDER = [
     Bot("hive", 0, "uniform random legal move", random_chooser),
     Bot("hive", 1, "random, but on a third of its turns surrounds the enemy queen when one move does it", _opportunist),
-    Bot("hive", 2, "one-ply greedy evaluation on 15% of its turns, random otherwise", _greedy(0.85)),
+    Bot("hive", 2, "one-ply greedy evaluation on 10% of its turns, random otherwise", _greedy(0.9)),
     Bot("hive", 3, "one-ply greedy evaluation on a quarter of its turns, random otherwise", _greedy(0.75)),
     Bot("hive", 4, "one-ply greedy evaluation on 40% of its turns, random otherwise", _greedy(0.6)),
     Bot("hive", 5, "one-ply greedy evaluation on 65% of its turns, random otherwise", _greedy(0.35)),
