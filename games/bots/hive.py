@@ -175,9 +175,9 @@ def _searcher(beams: tuple[int, ...]):
 LADDER = [
     Bot("hive", 0, "uniform random legal move", random_chooser),
     Bot("hive", 1, "random, but on a third of its turns surrounds the enemy queen when one move does it", _opportunist),
-    Bot("hive", 2, "one-ply greedy evaluation on 10% of its turns, random otherwise", _greedy(0.9)),
-    Bot("hive", 3, "one-ply greedy evaluation on a quarter of its turns, random otherwise", _greedy(0.75)),
-    Bot("hive", 4, "one-ply greedy evaluation on 40% of its turns, random otherwise", _greedy(0.6)),
+    Bot("hive", 2, "one-ply greedy evaluation on 15% of its turns, random otherwise", _greedy(0.85)),
+    Bot("hive", 3, "one-ply greedy evaluation on 30% of its turns, random otherwise", _greedy(0.7)),
+    Bot("hive", 4, "one-ply greedy evaluation on 45% of its turns, random otherwise", _greedy(0.55)),
     Bot("hive", 5, "one-ply greedy evaluation on 65% of its turns, random otherwise", _greedy(0.35)),
     Bot("hive", 6, "one-ply greedy on queen pressure, free pieces and closeness to the enemy queen", _greedy(0.0)),
     Bot("hive", 7, "two-ply alpha-beta over its 4 most promising moves", _searcher((4, ALL))),
