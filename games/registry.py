@@ -29,6 +29,7 @@ GAMES: dict[str, str] = {
     "mahjong": "games.mahjong:Mahjong",
     "diplomacy": "games.diplomacy:Diplomacy",
     "sea-battle": "games.sea_battle:SeaBattle",
+    "hive": "games.hive:Hive",
 }
 
 _instances: dict[str, Game] = {}

@@ -30,6 +30,7 @@ LADDER_MODULES: dict[str, str] = {
     "mahjong": "games.bots.mahjong",
     "diplomacy": "games.bots.diplomacy",
     "sea-battle": "games.bots.sea_battle",
+    "hive": "games.bots.hive",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")

@@ -33,6 +33,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "ataxx",
         "chess",
         "santorini",
+        "hive",
         "sea-battle",
     ),
     "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense", "sea-battle"),

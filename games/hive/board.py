@@ -1,0 +1,313 @@
+"""Hive's position and move generator: a mutable board with make/unmake, for the rules, perft and search.
+
+Cells are axial hex coordinates (q, r) packed into one int (`cell_of`); hexes are pointy-topped as in
+the Universal Hive Protocol, so a cell's neighbours lie east, south-east, south-west, west, north-west
+and north-east (`DIRECTIONS`, clockwise). A move is (piece, destination cell); a placement is a move
+of a piece still in hand. Passing is left to the caller: `moves()` is empty when the mover has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+# -- pieces: 11 a side, white 0–10 then black 11–21, numbered as UHP numbers them ------------------
+
+KINDS = ("Q", "S", "S", "B", "B", "G", "G", "G", "A", "A", "A")
+NUMBERS = (0, 1, 2, 1, 2, 1, 2, 3, 1, 2, 3)  # 0: the queen, which UHP writes without a number
+PER_SIDE = len(KINDS)
+PIECES = 2 * PER_SIDE
+QUEENS = (0, PER_SIDE)
+KIND_ORDER = "QSBGA"  # placements are listed in this order of kinds
+KIND_NAMES = {"Q": "queen bee", "S": "spider", "B": "beetle", "G": "grasshopper", "A": "soldier ant"}
+
+
+def kind_of(piece: int) -> str:
+    return KINDS[piece % PER_SIDE]
+
+
+def colour_of(piece: int) -> int:
+    """0 for white (the first player), 1 for black."""
+    return piece // PER_SIDE
+
+
+# -- cells ---------------------------------------------------------------------------------
+
+_OFFSET, _STRIDE = 128, 256  # no game reaches 128 cells from the first piece: there are 22 pieces
+ORIGIN = _OFFSET * _STRIDE + _OFFSET
+# East, south-east, south-west, west, north-west, north-east: clockwise, so d-1 and d+1 flank d.
+DIRECTIONS = (_STRIDE, 1, 1 - _STRIDE, -_STRIDE, -1, _STRIDE - 1)
+AXIAL = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+# For each direction, the two cells next to both ends of a step that way: (cell + left, cell + right).
+_FLANKS = tuple((DIRECTIONS[(d - 1) % 6], DIRECTIONS[(d + 1) % 6]) for d in range(6))
+_STEPS = tuple((step, left, right) for step, (left, right) in zip(DIRECTIONS, _FLANKS, strict=True))
+
+
+def cell_of(q: int, r: int) -> int:
+    return (q + _OFFSET) * _STRIDE + r + _OFFSET
+
+
+def axial_of(cell: int) -> tuple[int, int]:
+    return cell // _STRIDE - _OFFSET, cell % _STRIDE - _OFFSET
+
+
+def neighbours(cell: int) -> tuple[int, ...]:
+    return tuple(cell + d for d in DIRECTIONS)
+
+
+Move = tuple[int, int]  # (piece, destination cell)
+
+
+class Board:
+    """Stacks by cell and the cell of every piece (-1 in hand); white moves on even plies."""
+
+    __slots__ = ("ply", "stacks", "where")
+
+    def __init__(self, where: Iterable[int] = (-1,) * PIECES, stacks: dict[int, list[int]] | None = None, ply: int = 0):
+        self.where = list(where)
+        self.stacks = stacks if stacks is not None else {}
+        self.ply = ply
+
+    @property
+    def mover(self) -> int:
+        return self.ply % 2
+
+    def turn_of_mover(self) -> int:
+        """The mover's own turn number, 1 for its first."""
+        return self.ply // 2 + 1
+
+    def top(self, cell: int) -> int:
+        return self.stacks[cell][-1]
+
+    def height(self, cell: int) -> int:
+        stack = self.stacks.get(cell)
+        return len(stack) if stack else 0
+
+    # -- make / unmake -------------------------------------------------------------------
+
+    def make(self, move: Move | None) -> int:
+        """Play `move` (None: pass); returns the cell the piece left (-1 from hand), for `unmake`."""
+        self.ply += 1
+        if move is None:
+            return -1
+        piece, dest = move
+        source = self.where[piece]
+        if source >= 0:
+            stack = self.stacks[source]
+            stack.pop()
+            if not stack:
+                del self.stacks[source]
+        self.stacks.setdefault(dest, []).append(piece)
+        self.where[piece] = dest
+        return source
+
+    def unmake(self, move: Move | None, source: int) -> None:
+        self.ply -= 1
+        if move is None:
+            return
+        piece, dest = move
+        stack = self.stacks[dest]
+        stack.pop()
+        if not stack:
+            del self.stacks[dest]
+        if source >= 0:
+            self.stacks.setdefault(source, []).append(piece)
+        self.where[piece] = source
+
+    # -- rules ---------------------------------------------------------------------------
+
+    def surrounded(self, colour: int) -> bool:
+        """Whether `colour`'s queen is on the board with all six neighbours occupied."""
+        cell = self.where[QUEENS[colour]]
+        return cell >= 0 and all(cell + d in self.stacks for d in DIRECTIONS)
+
+    def moves(self) -> list[Move]:
+        """Every legal placement and movement of the mover, placements first, in a fixed order."""
+        colour = self.mover
+        result = [(piece, cell) for cell in self.placement_cells(colour) for piece in self.placeable(colour)]
+        if self.where[QUEENS[colour]] >= 0:
+            result.extend(self.movements(colour))
+        return result
+
+    def placeable(self, colour: int) -> list[int]:
+        """The lowest-numbered piece in hand of each kind the mover may place now (queen rules applied)."""
+        turn = self.turn_of_mover()
+        queen = QUEENS[colour]
+        if turn == 4 and self.where[queen] < 0:
+            return [queen]  # the queen must be on the board by the fourth turn
+        chosen: dict[str, int] = {}
+        for piece in range(queen, queen + PER_SIDE):
+            if self.where[piece] < 0 and kind_of(piece) not in chosen:
+                chosen[kind_of(piece)] = piece
+        if turn == 1:
+            chosen.pop("Q", None)  # tournament opening: no queen on the first turn
+        return [chosen[k] for k in KIND_ORDER if k in chosen]
+
+    def placement_cells(self, colour: int) -> list[int]:
+        """Empty cells touching the mover's colour and no enemy piece (stack tops count); the first two are fixed."""
+        if self.ply == 0:
+            return [ORIGIN]
+        if self.ply == 1:
+            return [ORIGIN + d for d in DIRECTIONS]
+        stacks = self.stacks
+        own, seen = [], set()
+        for cell, stack in stacks.items():
+            if colour_of(stack[-1]) != colour:
+                continue
+            for d in DIRECTIONS:
+                target = cell + d
+                if target in stacks or target in seen:
+                    continue
+                seen.add(target)
+                if all(target + e not in stacks or colour_of(stacks[target + e][-1]) == colour for e in DIRECTIONS):
+                    own.append(target)
+        own.sort()
+        return own
+
+    def pinned(self) -> set[int]:
+        """Cells whose single piece cannot leave without splitting the hive: articulation points, one DFS."""
+        stacks = self.stacks
+        if len(stacks) < 3:
+            return set()
+        root = next(iter(stacks))
+        order, low, result = {root: 0}, {root: 0}, set()
+        # Iterative Tarjan: (cell, parent, next direction index).
+        stack = [(root, -1, 0)]
+        root_children = 0
+        while stack:
+            cell, parent, index = stack[-1]
+            if index < 6:
+                stack[-1] = (cell, parent, index + 1)
+                child = cell + DIRECTIONS[index]
+                if child not in stacks or child == parent:
+                    continue
+                if child in order:
+                    low[cell] = min(low[cell], order[child])
+                else:
+                    order[child] = low[child] = len(order)
+                    stack.append((child, cell, 0))
+                    if cell == root:
+                        root_children += 1
+                continue
+            stack.pop()
+            if parent >= 0:
+                low[parent] = min(low[parent], low[cell])
+                if parent != root and low[cell] >= order[parent]:
+                    result.add(parent)
+        if root_children > 1:
+            result.add(root)
+        return result
+
+    def movements(self, colour: int) -> list[Move]:
+        """Moves of the mover's pieces on top of their stacks that the One Hive rule lets go."""
+        pinned = self.pinned()
+        result: list[Move] = []
+        for cell in sorted(self.stacks):
+            stack = self.stacks[cell]
+            piece = stack[-1]
+            if colour_of(piece) != colour:
+                continue
+            if len(stack) == 1 and cell in pinned:
+                continue
+            for dest in self.destinations(piece, cell):
+                result.append((piece, dest))
+        return result
+
+    def destinations(self, piece: int, cell: int) -> list[int]:
+        """Where the piece on top of `cell` can go, sorted; the piece is lifted while it is worked out."""
+        kind = kind_of(piece)
+        if kind == "B":
+            return self._beetle(cell)
+        if kind == "G":
+            return self._grasshopper(cell)
+        stacks = self.stacks
+        lifted = stacks.pop(cell)
+        try:
+            if kind == "Q":
+                found = set(self._slides(cell))
+            elif kind == "A":
+                found = self._ant(cell)
+            else:
+                found = self._spider(cell)
+        finally:
+            stacks[cell] = lifted
+        return sorted(found)
+
+    def _slides(self, cell: int) -> Iterable[int]:
+        """Empty neighbours reachable in one ground slide: exactly one of the two flanking cells occupied.
+
+        Both occupied is a gate too narrow to pass (freedom to move); neither would lose touch with the hive.
+        """
+        stacks = self.stacks
+        for step, left, right in _STEPS:
+            target = cell + step
+            if target not in stacks and ((cell + left in stacks) != (cell + right in stacks)):
+                yield target
+
+    def _ant(self, start: int) -> set[int]:
+        """Every cell reachable by any number of slides (the hot loop of move generation: `_slides` inlined)."""
+        stacks = self.stacks
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            cell = frontier.pop()
+            for step, left, right in _STEPS:
+                target = cell + step
+                if target in seen or target in stacks:
+                    continue
+                if (cell + left in stacks) != (cell + right in stacks):
+                    seen.add(target)
+                    frontier.append(target)
+        seen.discard(start)
+        return seen
+
+    def _spider(self, start: int) -> set[int]:
+        ends: set[int] = set()
+        paths = [(start,)]
+        for _ in range(3):
+            paths = [(*path, target) for path in paths for target in self._slides(path[-1]) if target not in path]
+        ends.update(path[-1] for path in paths)
+        return ends
+
+    def _grasshopper(self, cell: int) -> list[int]:
+        stacks = self.stacks
+        found = []
+        for d in DIRECTIONS:
+            target = cell + d
+            if target not in stacks:
+                continue
+            while target in stacks:
+                target += d
+            found.append(target)
+        return sorted(found)
+
+    def _beetle(self, cell: int) -> list[int]:
+        """One step in any direction, onto stacks too, unless both flanks stand higher than both ends."""
+        stacks = self.stacks
+        below = len(stacks[cell]) - 1
+        found = []
+        for step, left, right in _STEPS:
+            target = cell + step
+            up = self.height(target)
+            left_h, right_h = self.height(cell + left), self.height(cell + right)
+            if below == 0 and up == 0:
+                if (left_h > 0) != (right_h > 0):
+                    found.append(target)
+            elif min(left_h, right_h) <= max(below, up):
+                found.append(target)
+        return sorted(found)
+
+    # -- counting ------------------------------------------------------------------------
+
+    def perft(self, depth: int) -> int:
+        """Leaf count of the move tree `depth` plies deep (a pass counts as one move when nothing else is legal)."""
+        if depth == 0:
+            return 1
+        moves = self.moves() or [None]
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            source = self.make(move)
+            total += self.perft(depth - 1)
+            self.unmake(move, source)
+        return total
