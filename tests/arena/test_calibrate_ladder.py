@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 from django.core.management import call_command
 
 from arena.management.commands import calibrate_ladder
+from games.bots.calibration import play_unit
 
 
 def test_calibration_resumes_and_writes_the_pages(tmp_path, monkeypatch):
     monkeypatch.setattr(calibrate_ladder, "PROGRESS_DIR", tmp_path / "progress")
     results, output = tmp_path / "ladders.json", tmp_path / "ladders.md"
     args = ["--game", "werewolf", "--results", str(results), "--output", str(output)]
-    call_command("calibrate_ladder", *args, "--games-per-seat", "2", "--workers", "2")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call_command("calibrate_ladder", *args, "--games-per-seat", "2", "--workers", "2")
+    # Workers are not forked from this threaded process (Python warns that such a fork may deadlock).
+    assert not [w for w in caught if "fork" in str(w.message)]
     log = tmp_path / "progress" / "werewolf.jsonl"
     units = [json.loads(line) for line in log.read_text().splitlines()]
     assert sorted((u["pair"], u["seed"]) for u in units) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    # What a worker recorded is what the same unit plays in this process: seeded, so reproducible.
+    replayed = play_unit(("werewolf", 1, 1))
+    recorded = next(u for u in units if (u["pair"], u["seed"]) == (1, 1))
+    assert {k: replayed[k] for k in ("wins", "draws", "losses", "moves", "levels")} == {
+        k: recorded[k] for k in ("wins", "draws", "losses", "moves", "levels")
+    }
     # An interrupted run: one unit lost and half a line written. The rerun plays only the missing ones.
     kept = log.read_text().splitlines()[:-1]
     log.write_text("\n".join(kept) + '\n{"game": "werew')

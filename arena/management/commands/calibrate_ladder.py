@@ -14,9 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena.record.selectors import draw_rate_levels
-from games import get_game
 from games.bots import LADDER_MODULES, ladder
-from games.bots.calibration import play_series
+from games.bots.calibration import play_unit
 from ratings.metrics import wilson_interval
 
 DOCS = Path(settings.BASE_DIR) / "docs"
@@ -24,27 +23,6 @@ DOCS = Path(settings.BASE_DIR) / "docs"
 PROGRESS_DIR = Path(settings.BASE_DIR) / "var" / "ladders"
 #: BotzoneBench §4.4: each level should beat the one below in 70–90% of decisive games.
 TARGET = (0.70, 0.90)
-
-
-def play_unit(unit: tuple[str, int, int]) -> dict:
-    """One seed of one adjacent pair, the challenger on each side once (a worker's job; pure computation)."""
-    slug, pair, seed = unit
-    bots = ladder(slug)
-    result = play_series(get_game(slug), bots[pair + 1], bots[pair], 1, first_seed=seed)
-    return {
-        "game": slug,
-        "pair": pair,
-        "challenger": bots[pair + 1].slug,
-        "defender": bots[pair].slug,
-        # A retuned level keeps its slug but not its description: its old units are then not reused.
-        "levels": [bots[pair + 1].description, bots[pair].description],
-        "seed": seed,
-        "wins": result.wins,
-        "draws": result.draws,
-        "losses": result.losses,
-        "seconds": result.challenger_seconds,
-        "moves": result.challenger_moves,
-    }
 
 
 def read_units(slug: str) -> list[dict]:
@@ -121,7 +99,9 @@ class Command(BaseCommand):
             Path(output).write_text(render_markdown(data))
 
         with tqdm(total=total, initial=total - len(todo), desc="calibrating", unit="seed", mininterval=2) as bar:
-            pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+            # forkserver, not fork: this process has threads (tqdm's monitor, Stockfish's I/O), and forking a
+            # threaded process can deadlock the child. Workers import only games/ (play_unit is pure computation).
+            pool = multiprocessing.get_context("forkserver").Pool(workers) if workers > 1 else None
             try:
                 finished = pool.imap(play_unit, todo) if pool else map(play_unit, todo)
                 for index, unit in enumerate(finished):  # in order: a game's pages are written once its units are in
