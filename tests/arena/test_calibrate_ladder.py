@@ -51,3 +51,26 @@ def test_calibration_resumes_and_writes_the_pages(tmp_path, monkeypatch):
     assert len(calibrate_ladder.read_units("werewolf")) == 6
     page = output.read_text()
     assert "`werewolf-lv2` vs `werewolf-lv1` | 3 |" in page
+
+
+def test_the_page_counts_steps_in_range_and_intervals_wider_than_seven_points():
+    def row(challenger: str, wins: int, draws: int, losses: int, ci95: list[float]) -> dict:
+        defender = challenger[:-1] + str(int(challenger[-1]) - 1)
+        rate = wins / (wins + losses) if wins + losses else None
+        return {"challenger": challenger, "defender": defender, "games_per_seat": 100, "wins": wins, "draws": draws,
+                "losses": losses, "win_rate": rate, "ci95": ci95, "challenger_ms_per_move": 1.0}  # fmt: skip
+
+    def entry(*rows: dict) -> dict:
+        return {"date": "2026-11-23", "command": "c", "games_per_seat": 100, "levels": [], "pairs": list(rows)}
+
+    top = f"tic-tac-toe-lv{len(calibrate_ladder.ladder('tic-tac-toe')) - 1}"
+    page = calibrate_ladder.render_markdown(
+        {
+            "chess": entry(row("chess-lv1", 36, 157, 7, [0.70, 0.92]), row("chess-lv2", 160, 0, 40, [0.74, 0.85])),
+            "holdem": entry(row("holdem-lv3", 136, 1, 63, [0.62, 0.74])),
+            "tic-tac-toe": entry(row(top, 20, 180, 0, [0.84, 1.0])),
+        }
+    )
+    assert "4 pairs; in 70–90%: 2; outside: 1; ending at a perfect player" in page
+    assert "Pairs whose interval is wider than ±7 points: 1." in page  # chess Lv1 (±11); the perfect player not counted
+    assert "tic-tac-toe's top level plays perfectly" in page
