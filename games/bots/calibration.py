@@ -7,7 +7,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games import get_game
 from games.base import Game
+from games.bots import ladder
 from games.bots.base import Bot
 
 
@@ -88,3 +90,27 @@ def play_series(
             if on_game:
                 on_game()
     return SeriesResult(wins, draws, losses, challenger_seconds=seconds, challenger_moves=moves)
+
+
+def play_unit(unit: tuple[str, int, int]) -> dict:
+    """One seed of one adjacent ladder pair (game slug, pair index, seed), the challenger on each side once.
+
+    Pure computation on `games/` alone, so a calibration worker process needs nothing else imported.
+    """
+    slug, pair, seed = unit
+    bots = ladder(slug)
+    result = play_series(get_game(slug), bots[pair + 1], bots[pair], 1, first_seed=seed)
+    return {
+        "game": slug,
+        "pair": pair,
+        "challenger": bots[pair + 1].slug,
+        "defender": bots[pair].slug,
+        # A retuned level keeps its slug but not its description: its old units are then not reused.
+        "levels": [bots[pair + 1].description, bots[pair].description],
+        "seed": seed,
+        "wins": result.wins,
+        "draws": result.draws,
+        "losses": result.losses,
+        "seconds": result.challenger_seconds,
+        "moves": result.challenger_moves,
+    }

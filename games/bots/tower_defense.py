@@ -2,11 +2,11 @@
 
 Lv0 fields a random affordable plan; Lv1–Lv3 a heuristic formation (a shooter in every row behind
 walls, with a counter theme — anti-air, light, magnets or bombs; demons massed in one to three
-rows) 20%, 60% and 80% of the time, else a random plan. Lv4 always fields a formation and keeps a
+rows) 30%, 60% and 85% of the time, else a random plan. Lv4 always fields a formation and keeps a
 plan that won. Lv5 simulates 10 formations against 10 sampled opponent formations and fields the
 best; Lv6 weighs the opponent's revealed plans for the facing role too (learning from the
 previous rounds). Search bots score with a coarse 250 ms tick for speed; the match itself always
-uses the game's tick. Measured rates: docs/games.md.
+uses the game's tick. Measured rates: docs/ladders.md.
 """
 
 from __future__ import annotations
@@ -129,9 +129,9 @@ def _coarse(options: dict[str, int]) -> dict[str, int]:
 
 LADDER = [
     Bot("tower-defense", 0, "random affordable plan", random_chooser),
-    Bot("tower-defense", 1, "a heuristic formation 20% of the time, else a random plan", sometimes(0.2, heuristic)),
+    Bot("tower-defense", 1, "a heuristic formation 30% of the time, else a random plan", sometimes(0.3, heuristic)),
     Bot("tower-defense", 2, "a heuristic formation 60% of the time, else a random plan", sometimes(0.6, heuristic)),
-    Bot("tower-defense", 3, "a heuristic formation 80% of the time, else a random plan", sometimes(0.8, heuristic)),
+    Bot("tower-defense", 3, "a heuristic formation 85% of the time, else a random plan", sometimes(0.85, heuristic)),
     Bot("tower-defense", 4, "heuristic formation; keeps a plan that won", formation(heuristic)),
     Bot(
         "tower-defense",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import shlex
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -14,9 +13,8 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena.record.selectors import draw_rate_levels
-from games import get_game
 from games.bots import LADDER_MODULES, ladder
-from games.bots.calibration import play_series
+from games.bots.calibration import play_unit
 from ratings.metrics import wilson_interval
 
 DOCS = Path(settings.BASE_DIR) / "docs"
@@ -24,27 +22,6 @@ DOCS = Path(settings.BASE_DIR) / "docs"
 PROGRESS_DIR = Path(settings.BASE_DIR) / "var" / "ladders"
 #: BotzoneBench §4.4: each level should beat the one below in 70–90% of decisive games.
 TARGET = (0.70, 0.90)
-
-
-def play_unit(unit: tuple[str, int, int]) -> dict:
-    """One seed of one adjacent pair, the challenger on each side once (a worker's job; pure computation)."""
-    slug, pair, seed = unit
-    bots = ladder(slug)
-    result = play_series(get_game(slug), bots[pair + 1], bots[pair], 1, first_seed=seed)
-    return {
-        "game": slug,
-        "pair": pair,
-        "challenger": bots[pair + 1].slug,
-        "defender": bots[pair].slug,
-        # A retuned level keeps its slug but not its description: its old units are then not reused.
-        "levels": [bots[pair + 1].description, bots[pair].description],
-        "seed": seed,
-        "wins": result.wins,
-        "draws": result.draws,
-        "losses": result.losses,
-        "seconds": result.challenger_seconds,
-        "moves": result.challenger_moves,
-    }
 
 
 def read_units(slug: str) -> list[dict]:
@@ -75,6 +52,12 @@ class Command(BaseCommand):
         parser.add_argument("--game", action="append", help="Only this game (repeatable), in this order. Default: all.")
         parser.add_argument("--games-per-seat", type=int, default=100)
         parser.add_argument(
+            "--pair",
+            type=int,
+            action="append",
+            help="Only the step up to this level (repeatable; e.g. 2 = Lv2 vs Lv1). Default: every step.",
+        )
+        parser.add_argument(
             "--workers", type=int, default=multiprocessing.cpu_count(), help="Processes (default: cores)."
         )
         parser.add_argument("--results", default=str(DOCS / "ladders.json"), help="Machine-readable results file.")
@@ -91,6 +74,9 @@ class Command(BaseCommand):
             raise CommandError(f"No ladder for {', '.join(unknown)}; games with ladders: {', '.join(LADDER_MODULES)}.")
         if games_per_seat < 1 or workers < 1:
             raise CommandError("--games-per-seat and --workers must be at least 1.")
+        steps = options.get("pair")
+        if steps and any(not 1 <= level < len(ladder(slug)) for slug in games for level in steps):
+            raise CommandError(f"--pair names a level 1 … top of every game given; got {steps}.")
         PROGRESS_DIR.mkdir(parents=True, exist_ok=True)
         done = set()
         for slug in games:
@@ -102,26 +88,44 @@ class Command(BaseCommand):
             (slug, pair, seed)
             for slug in games
             for pair in range(len(ladder(slug)) - 1)
+            if not steps or pair + 1 in steps
             for seed in range(games_per_seat)
             if (slug, pair, seed) not in done
         ]
         if options.get("write_only"):
             todo = []
-        total = sum(len(ladder(slug)) - 1 for slug in games) * games_per_seat
+        total = len(todo) + sum(
+            1 for slug in games for unit in read_units(slug) if not steps or unit["pair"] + 1 in steps
+        )
         results_path = Path(results)
         data = json.loads(results_path.read_text()) if results_path.exists() else {}
-        command = "manage.py calibrate_ladder " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        # The run as a command line that plays the same units (seeded), whoever called it (a shell, a test).
+        command = " ".join(
+            [
+                "manage.py calibrate_ladder",
+                *(f"--game {shlex.quote(slug)}" for slug in game or []),
+                f"--games-per-seat {games_per_seat}",
+                *(f"--pair {level}" for level in steps or []),
+                f"--workers {workers}",
+            ]
+        )
         last_of_game = {unit[0]: index for index, unit in enumerate(todo)}
+
+        played = {slug for slug, _, _ in todo}
 
         def write(slugs: list[str]) -> None:
             for slug in slugs:
-                played_by = data.get(slug, {}).get("command") if options.get("write_only") else None
-                data[slug] = summarize(slug, read_units(slug), played_by or command)
+                # Every run that played some of the units stays named: a game's figures can come from several.
+                before = data.get(slug, {}).get("commands", [])
+                commands = [*before, command] if slug in played and command not in before else before
+                data[slug] = summarize(slug, read_units(slug), commands)
             results_path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
             Path(output).write_text(render_markdown(data))
 
         with tqdm(total=total, initial=total - len(todo), desc="calibrating", unit="seed", mininterval=2) as bar:
-            pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+            # forkserver, not fork: this process has threads (tqdm's monitor, Stockfish's I/O), and forking a
+            # threaded process can deadlock the child. Workers import only games/ (play_unit is pure computation).
+            pool = multiprocessing.get_context("forkserver").Pool(workers) if workers > 1 else None
             try:
                 finished = pool.imap(play_unit, todo) if pool else map(play_unit, todo)
                 for index, unit in enumerate(finished):  # in order: a game's pages are written once its units are in
@@ -138,7 +142,7 @@ class Command(BaseCommand):
         self.stdout.write(f"wrote {output} and {results}")
 
 
-def summarize(slug: str, units: list[dict], command: str) -> dict:
+def summarize(slug: str, units: list[dict], commands: list[str]) -> dict:
     """A game's ladder entry from its finished units: per adjacent pair W–D–L, win rate, interval, time."""
     bots = ladder(slug)
     rows = []
@@ -163,7 +167,7 @@ def summarize(slug: str, units: list[dict], command: str) -> dict:
         )
     return {
         "date": date.today().isoformat(),
-        "command": command,
+        "commands": commands,
         "games_per_seat": min((r["games_per_seat"] for r in rows), default=0),
         "levels": [{"slug": b.slug, "description": b.description} for b in bots],
         "pairs": rows,
@@ -185,6 +189,8 @@ def render_markdown(data: dict) -> str:
     measured = [r for entry in data.values() for r in entry["pairs"] if r.get("games_per_seat", 0) >= 100]
     inside = [r for r in measured if _verdict(r) == "in 70–90%"]
     perfect = [r for r in measured if _verdict(r).startswith("perfect play")]
+    # The issue asks for intervals of at most ±7 points; a perfect player's step has no win rate to bound.
+    wide = [r for r in measured if r not in perfect and (r["ci95"][1] - r["ci95"][0]) / 2 > 0.07]
     lines = [
         "# Bot ladders",
         "",
@@ -193,19 +199,25 @@ def render_markdown(data: dict) -> str:
         "same fixed seeds with each bot on each side (in team games the bot fills every seat of its side);",
         "draws are excluded from the win rate, and the interval is the 95% Wilson interval over decisive",
         "games. The command resumes an interrupted run from `var/ladders/<game>.jsonl` and writes this page",
-        "and `docs/ladders.json`; re-run it whenever a bot changes. Each game's section gives the exact command",
+        "and `docs/ladders.json`; re-run it whenever a bot changes (`--pair N` plays only the step up to LvN, e.g.",
+        "to narrow one interval with more seeds). Each game's section gives the exact commands",
         "and date of its measurement; a pair measured with fewer than 100 games per seat is marked *preliminary*.",
         "",
         f"Summary of the pairs measured with at least 100 games per seat: {len(measured)} pairs; in 70–90%: "
         f"{len(inside)}; outside: {len(measured) - len(inside) - len(perfect)}; ending at a perfect player (never "
-        f"loses; rated by the draw-rate rule instead): {len(perfect)}.",
+        f"loses; rated by the draw-rate rule instead): {len(perfect)}. Pairs whose interval is wider than ±7 "
+        f"points: {len(wide)}.",
+        "",
+        "The one exception to the 70–90% target is by design: tic-tac-toe's top level plays perfectly, so it",
+        "can never lose and wins only the games the level below gives away. Its step is judged by never losing",
+        "(BotzoneBench's draw-rate rule), not by a win rate.",
         "",
     ]
     for slug in sorted(data):
         entry = data[slug]
         lines += [f"## {slug}", "", f"Measured {entry['date']}, {entry['games_per_seat']} games per seat."]
-        if entry.get("command"):
-            lines.append(f"Command: `{entry['command']}`.")
+        if entry.get("commands"):
+            lines.append("Commands: " + "; then ".join(f"`{c}`" for c in entry["commands"]) + ".")
         lines += ["", "| level | plays |", "|---|---|"]
         lines += [f"| `{level['slug']}` | {level['description']} |" for level in entry["levels"]]
         lines += [
