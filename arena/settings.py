@@ -114,6 +114,7 @@ ARENA_ADJOURN_AFTER_S = CONFIG.adjourn_after_s
 ARENA_ABANDON_AFTER_S = CONFIG.abandon_after_s
 #: Rated games below which a leaderboard row shows no rank and no interval (docs/metrics.md, "Too few to rank").
 ARENA_RANK_MIN_GAMES = CONFIG.rank_min_games
+ARENA_SEED_MATCHES = CONFIG.seed_matches
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -43,8 +43,8 @@ def test_the_first_run_queues_bounded_ladder_matches_behind_peoples_games_and_ra
     assert Match.objects.count() == 36  # idempotent
 
 
-def test_the_seeding_can_be_skipped(monkeypatch):
-    monkeypatch.setenv("ARENA_SEED_MATCHES", "0")
+def test_the_seeding_can_be_skipped(settings):
+    settings.ARENA_SEED_MATCHES = 0  # from the environment through arena.config
     call_command(*SEED, stdout=io.StringIO())
     assert not Tournament.objects.exists()
     assert not Match.objects.exists()

@@ -68,11 +68,19 @@ def test_static_assets_are_served_offline(client):
         ({"REDIS_URL": "http://localhost"}, "REDIS_URL"),
         ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG"),
         ({"DJANGO_ALLOWED_HOSTS": " , "}, "DJANGO_ALLOWED_HOSTS"),
+        ({"ARENA_SEED_MATCHES": "many"}, "ARENA_SEED_MATCHES"),
+        ({"ARENA_RANK_MIN_GAMES": "0"}, "ARENA_RANK_MIN_GAMES"),
     ],
 )
 def test_bad_configuration_names_the_variable(tmp_path, env, variable):
     with pytest.raises(ConfigError, match=variable):
         from_env({"ARENA_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "x", **env})
+
+
+def test_the_first_run_seeding_can_be_switched_off(tmp_path):
+    base = {"ARENA_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "x"}
+    assert from_env(base).seed_matches == 400
+    assert from_env({**base, "ARENA_SEED_MATCHES": "0"}).seed_matches == 0
 
 
 def test_secret_key_is_generated_once_into_var(tmp_path):

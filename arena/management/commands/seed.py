@@ -3,9 +3,8 @@ queued bot-vs-bot record (played by the worker in the background, so `make run` 
 
 from __future__ import annotations
 
-import os
-
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
@@ -20,7 +19,6 @@ from games.bots import LADDER_MODULES
 
 DEMO_SEED = 20261122
 #: Bot-vs-bot matches the first run queues for the worker (docs/operations.md, "First run"); 0 skips them.
-FIRST_RUN_MATCHES = 400
 
 
 class Command(BaseCommand):
@@ -32,12 +30,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--first-run-matches",
             type=int,
-            default=int(os.environ.get("ARENA_SEED_MATCHES", FIRST_RUN_MATCHES)),
-            help="Bot-vs-bot ladder matches to queue for the worker (default $ARENA_SEED_MATCHES or 400; 0: none).",
+            default=None,
+            help="Bot-vs-bot ladder matches to queue for the worker (default: ARENA_SEED_MATCHES, 400; 0: none).",
         )
 
     def handle(
-        self, *args, no_demo: bool = False, game: list[str] | None = None, first_run_matches: int = 0, **options
+        self,
+        *args,
+        no_demo: bool = False,
+        game: list[str] | None = None,
+        first_run_matches: int | None = None,
+        **options,
     ):
         games = game or list(LADDER_MODULES)
         before = Agent.objects.filter(kind=Agent.Kind.BOT).count()
@@ -51,6 +54,8 @@ class Command(BaseCommand):
         if not no_demo:
             self._demo_matches(games)
             call_command("refresh_ratings", stdout=self.stdout)
+        if first_run_matches is None:
+            first_run_matches = settings.ARENA_SEED_MATCHES
         if first_run_matches > 0:
             queued = first_run_tournaments_create(games=games, matches=first_run_matches)
             count = sum(t.matches.count() for t in queued)
