@@ -30,6 +30,7 @@ GAMES: dict[str, str] = {
     "diplomacy": "games.diplomacy:Diplomacy",
     "sea-battle": "games.sea_battle:SeaBattle",
     "hive": "games.hive:Hive",
+    "are-you-the-traitor": "games.traitor:AreYouTheTraitor",
 }
 
 _instances: dict[str, Game] = {}
