@@ -1,6 +1,7 @@
 """Are You the Traitor? as GameBench (seed 004, Appendix J/K) played it: five players, Good against Evil.
 
-Each round the roles are dealt afresh: Traitor and Evil Wizard (Evil); Good Wizard, Key Holder and Guard (Good).
+Teams are dealt once: two Evil, three Good. Each round the roles are dealt afresh within each team: Traitor and
+Evil Wizard (Evil); Good Wizard, Key Holder and Guard (Good).
 Players talk in turn; a player may instead shout Stop and point at someone. Pointing at your role's target wins the
 round for your team, a wrong point gives it to the other team. Every member of the round's winning team draws a
 Treasure card; the first round after which someone holds 10 points ends the game. See docs/games.md.
@@ -83,8 +84,16 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
         return self._deal(replace(blank, deck=tuple(deck)))
 
     def _deal(self, state: TraitorState) -> TraitorState:
-        roles = list(ROLES)
-        self.rng(replace(state, ply=state.ply + 7919 * state.round)).shuffle(roles)
+        """Round 1 deals the teams; later rounds deal the roles again within each team (GameBench's fixed teams)."""
+        rng = self.rng(replace(state, ply=state.ply + 7919 * state.round))
+        if not state.roles:
+            roles = list(ROLES)
+            rng.shuffle(roles)
+            return replace(state, roles=tuple(roles), turn=0)
+        evil, good = list(EVIL), [r for r in ROLES if r not in EVIL]
+        rng.shuffle(evil)
+        rng.shuffle(good)
+        roles = [evil.pop() if role in EVIL else good.pop() for role in state.roles]
         return replace(state, roles=tuple(roles), turn=0)
 
     def current_player(self, state: TraitorState) -> int | None:
@@ -146,7 +155,7 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
         team = "evil" if state.roles[seat] in EVIL else "good"
         winner = team if right else ("good" if team == "evil" else "evil")
         state = replace(state, ply=state.ply + 1, events=(*state.events, ("stop", state.round, seat, target, "")))
-        return self._end_round(state, winner, f"{NAMES[target]} was the {state.roles[target]}")
+        return self._end_round(state, winner, f"{NAMES[target]} was {state.roles[target]}")
 
     def _end_round(self, state: TraitorState, winner: str, why: str) -> TraitorState:
         """Winners draw a card each in seat order; then every magic ring steals from the other team (GameBench)."""
@@ -167,8 +176,7 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
             hands[victim].remove(card)
             hands[seat].remove("magic ring")
             hands[seat].append(card)
-        roles_text = ", ".join(f"{NAMES[s]} {r}" for s, r in enumerate(state.roles))
-        event: Event = ("result", state.round, -1, -1, f"{winner}|{why}|{roles_text}")
+        event: Event = ("result", state.round, -1, -1, f"{winner}|{why}")
         state = replace(state, hands=tuple(tuple(h) for h in hands), deck=tuple(deck), events=(*state.events, event))
         scores = [points(h) for h in state.hands]
         if max(scores) >= WINNING_POINTS or len(deck) < 3:
@@ -252,8 +260,8 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
             return f"Round {number}: {NAMES[actor]} said: {text}"
         if kind == "stop":
             return f"Round {number}: {NAMES[actor]} shouted Stop and pointed at {NAMES[target]}."
-        winner, why, roles = text.split("|")
-        return f"Round {number}: the {winner.capitalize()} team wins the round ({why}). Roles were: {roles}."
+        winner, why = text.split("|")
+        return f"Round {number}: the {winner.capitalize()} team wins the round ({why})."
 
     def _view(self, state: TraitorState, viewer: int | None, reveal: bool) -> dict[str, Any]:
         known = self.known_roles(state, viewer, reveal)
@@ -318,8 +326,9 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
             "keep it. The key can be destroyed by giving it to the Good Wizard, but there is an Evil Wizard who "
             "looks exactly alike. Use social deduction to find out who is who, but also know that there is a "
             "traitor among the guards who have the key.\n"
-            "Five players, P1–P5. Each round the roles are dealt afresh and secretly: Traitor and Evil Wizard "
-            "(Evil team); Good Wizard, Key Holder and Guard (Good team). You know only your own role; the Traitor "
+            "Five players, P1–P5, in two secret teams that last the whole game: Evil (2) and Good (3). Each round "
+            "the roles are dealt afresh within each team: Traitor and Evil Wizard (Evil); Good Wizard, Key Holder "
+            "and Guard (Good). Only the pointed-at player's role is revealed. You know only your own role; the Traitor "
             "also knows who the Key Holder is. Players talk in turn (P1 first in round 1, one seat later each "
             "round), at most 3 turns each. On your turn either 'say <message>' (up to 300 characters, everyone "
             "reads it) or shout Stop and point at a player: 'stop P<n>'. The Traitor cannot shout Stop. "
@@ -330,8 +339,8 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
             "Every member of the round's winning team draws a Treasure card (crown jewels 5 points, platinum "
             "pyramid 4, bag of gold 3, silver goblet 2, chest of copper 1, magic ring 1, gilded statue 0). After "
             "the draw each magic ring is spent to steal a card from a random player of the other team (a gilded "
-            "statue if that player has one). When someone holds 10 points, the game ends and the team of the "
-            "richest player in that round's deal wins."
+            "statue if that player has one). When someone holds 10 points, the game ends and the "
+            "richest player's team wins."
         )
 
     def observation_text(self, state: TraitorState, player: int) -> str:

@@ -82,3 +82,19 @@ def test_ten_points_end_the_game_for_the_richest_players_team():
     assert GAME.outcome(state).scores == (1.0, 0.0, 1.0, 0.0, 1.0)
     with pytest.raises(IllegalAction, match="over"):
         GAME.apply(state, ("say", "hi"))
+
+
+def test_teams_last_the_game_while_roles_are_dealt_again_within_them():
+    state = GAME.initial_state(seed=5)
+    evil = {s for s, r in enumerate(state.roles) if r in ("traitor", "evil wizard")}
+    deals = set()
+    while state.result == "" and state.round < 8:
+        state = GAME.apply(state, ("say", "hello"))
+        assert {s for s, r in enumerate(state.roles) if r in ("traitor", "evil wizard")} == evil
+        deals.add(state.roles)
+    assert len(deals) > 1  # the roles did change between rounds
+
+
+def test_only_the_pointed_at_role_is_revealed():
+    state = GAME.apply(dealt(ROLES), ("stop", 1))
+    assert state.events[-1][4] == "good|P2 was traitor"
