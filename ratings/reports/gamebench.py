@@ -37,10 +37,18 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "sea-battle",
     ),
     "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense", "sea-battle"),
-    "Hidden Information": ("kuhn-poker", "leduc-holdem", "holdem", "stratego", "codenames", "werewolf"),
-    "Language Communication": ("codenames", "werewolf"),
-    "Social Deduction": ("werewolf",),
-    "Cooperation": ("codenames", "werewolf", "sea-battle"),
+    "Hidden Information": (
+        "kuhn-poker",
+        "leduc-holdem",
+        "holdem",
+        "stratego",
+        "codenames",
+        "werewolf",
+        "are-you-the-traitor",
+    ),
+    "Language Communication": ("codenames", "werewolf", "are-you-the-traitor"),
+    "Social Deduction": ("werewolf", "are-you-the-traitor"),
+    "Cooperation": ("codenames", "werewolf", "sea-battle", "are-you-the-traitor"),
 }
 GAMES = tuple(sorted({g for games in CATEGORIES.values() for g in games}))
 
