@@ -34,7 +34,7 @@ TREASURES = {
 WINNING_POINTS = 10
 LAPS = 3  # talking turns per player and round before the round ends with the key kept (an Evil win)
 MAX_SAY = 300
-TEMPLATES = ("I am on the Good team.", "I am a guard.", "I am the good wizard.", "Who holds the key?")
+TEMPLATES = ("I am on the Good team.", "I have nothing to hide.", "Who holds the key?", "I trust no one yet.")
 # kind, round, actor, target, text. Kinds: say, stop (public), result (public: the round's winning team).
 Event = tuple[str, int, int, int, str]
 

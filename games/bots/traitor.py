@@ -16,7 +16,7 @@ from games.traitor import EVIL, LAPS, NAMES, PLAYERS, AreYouTheTraitor, TraitorS
 
 CLAIM = "I am on the Good team."
 CODE_RATE = 0.2  # how often Lv2's speakers give their team's code: always would make Lv2 beat Lv1 in every game
-WIZARD = "I am the good wizard."
+WIZARD = "I can destroy the key."
 TRUST = re.compile(r"I trust (P\d)\.")
 REVEALED = re.compile(r"\|(P\d) was (.+)$")
 
