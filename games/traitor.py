@@ -68,7 +68,6 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
     num_players = PLAYERS
     hidden_information = True
     chance = True
-    has_controls = True
     seat_names = NAMES
 
     def team_of(self, state: TraitorState, seat: int) -> int:
