@@ -220,19 +220,15 @@ def _scoped(rows, game: str, filters: dict[str, str]):
     return rows
 
 
-def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
-    """The Bradley–Terry part of a scope's leaderboard from the rating cells: per agent its rating, interval,
-    rank range and provisional flag (sorted best first), the first-move term and the number of rated matches.
-    Every game counts equally on the all-games board: a cell's weight is scaled by N / (G · its game's matches).
-    """
-    filters = filters or {}
+def scope_cells(*, game: str, filters: dict[str, str]) -> tuple[Cells, list[int], int]:
+    """The scope's cells as Bradley–Terry input (agent indices into the returned agent pks, ascending), each
+    weighted by N / (G · its game's matches) so every game counts equally, and N, the number of rated matches."""
     counts = dict(_scoped(RatingCount.objects, game, filters).values_list("key").annotate(n=Sum("matches")))
     counts = {key: n for key, n in counts.items() if n}
     grouped = _scoped(RatingCell.objects, game, filters).values_list("key", "a", "b", "first_mover", "score")
     cells = list(grouped.annotate(weight=Sum("weight")).order_by())
     total = sum(counts.values())
-    agents = {a.pk: a for a in Agent.objects.filter(pk__in={c[1] for c in cells} | {c[2] for c in cells})}
-    order = sorted(agents)
+    order = sorted({c[1] for c in cells} | {c[2] for c in cells})
     index = {pk: i for i, pk in enumerate(order)}
     game_weight = {key: total / (len(counts) * n) for key, n in counts.items()}
     arrays = Cells(
@@ -242,11 +238,20 @@ def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dic
         weight=np.array([c[5] * game_weight[c[0]] for c in cells], dtype=float),
         first_mover=np.array([c[3] for c in cells], dtype=float),
     )
-    fitted = (
-        fit_cells(arrays, n_agents=len(order), anchors=_anchors(agents, index), rounds=bootstrap_rounds(), draws=total)
-        if cells
-        else None
-    )
+    return arrays, order, total
+
+
+def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
+    """The Bradley–Terry part of a scope's leaderboard from the rating cells: per agent its rating, interval,
+    rank range and provisional flag (sorted best first), the first-move term and the number of rated matches.
+    Every game counts equally on the all-games board: a cell's weight is scaled by N / (G · its game's matches).
+    """
+    arrays, order, total = scope_cells(game=game, filters=filters or {})
+    agents = Agent.objects.in_bulk(order)
+    index = {pk: i for i, pk in enumerate(order)}
+    anchors = _anchors(agents, index)
+    rounds = bootstrap_rounds()
+    fitted = fit_cells(arrays, n_agents=len(order), anchors=anchors, rounds=rounds, draws=total) if order else None
     table = []
     for pk in order:
         i = index[pk]
