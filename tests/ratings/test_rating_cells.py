@@ -108,19 +108,13 @@ def test_a_fit_from_the_cells_equals_the_fit_from_the_matches(seed, synthetic):
     for game, filters in SCOPES:
         cells, order, draws = scope_cells(game=game, filters=filters)
         direct, direct_order, direct_draws = _direct(game, filters)
-        assert order == direct_order and draws == direct_draws and draws > 0, (game, filters)
+        assert order == direct_order, (game, filters)
+        assert draws == direct_draws > 0, (game, filters)
         assert cells.first.size <= direct.first.size  # folded: at most one cell per pairwise result
         n = len(order)
-        ours = bradley_terry.fit(
-            cells.first, cells.second, cells.score_first, n_agents=n, weights=cells.weight, first_mover=cells.first_mover
-        )
-        theirs = bradley_terry.fit(
-            direct.first,
-            direct.second,
-            direct.score_first,
-            n_agents=n,
-            weights=direct.weight,
-            first_mover=direct.first_mover,
+        ours, theirs = (
+            bradley_terry.fit(c.first, c.second, c.score_first, n_agents=n, weights=c.weight, first_mover=c.first_mover)
+            for c in (cells, direct)
         )
         np.testing.assert_allclose(ours.strengths, theirs.strengths, rtol=0, atol=1e-9)
         assert ours.first_move_advantage == pytest.approx(theirs.first_move_advantage, abs=1e-9)
@@ -174,4 +168,5 @@ def test_unrated_matches_are_counted_as_seen_but_add_no_cell(synthetic):
     Seat.objects.bulk_create(Seat(match=match, index=i, agent_version=version) for i in (0, 1))  # self-play
     assert cells_catch_up() == 1
     assert cells_catch_up() == 0  # seen: the next refit does not look for it again
-    assert not RatingCell.objects.exists() and not RatingCount.objects.exists()
+    assert not RatingCell.objects.exists()
+    assert not RatingCount.objects.exists()
