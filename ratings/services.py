@@ -324,8 +324,9 @@ CATCH_UP_CHUNK = 20_000
 
 
 def cells_catch_up() -> int:
-    """Count every finished, scored match the cells miss (matches imported from a dataset, or recorded before
-    the cells existed), in chunks of CATCH_UP_CHUNK matches; two counts when nothing is missing."""
+    """Count every finished, scored match the cells miss (matches imported from a dataset, which sends no
+    match_finished, or recorded before the cells existed), in chunks of CATCH_UP_CHUNK matches; two counts when
+    nothing is missing. The replay runs it (it reads every match anyway), never the refit."""
     rated = Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False)
     if rated.count() == CountedMatch.objects.count():
         return 0
@@ -518,7 +519,8 @@ def _human_baseline(rows, agents, anchors, index, rounds) -> dict | None:
 
 
 def snapshot_refresh(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
-    """Refit and replay a scope now, one after the other (the command and tests; the worker runs them apart)."""
+    """Bring the cells up to date, refit and replay a scope now (the command and tests; the worker runs them apart)."""
+    cells_catch_up()
     snapshot_refit(game=game, filters=filters)
     return snapshot_replay(game=game, filters=filters)
 
@@ -530,7 +532,6 @@ def snapshot_refit(*, game: str = "", filters: dict[str, str] | None = None) -> 
     key = filter_key(filters)
     # Matches that finish while this runs mark the snapshot stale again and queue the next refit.
     RatingSnapshot.objects.filter(game=game, filters=key).update(stale=False)
-    cells_catch_up()
     return _snapshot_store(game=game, key=key, fit=fit_compute(game=game, filters=filters))
 
 

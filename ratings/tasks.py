@@ -11,6 +11,7 @@ from arena.models import Match
 from ratings.models import RatingSnapshot
 from ratings.services import (
     cells_add,
+    cells_catch_up,
     rating_key,
     snapshot_fail,
     snapshot_mark_stale,
@@ -39,6 +40,8 @@ def replay_ratings_task(game: str = "", filters: str = "") -> int:
     which never waits for it; returns the snapshot's match count. A failure is recorded on the snapshot."""
     if not RatingSnapshot.objects.filter(game=game, filters=filters).exists():
         return 0
+    if cells_catch_up():  # matches no match_finished announced (an import): every snapshot must see them
+        _queue(set(RatingSnapshot.objects.values_list("game", "filters")))
     try:
         return snapshot_replay(game=game, filters=dict(parse_qsl(filters))).matches
     except Exception as error:
@@ -50,7 +53,10 @@ def request_refresh(*, games: list[str]) -> None:
     """After matches in `games` finish: queue a refit and a replay of each snapshot they change, each unless one
     is pending (a refit that starts clears its flag, so results arriving meanwhile queue exactly one more)."""
     scopes = {("", "")} | {(game, "") for game in games}
-    scopes |= set(RatingSnapshot.objects.filter(game__in=["", *games]).values_list("game", "filters"))
+    _queue(scopes | set(RatingSnapshot.objects.filter(game__in=["", *games]).values_list("game", "filters")))
+
+
+def _queue(scopes: set[tuple[str, str]]) -> None:
     for game, filters in sorted(scopes):
         refit, replay = snapshot_mark_stale(game=game, filters=filters)
         if refit:
