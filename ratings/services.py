@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, JSONField, Sum, Value, When
+from django.db.models import Case, F, JSONField, Q, Sum, Value, When
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -308,15 +308,28 @@ def cells_add(*, match_ids: list[int]) -> int:
             cell = (*scope, pair.a, pair.b, rated_match.first_mover, pair.score_a)
             weights[cell] = weights.get(cell, 0.0) + pair.weight
     CountedMatch.objects.bulk_create([CountedMatch(match_id=m[0]) for m in matches])
-    for (key, prompt, day), n in counts.items():
-        scope = {"key": key, "prompt": prompt, "day": day}
-        if not RatingCount.objects.filter(**scope).update(matches=F("matches") + n):
-            RatingCount.objects.create(**scope, matches=n)
-    for (key, prompt, day, a, b, first_mover, score), weight in weights.items():
-        cell = {"key": key, "prompt": prompt, "day": day, "a_id": a, "b_id": b, "first_mover": first_mover}
-        if not RatingCell.objects.filter(**cell, score=score).update(weight=F("weight") + weight):
-            RatingCell.objects.create(**cell, score=score, weight=weight)
+    _add_up(RatingCount, ("key", "prompt", "day"), "matches", counts)
+    _add_up(RatingCell, ("key", "prompt", "day", "a_id", "b_id", "first_mover", "score"), "weight", weights)
     return len(matches)
+
+
+def _add_up(model, fields: tuple[str, ...], total: str, amounts: dict[tuple, float]) -> None:
+    """Add `amounts` (keyed by the values of `fields`, the first three being key, prompt, day) to the rows'
+    `total`, creating missing rows: a few statements however many rows, the rows locked while they change."""
+    days = {k[2] for k in amounts}
+    on_days = Q(day__in=days - {None}) | (Q(day__isnull=True) if None in days else Q(pk__in=[]))
+    scope = Q(key__in={k[0] for k in amounts}, prompt__in={k[1] for k in amounts}) & on_days
+    existing = {tuple(getattr(row, f) for f in fields): row for row in model.objects.select_for_update().filter(scope)}
+    changed, fresh = [], []
+    for values, amount in amounts.items():
+        row = existing.get(values)
+        if row is None:
+            fresh.append(model(**dict(zip(fields, values, strict=True)), **{total: amount}))
+        else:
+            setattr(row, total, getattr(row, total) + amount)
+            changed.append(row)
+    model.objects.bulk_update(changed, [total], batch_size=500)
+    model.objects.bulk_create(fresh, batch_size=500)
 
 
 #: Matches counted into the cells per transaction when catching up.

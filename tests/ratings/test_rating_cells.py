@@ -74,7 +74,7 @@ def _random_record(rng: np.random.Generator, matches: int) -> list[int]:
             record=record,
             termination="synthetic",
             started_at=finished,
-            finished_at=finished,
+            finished_at=finished if rng.random() < 0.95 else None,  # an imported match may lack its time
         )
         Seat.objects.bulk_create(
             Seat(match=match, index=i, agent_version=versions[v], score=scores[i]) for i, v in enumerate(seats)
