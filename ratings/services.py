@@ -314,11 +314,13 @@ def cells_add(*, match_ids: list[int]) -> int:
 
 
 def _add_up(model, fields: tuple[str, ...], total: str, amounts: dict[tuple, float]) -> None:
-    """Add `amounts` (keyed by the values of `fields`, the first three being key, prompt, day) to the rows'
-    `total`, creating missing rows: a few statements however many rows, the rows locked while they change."""
+    """Add `amounts` (keyed by the values of `fields`, "day" among them) to the rows' `total`, creating missing
+    rows: a few statements however many rows, the rows locked while they change."""
     days = {k[2] for k in amounts}
-    on_days = Q(day__in=days - {None}) | (Q(day__isnull=True) if None in days else Q(pk__in=[]))
-    scope = Q(key__in={k[0] for k in amounts}, prompt__in={k[1] for k in amounts}) & on_days
+    scope = Q(day__in=days - {None}) | (Q(day__isnull=True) if None in days else Q(pk__in=[]))
+    for i, field in enumerate(fields):
+        if field != "day":  # one match's rows are found exactly, a batch's among a superset
+            scope &= Q(**{f"{field}__in": {k[i] for k in amounts}})
     existing = {tuple(getattr(row, f) for f in fields): row for row in model.objects.select_for_update().filter(scope)}
     changed, fresh = [], []
     for values, amount in amounts.items():
