@@ -17,7 +17,16 @@ from games import get_game
 from ratings import bradley_terry
 from ratings.leaderboard import as_cells
 from ratings.models import CountedMatch, RatingCell, RatingCount
-from ratings.services import _arrays, _matches, _rated, cells_add, cells_catch_up, scope_cells
+from ratings.services import (
+    _arrays,
+    _matches,
+    _rated,
+    cells_add,
+    cells_catch_up,
+    scope_cells,
+    snapshot_refit,
+    snapshot_replay,
+)
 from ratings.tasks import refresh_on_match_finished
 
 DAY = dt.datetime(2026, 3, 1, 12, tzinfo=dt.UTC)
@@ -170,3 +179,28 @@ def test_unrated_matches_are_counted_as_seen_but_add_no_cell(synthetic):
     assert cells_catch_up() == 0  # seen: the next refit does not look for it again
     assert not RatingCell.objects.exists()
     assert not RatingCount.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_refit_shows_ratings_before_any_replay_and_the_replay_adds_its_columns(client, settings):
+    settings.ARENA_BOOTSTRAP_ROUNDS = 20
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    for seed in range(3):
+        agents = [bots["tic-tac-toe-lv3"], bots["tic-tac-toe-lv0"]]
+        async_to_sync(run_match)(match_create(game="tic-tac-toe", agents=agents, seed=seed).pk)
+    cells_catch_up()
+    fitted = snapshot_refit(game="tic-tac-toe")
+    rows = {r["slug"]: r for r in fitted.data["rows"]}
+    assert fitted.matches == 3
+    assert rows["tic-tac-toe-lv0"]["rating"] == 1000.0
+    assert rows["tic-tac-toe-lv3"]["elo"] is None  # not replayed yet
+    page = client.get("/leaderboard/tic-tac-toe/")
+    assert page.status_code == 200
+    assert "tic-tac-toe-lv3" in page.content.decode()
+    assert "None" not in page.content.decode()
+    replayed = snapshot_replay(game="tic-tac-toe")
+    after = {r["slug"]: r for r in replayed.data["rows"]}
+    assert after["tic-tac-toe-lv3"]["rating"] == rows["tic-tac-toe-lv3"]["rating"]
+    assert after["tic-tac-toe-lv3"]["elo"] is not None
+    assert after["tic-tac-toe-lv3"]["matches"] == 3
+    assert snapshot_refit(game="tic-tac-toe").data["rows"] == replayed.data["rows"]  # a later refit keeps them
