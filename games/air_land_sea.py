@@ -115,7 +115,7 @@ def strength(state: AirLandSeaState, position: int, seat: int) -> int:
     """The total strength of `seat`'s side of a theater, ongoing abilities included."""
     stack = state.board[position][seat]
     escalation = face_up(state, "S2")
-    cover = next((i for i, placed in enumerate(stack) if placed == ("L4", True)), len(stack))
+    cover = next((i for i, placed in enumerate(stack) if placed == ("L4", True)), 0)
     total = 0
     for i, (card, up) in enumerate(stack):
         if i < cover:

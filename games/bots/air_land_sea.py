@@ -106,8 +106,8 @@ LADDER = [
     Bot(
         "air-land-sea",
         2,
-        "Never withdraws; 55% of its moves are Lv3's, the rest random.",
-        lookahead_chooser(focus=0.55, withdraw_sense=0),
+        "Never withdraws; 45% of its moves are Lv3's, the rest random.",
+        lookahead_chooser(focus=0.45, withdraw_sense=0),
     ),
     Bot(
         "air-land-sea",
@@ -118,7 +118,7 @@ LADDER = [
     Bot(
         "air-land-sea",
         4,
-        "Lv3 that withdraws when 8 rollouts on guessed deals say the battle is lost often enough to pay for it.",
-        lookahead_chooser(focus=1.0, withdraw_sense=8),
+        "Lv3 that withdraws when 16 rollouts on guessed deals say the battle is lost often enough to pay for it.",
+        lookahead_chooser(focus=1.0, withdraw_sense=16),
     ),
 ]
