@@ -483,12 +483,31 @@ class AirLandSea(Game[AirLandSeaState, Action]):
             "deck_count": len(state.deck),
             "deck": list(state.deck) if reveal else [],
             "to_act": mover,
+            # the viewer's own moves, one button each (data-cell); no one else's, so nothing of a hand leaks
+            "moves": [{"cell": "-".join(a), "label": self.move_label(state, a)} for a in self.legal_actions(state)]
+            if viewer is not None and viewer == mover and not reveal
+            else [],
             "pending": f"{SIDES[pending[0]]}: {pending[1]} (from {state.order[pending[2]]})" if pending else "",
             "reinforce_card": peek,
             "air_drop": SIDES[state.air_drop] if state.air_drop >= 0 else "",
             "log": list(state.log),
             "result": outcome.reason if outcome else "",
         }
+
+    def move_label(self, state: AirLandSeaState, action: Action) -> str:
+        """A button's words for a person: card names instead of ids."""
+        if action[0] in ("deploy", "improvise"):
+            how = "face up" if action[0] == "deploy" else "face down"
+            return f"{CARDS[action[1]][0]} ({action[1]}) {how} to {action[2]}"
+        if action[0] == "flip":
+            return f"flip {action[1]}'s top card in {action[2]}"
+        if action[0] == "move":
+            return f"move card {action[2]} of {action[1]} to {action[3]}"
+        if action[0] == "return":
+            return f"return face-down card {action[2]} of {action[1]} to hand"
+        if action[0] == "reinforce":
+            return f"play the top card face down to {action[1]}"
+        return action[0]
 
     def player_view(self, state: AirLandSeaState, player: int | None) -> dict[str, Any]:
         return self._view(state, player, reveal=False)
