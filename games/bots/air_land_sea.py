@@ -1,4 +1,4 @@
-"""Air, Land & Sea bots: a one-move lookahead on theater control, then a withdrawal sense on top.
+"""Air, Land & Sea bots: a one-move lookahead on theater control, mixed with random moves below the top.
 
 Bots see only what their seat may know: before looking ahead they deal the cards hidden from them (the
 opponent's hand, the opponent's face-down cards, the deck) again at random among the same places, so flipping
@@ -11,8 +11,6 @@ import random
 from dataclasses import replace
 
 from games.air_land_sea import (
-    TARGET_VP,
-    WITHDRAW_VP,
     Action,
     AirLandSea,
     AirLandSeaState,
@@ -59,32 +57,12 @@ def value_after(game: AirLandSea, state: AirLandSeaState, action: Action, seat: 
     return position_value(after, seat)
 
 
-def battle_odds(game: AirLandSea, state: AirLandSeaState, seat: int, rng: random.Random, rollouts: int) -> float:
-    """The share of `rollouts` (guessed deals, both sides then playing Lv3's moves) in which `seat` wins the battle."""
-    greedy = lookahead_chooser(focus=1.0, withdraw_sense=0)
-    won = 0
-    for _ in range(rollouts):
-        sim = redeal_hidden(state, seat, rng)
-        while sim.battle == state.battle and game.current_player(sim) is not None:
-            sim = game.apply(sim, greedy(game, sim, rng))
-        won += sim.vp[seat] > state.vp[seat]
-    return won / rollouts
-
-
-def lookahead_chooser(*, focus: float, withdraw_sense: int):
-    """Picks the move with the best value one move ahead with chance `focus` (else a random non-withdrawal); with
-    `withdraw_sense` rollouts it withdraws on its turn when they show a battle lost often enough to pay for it."""
+def lookahead_chooser(*, focus: float):
+    """Picks the move with the best value one move ahead with chance `focus`, else a random one; never withdraws."""
 
     def choose(game: AirLandSea, state: AirLandSeaState, rng: random.Random) -> Action:
         seat = game.current_player(state)
         actions = [a for a in game.legal_actions(state) if a != ("withdraw",)]
-        if withdraw_sense and not state.pending and state.hands[seat]:
-            cost = WITHDRAW_VP[0 if seat == state.first else 1][min(len(state.hands[seat]), 6)]
-            # Expected VP swing of fighting on (+6 or -6) against the sure -cost; never hand over the match.
-            if cost < 6 and state.vp[1 - seat] + cost < TARGET_VP:
-                odds = battle_odds(game, state, seat, rng, withdraw_sense)
-                if 12 * odds - 6 < -cost:
-                    return ("withdraw",)
         if rng.random() >= focus:
             return rng.choice(actions)
         guess = redeal_hidden(state, seat, rng)
@@ -101,24 +79,18 @@ LADDER = [
         "air-land-sea",
         1,
         "Never withdraws; 15% of its moves are Lv3's, the rest random.",
-        lookahead_chooser(focus=0.15, withdraw_sense=0),
+        lookahead_chooser(focus=0.15),
     ),
     Bot(
         "air-land-sea",
         2,
-        "Never withdraws; 45% of its moves are Lv3's, the rest random.",
-        lookahead_chooser(focus=0.45, withdraw_sense=0),
+        "Never withdraws; half its moves are Lv3's, the rest random.",
+        lookahead_chooser(focus=0.5),
     ),
     Bot(
         "air-land-sea",
         3,
         "Never withdraws; plays the move that leaves it holding the most theaters by the widest margins.",
-        lookahead_chooser(focus=1.0, withdraw_sense=0),
-    ),
-    Bot(
-        "air-land-sea",
-        4,
-        "Lv3 that withdraws when 16 rollouts on guessed deals say the battle is lost often enough to pay for it.",
-        lookahead_chooser(focus=1.0, withdraw_sense=16),
+        lookahead_chooser(focus=1.0),
     ),
 ]
