@@ -23,6 +23,7 @@ DEFAULT_LIMITS = {
     "refit": (5, 600),  # leaderboards asked for with filters nobody asked for yet (each queues a fit)
     "report": (10, 600),  # report pages computed for filters not cached yet (each reads the record)
     "agent_edit": (30, 600),  # staff or people creating or editing agents
+    "api_token": (20, 600),  # creating or revoking one's API tokens
     "frames": (30, 10),  # websocket frames per connection
 }
 #: Failed logins allowed per account name and per address before each further try must wait; the wait
