@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from arena.api.routes import api
-from arena.pages import views
+from arena.pages import tokens, views
 from arena.play import views as play_views
 
 urlpatterns = [
@@ -20,6 +20,7 @@ urlpatterns = [
     path("accounts/signup/", play_views.signup, name="signup"),
     path("accounts/login/", play_views.login_guarded(play_views.PersonLoginView.as_view()), name="login"),
     path("accounts/merge-guest/", play_views.guest_merge_view, name="guest-merge"),
+    path("accounts/tokens/", tokens.api_tokens, name="api-tokens"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),

@@ -30,6 +30,7 @@ GAMES: dict[str, str] = {
     "diplomacy": "games.diplomacy:Diplomacy",
     "sea-battle": "games.sea_battle:SeaBattle",
     "hive": "games.hive:Hive",
+    "air-land-sea": "games.air_land_sea:AirLandSea",
     "are-you-the-traitor": "games.traitor:AreYouTheTraitor",
 }
 

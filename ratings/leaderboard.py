@@ -51,31 +51,55 @@ def compute(
     seed: int = 0,
     weight_games_equally: bool = True,
 ) -> dict:
-    """Ratings (Elo-like scale, anchors' mean at 1000) with 95% bootstrap intervals and rank ranges.
+    """Ratings (Elo-like scale, anchors' mean at 1000) with 95% bootstrap intervals and rank ranges, and the
+    sequential Elo, its order spread, PWER and Elo history. Agents that never played get no rating.
+    Returns plain lists indexed by agent."""
+    cells = as_cells(matches, weight_games_equally=weight_games_equally)
+    draws = np.unique(matches.match).size
+    fitted = fit_cells(cells, n_agents=n_agents, anchors=anchors, rounds=rounds, draws=draws, seed=seed)
+    return fitted | sequential(matches, n_agents=n_agents, rounds=rounds, seed=seed)
 
-    Agents that never played get no rating. Returns plain lists indexed by agent.
-    """
+
+@dataclass(frozen=True)
+class Cells:
+    """Pairwise results for Bradley–Terry, one per row or summed per (pair, first mover, score): the fit is the same."""
+
+    first: np.ndarray
+    second: np.ndarray
+    score_first: np.ndarray
+    weight: np.ndarray  # summed pair weights, times the per-game weight when games count equally
+    first_mover: np.ndarray
+
+
+def as_cells(matches: Matches, *, weight_games_equally: bool = True) -> Cells:
+    """The rows as Bradley–Terry sees them: each pair's weight times its match's per-game weight."""
     weights = matches.weight * (_game_weights(matches) if weight_games_equally else 1.0)
+    return Cells(matches.first, matches.second, matches.score_first, weights, matches.first_mover)
+
+
+def fit_cells(cells: Cells, *, n_agents: int, anchors: list[int], rounds: int, draws: int, seed: int = 0) -> dict:
+    """Bradley–Terry ratings with 95% bootstrap intervals (each resample draws `draws` matches), rank ranges,
+    provisional flags and the first-move term."""
     fit = bradley_terry.fit(
-        matches.first,
-        matches.second,
-        matches.score_first,
+        cells.first,
+        cells.second,
+        cells.score_first,
         n_agents=n_agents,
-        weights=weights,
-        first_mover=matches.first_mover,
+        weights=cells.weight,
+        first_mover=cells.first_mover,
     )
     boot = bradley_terry.bootstrap(
-        matches.first,
-        matches.second,
-        matches.score_first,
+        cells.first,
+        cells.second,
+        cells.score_first,
         n_agents=n_agents,
         rounds=rounds,
         rng=np.random.default_rng(seed),
-        weights=weights,
-        first_mover=matches.first_mover,
-        draws=np.unique(matches.match).size,
+        weights=cells.weight,
+        first_mover=cells.first_mover,
+        draws=draws,
     )
-    played = np.bincount(np.r_[matches.first, matches.second], minlength=n_agents) > 0
+    played = np.bincount(np.r_[cells.first, cells.second], minlength=n_agents) > 0
     anchors = [a for a in anchors if played[a]]
     shift = fit.strengths[anchors].mean() if anchors else 0.0
     sample_shift = boot.samples[:, anchors].mean(axis=1, keepdims=True) if anchors else 0.0
@@ -86,6 +110,22 @@ def compute(
     upper = np.where(np.isfinite(boot.upper), upper, np.inf)
     lower[~played], upper[~played], rating[~played] = -np.inf, np.inf, np.nan
     ranks = bradley_terry.rank_ranges(np.where(played, lower, -np.inf), np.where(played, upper, -np.inf))
+    return {
+        "rating": [_finite(x) for x in rating],
+        "lower": [_finite(x) for x in lower],
+        "upper": [_finite(x) for x in upper],
+        "rank": [list(r) for r in ranks],
+        "provisional": [
+            bool(not p or not (hi - lo <= PROVISIONAL_WIDTH)) for p, lo, hi in zip(played, lower, upper, strict=True)
+        ],
+        "played": [bool(p) for p in played],
+        "first_move_advantage": None if fit.first_move_advantage is None else round(fit.first_move_advantage, 4),
+        "first_move_interval": [boot.first_move_lower, boot.first_move_upper],
+    }
+
+
+def sequential(matches: Matches, *, n_agents: int, rounds: int, seed: int = 0) -> dict:
+    """What depends on the order of matches: sequential Elo, its spread over random orders, PWER, Elo history."""
     serial = elo.sequential_elo(
         matches.first, matches.second, matches.score_first, n_agents=n_agents, multiplier=matches.weight
     )
@@ -110,20 +150,10 @@ def compute(
         weights=matches.weight,
     )
     return {
-        "rating": [_finite(x) for x in rating],
-        "lower": [_finite(x) for x in lower],
-        "upper": [_finite(x) for x in upper],
-        "rank": [list(r) for r in ranks],
-        "provisional": [
-            bool(not p or not (hi - lo <= PROVISIONAL_WIDTH)) for p, lo, hi in zip(played, lower, upper, strict=True)
-        ],
-        "played": [bool(p) for p in played],
         "elo": [round(float(x), 1) for x in serial.ratings],
         "elo_spread": [round(float(x), 1) for x in spread],
         "pwer": [round(float(x), 1) for x in performance.ratings],
         "elo_history": _history(matches, serial, n_agents),
-        "first_move_advantage": None if fit.first_move_advantage is None else round(fit.first_move_advantage, 4),
-        "first_move_interval": [boot.first_move_lower, boot.first_move_upper],
     }
 
 

@@ -48,7 +48,8 @@ LEADERBOARD_COLUMNS = [
 
 
 def snapshot_for(*, game: str, filters: dict[str, str]) -> RatingSnapshot | None:
-    return RatingSnapshot.objects.filter(game=game, filters=filter_key(filters)).first()
+    """The scope's snapshot as pages read it: `data` (the replay's own copy, already merged into it, is left out)."""
+    return RatingSnapshot.objects.filter(game=game, filters=filter_key(filters)).defer("replay").first()
 
 
 def prompt_versions() -> list[str]:

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, JSONField, Value, When
+from django.db.models import Case, F, JSONField, Q, Sum, Value, When
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -19,9 +19,9 @@ from arena.models import Agent, Attempt, Decision, Match, Seat
 from games import get_game
 from games.registry import GAMES
 from ratings.game_metrics import star_performance
-from ratings.leaderboard import Matches, compute
-from ratings.models import RatingSnapshot
-from ratings.pairwise import match_pairs
+from ratings.leaderboard import Cells, Matches, as_cells, fit_cells, sequential
+from ratings.models import CountedMatch, RatingCell, RatingCount, RatingSnapshot
+from ratings.pairwise import Pair, match_pairs
 from ratings.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
 
 HUMAN_BASELINE = "human-baseline"
@@ -82,32 +82,55 @@ def seat_sides(game: str, state: dict | None, seats: int) -> list[int]:
     return [rules.team_of(final, seat) for seat in range(seats)]
 
 
+def _needs_state() -> list[str]:
+    """Games whose final state the leaderboard reads: sides in multi-seat games, PWER in skirmish."""
+    return [slug for slug in GAMES if get_game(slug).num_players > 2 or slug == "skirmish"]
+
+
+def _final_state():
+    # Final states are read only where sides or PWER need them: two-seat board games' states stay in the database.
+    return Case(When(game__in=_needs_state(), then=F("state")), default=Value(None), output_field=JSONField())
+
+
+class Rated(NamedTuple):
+    """How one finished match counts on the leaderboards: its rating key, seats' agents and sides, pairwise results."""
+
+    key: str
+    agents: list[int]
+    sides: list[int]
+    pairs: list[Pair]
+    first_mover: float  # 1: each pair's a moved first (two-seat games); 0.5: no move order between the pair
+
+
+def match_rated(game: str, options: dict, state: dict | None, scores: list, by_seat: dict[int, int]) -> Rated | None:
+    """The match's pairwise results (`ratings.pairwise`), or None when it is not rated (missing seats, self-play)."""
+    if len(by_seat) < 2 or len(by_seat) != len(scores):
+        return None
+    agents = [by_seat[seat] for seat in range(len(by_seat))]
+    sides = seat_sides(game, state, len(agents))
+    pairs = match_pairs(agents, sides, scores)
+    if not pairs:
+        return None  # self-play says nothing about strength
+    return Rated(rating_key(game, options), agents, sides, pairs, 1.0 if len(agents) == 2 else 0.5)
+
+
 def _rated(key: str, matches, seat_agents: dict[int, dict[int, int]]) -> tuple[list[Row], list[tuple]]:
     """The rated matches of scope `key` as pairwise rows, and each match's (match, agent, side, score, one_side)
     results, one per agent and side; one_side is False for an agent on two sides (a bot filling seats on both).
     """
     rows: list[Row] = []
     results: list[tuple[int, int, int, float, bool]] = []
-    # Final states are read only where sides or PWER need them: two-seat board games' states stay in the database.
-    needed = [slug for slug in GAMES if get_game(slug).num_players > 2 or slug == "skirmish"]
-    final = Case(When(game__in=needed, then=F("state")), default=Value(None), output_field=JSONField())
     fields = ("pk", "scores", "game", "options", "final")
-    for pk, scores, game, options, state in matches.annotate(final=final).values_list(*fields).iterator(2_000):
-        match_key = rating_key(game, options)
-        if key and match_key != key:
+    for pk, scores, game, options, state in matches.annotate(final=_final_state()).values_list(*fields).iterator(2_000):
+        if key and rating_key(game, options) != key:
             continue
-        by_seat = seat_agents.get(pk, {})
-        if len(by_seat) < 2 or len(by_seat) != len(scores):
+        rated = match_rated(game, options, state, scores, seat_agents.get(pk, {}))
+        if rated is None:
             continue
-        agents = [by_seat[seat] for seat in range(len(by_seat))]
-        sides = seat_sides(game, state, len(agents))
-        pairs = match_pairs(agents, sides, scores)
-        if not pairs:
-            continue  # self-play says nothing about strength
+        agents, sides = rated.agents, rated.sides
         star = star_performance(state) if game == "skirmish" and state else None
         performance = NO_PERFORMANCE if star is None else tuple(float(x) for x in star)
-        first_mover = 1.0 if len(agents) == 2 else 0.5
-        rows += [Row(pk, p.a, p.b, p.score_a, p.weight, first_mover, match_key, performance) for p in pairs]
+        rows += [Row(pk, p.a, p.b, p.score_a, p.weight, rated.first_mover, rated.key, performance) for p in rated.pairs]
         side_of: dict[int, set[int]] = {}
         for agent, side in zip(agents, sides, strict=True):
             side_of.setdefault(agent, set()).add(side)
@@ -165,8 +188,174 @@ def _arrays(rows: list[Row], index: dict[int, int]) -> Matches:
     )
 
 
-def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
-    """The leaderboard data for a scope ("" all, a game, or game:variant): rows per agent, baseline, first move."""
+def _agent_row(agent: Agent) -> dict:
+    return {
+        "slug": agent.slug,
+        "name": agent.name,
+        "kind": agent.kind,
+        "game": agent.game,
+        "scaffold": agent.current_version().config.get("scaffold", "") if agent.kind == Agent.Kind.LLM else "",
+        "consent": agent.baseline_consent,
+    }
+
+
+def _anchors(agents: dict[int, Agent], index: dict[int, int]) -> list[int]:
+    """The Lv0 bots, whose mean rating is 1000 on every leaderboard."""
+    return [i for pk, i in index.items() if agents[pk].kind == Agent.Kind.BOT and agents[pk].slug.endswith("-lv0")]
+
+
+# Bradley–Terry from the cells: a refit reads one row per (pair, first mover, score, rating key, filter keys).
+
+
+def _scoped(rows, game: str, filters: dict[str, str]):
+    """Cells or counts of the scope ("" all, a game, or game:variant) under the fit-changing filters."""
+    if game:
+        rows = rows.filter(key=game)
+    if filters.get("prompt"):
+        rows = rows.filter(prompt=filters["prompt"])
+    if filters.get("since"):
+        rows = rows.filter(day__gte=date.fromisoformat(filters["since"]))
+    if filters.get("until"):
+        rows = rows.filter(day__lt=date.fromisoformat(filters["until"]))
+    return rows
+
+
+def scope_cells(*, game: str, filters: dict[str, str]) -> tuple[Cells, list[int], int]:
+    """The scope's cells as Bradley–Terry input (agent indices into the returned agent pks, ascending), each
+    weighted by N / (G · its game's matches) so every game counts equally, and N, the number of rated matches."""
+    counts = dict(_scoped(RatingCount.objects, game, filters).values_list("key").annotate(n=Sum("matches")))
+    counts = {key: n for key, n in counts.items() if n}
+    grouped = _scoped(RatingCell.objects, game, filters).values_list("key", "a", "b", "first_mover", "score")
+    cells = list(grouped.annotate(weight=Sum("weight")).order_by())
+    total = sum(counts.values())
+    order = sorted({c[1] for c in cells} | {c[2] for c in cells})
+    index = {pk: i for i, pk in enumerate(order)}
+    game_weight = {key: total / (len(counts) * n) for key, n in counts.items()}
+    arrays = Cells(
+        first=np.array([index[c[1]] for c in cells], dtype=np.int64),
+        second=np.array([index[c[2]] for c in cells], dtype=np.int64),
+        score_first=np.array([c[4] for c in cells], dtype=float),
+        weight=np.array([c[5] * game_weight[c[0]] for c in cells], dtype=float),
+        first_mover=np.array([c[3] for c in cells], dtype=float),
+    )
+    return arrays, order, total
+
+
+def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
+    """The Bradley–Terry part of a scope's leaderboard from the rating cells: per agent its rating, interval,
+    rank range and provisional flag (sorted best first), the first-move term and the number of rated matches.
+    Every game counts equally on the all-games board: a cell's weight is scaled by N / (G · its game's matches).
+    """
+    arrays, order, total = scope_cells(game=game, filters=filters or {})
+    agents = Agent.objects.in_bulk(order)
+    index = {pk: i for i, pk in enumerate(order)}
+    anchors = _anchors(agents, index)
+    rounds = bootstrap_rounds()
+    fitted = fit_cells(arrays, n_agents=len(order), anchors=anchors, rounds=rounds, draws=total) if order else None
+    table = []
+    for pk in order:
+        i = index[pk]
+        table.append(_agent_row(agents[pk]) | {column: fitted[column][i] for column in FIT_COLUMNS})
+    table.sort(key=lambda r: -(r["rating"] if r["rating"] is not None else -1e9))
+    return {
+        "rows": table,
+        "first_move_advantage": fitted and fitted["first_move_advantage"],
+        "first_move_interval": fitted and fitted["first_move_interval"],
+        "matches": total,
+    }
+
+
+#: The per-agent columns the Bradley–Terry refit writes (the others come from the replay of the record).
+FIT_COLUMNS = ("rating", "lower", "upper", "rank", "provisional")
+
+
+def _cell_day(finished_at) -> date | None:
+    """The day a match counts on for since/until, as the `finished_at__date` lookup sees it (current time zone)."""
+    return timezone.localtime(finished_at).date() if finished_at else None
+
+
+def _cell_prompt(record: dict) -> str:
+    """The prompt version the `prompt` filter matches: the record's value when it is a string, else none."""
+    value = (record or {}).get("prompt_version")
+    return value if isinstance(value, str) else ""
+
+
+@transaction.atomic
+def cells_add(*, match_ids: list[int]) -> int:
+    """Count the finished, scored matches among `match_ids` not counted yet into the rating cells (each match
+    once, however often asked: the handler may run twice); returns how many were counted now."""
+    rated = Match.objects.select_for_update().filter(
+        pk__in=match_ids, status=Match.Status.FINISHED, scores__isnull=False
+    )
+    fresh = rated.exclude(pk__in=CountedMatch.objects.filter(match_id__in=match_ids).values("match_id"))
+    fields = ("pk", "scores", "game", "options", "final", "record", "finished_at")
+    matches = list(fresh.annotate(final=_final_state()).values_list(*fields))
+    if not matches:
+        return 0
+    seat_agents: dict[int, dict[int, int]] = {}
+    seats = Seat.objects.filter(match__in=[m[0] for m in matches])
+    for match_id, index, agent_id in seats.values_list("match_id", "index", "agent_version__agent_id"):
+        seat_agents.setdefault(match_id, {})[index] = agent_id
+    weights: dict[tuple, float] = {}
+    counts: dict[tuple, int] = {}
+    for pk, scores, game, options, state, record, finished_at in matches:
+        rated_match = match_rated(game, options, state, scores, seat_agents.get(pk, {}))
+        if rated_match is None:
+            continue
+        scope = (rated_match.key, _cell_prompt(record), _cell_day(finished_at))
+        counts[scope] = counts.get(scope, 0) + 1
+        for pair in rated_match.pairs:
+            cell = (*scope, pair.a, pair.b, rated_match.first_mover, pair.score_a)
+            weights[cell] = weights.get(cell, 0.0) + pair.weight
+    CountedMatch.objects.bulk_create([CountedMatch(match_id=m[0]) for m in matches])
+    _add_up(RatingCount, ("key", "prompt", "day"), "matches", counts)
+    _add_up(RatingCell, ("key", "prompt", "day", "a_id", "b_id", "first_mover", "score"), "weight", weights)
+    return len(matches)
+
+
+def _add_up(model, fields: tuple[str, ...], total: str, amounts: dict[tuple, float]) -> None:
+    """Add `amounts` (keyed by the values of `fields`, "day" among them) to the rows' `total`, creating missing
+    rows: a few statements however many rows, the rows locked while they change."""
+    days = {k[2] for k in amounts}
+    scope = Q(day__in=days - {None}) | (Q(day__isnull=True) if None in days else Q(pk__in=[]))
+    for i, field in enumerate(fields):
+        if field != "day":  # one match's rows are found exactly, a batch's among a superset
+            scope &= Q(**{f"{field}__in": {k[i] for k in amounts}})
+    existing = {tuple(getattr(row, f) for f in fields): row for row in model.objects.select_for_update().filter(scope)}
+    changed, fresh = [], []
+    for values, amount in amounts.items():
+        row = existing.get(values)
+        if row is None:
+            fresh.append(model(**dict(zip(fields, values, strict=True)), **{total: amount}))
+        else:
+            setattr(row, total, getattr(row, total) + amount)
+            changed.append(row)
+    model.objects.bulk_update(changed, [total], batch_size=500)
+    model.objects.bulk_create(fresh, batch_size=500)
+
+
+#: Matches counted into the cells per transaction when catching up.
+CATCH_UP_CHUNK = 20_000
+
+
+def cells_catch_up() -> int:
+    """Count every finished, scored match the cells miss (matches imported from a dataset, which sends no
+    match_finished, or recorded before the cells existed), in chunks of CATCH_UP_CHUNK matches; two counts when
+    nothing is missing. The replay runs it (it reads every match anyway), never the refit."""
+    rated = Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False)
+    if rated.count() == CountedMatch.objects.count():
+        return 0
+    missing = list(rated.exclude(pk__in=CountedMatch.objects.values("match_id")).values_list("pk", flat=True))
+    return sum(cells_add(match_ids=missing[i : i + CATCH_UP_CHUNK]) for i in range(0, len(missing), CATCH_UP_CHUNK))
+
+
+# The replay: everything that reads the matches themselves, in time order.
+
+
+def replay_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
+    """The parts of a scope's leaderboard read from the record itself: per agent (by slug) sequential Elo, its
+    order spread, PWER, Elo history, W/D/L, invalid-try rate, decision time and cost; the people's openskill
+    ratings, the pooled human baseline and the plan-game process tables."""
     filters = filters or {}
     matches = _matches(game, filters)
     seat_agents: dict[int, dict[int, int]] = {}
@@ -177,54 +366,85 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
     agents = {a.pk: a for a in Agent.objects.filter(pk__in={r.a for r in rows} | {r.b for r in rows})}
     order = sorted(agents)
     index = {pk: i for i, pk in enumerate(order)}
-    anchors = [index[pk] for pk in order if agents[pk].kind == Agent.Kind.BOT and agents[pk].slug.endswith("-lv0")]
     rounds = bootstrap_rounds()
-    result = compute(_arrays(rows, index), n_agents=len(order), anchors=anchors, rounds=rounds) if rows else None
+    serial = sequential(_arrays(rows, index), n_agents=len(order), rounds=rounds) if rows else None
     stats = _agent_stats(results, seat_agents, matches)
-    table = []
+    columns = {}
     for pk in order:
-        agent, i, row = agents[pk], index[pk], stats.get(pk, {})
+        i, row = index[pk], stats.get(pk, {})
         played = row.get("wins", 0) + row.get("draws", 0) + row.get("losses", 0)
-        table.append(
-            {
-                "slug": agent.slug,
-                "name": agent.name,
-                "kind": agent.kind,
-                "game": agent.game,
-                "scaffold": agent.current_version().config.get("scaffold", "") if agent.kind == Agent.Kind.LLM else "",
-                "consent": agent.baseline_consent,
-                "rating": result["rating"][i],
-                "lower": result["lower"][i],
-                "upper": result["upper"][i],
-                "rank": result["rank"][i],
-                "provisional": result["provisional"][i],
-                "elo": result["elo"][i],
-                "elo_spread": result["elo_spread"][i],
-                "pwer": result["pwer"][i],
-                "history": result["elo_history"][i],
-                "matches": played,
-                "wins": row.get("wins", 0),
-                "draws": row.get("draws", 0),
-                "losses": row.get("losses", 0),
-                "win_rate": row["wins"] / played if played else None,
-                "invalid_rate": row["invalid"] / row["attempts"] if row.get("attempts") else None,
-                "latency_ms_p50": statistics.median(row["times"]) if row.get("times") else None,
-                "cost_per_match": row["cost"] / played if played else None,
-            }
-        )
-    table.sort(key=lambda r: -(r["rating"] if r["rating"] is not None else -1e9))
+        columns[agents[pk].slug] = {
+            "elo": serial["elo"][i],
+            "elo_spread": serial["elo_spread"][i],
+            "pwer": serial["pwer"][i],
+            "history": serial["elo_history"][i],
+            "matches": played,
+            "wins": row.get("wins", 0),
+            "draws": row.get("draws", 0),
+            "losses": row.get("losses", 0),
+            "win_rate": row["wins"] / played if played else None,
+            "invalid_rate": row["invalid"] / row["attempts"] if row.get("attempts") else None,
+            "latency_ms_p50": statistics.median(row["times"]) if row.get("times") else None,
+            "cost_per_match": row["cost"] / played if played else None,
+        }
     process = process_table(round_records()) if not game or game in plan_games() else []
     return {
-        "rows": table,
+        "agents": columns,
         "process": process,
         "correlations": correlations(process),
         "radar": radar_values(process),
         "people": _people_ratings(results, agents) if game else [],
-        "baseline": _human_baseline(rows, agents, anchors, index, rounds, table),
-        "first_move_advantage": result and result["first_move_advantage"],
-        "first_move_interval": result and result["first_move_interval"],
-        "matches": len({r.match for r in rows}),
+        "baseline": _human_baseline(rows, agents, _anchors(agents, index), index, rounds),
     }
+
+
+#: An agent's replayed columns before the replay has seen it (it played since the last replay).
+NOT_REPLAYED = {
+    "elo": None,
+    "elo_spread": None,
+    "pwer": None,
+    "history": [],
+    "matches": 0,
+    "wins": 0,
+    "draws": 0,
+    "losses": 0,
+    "win_rate": None,
+    "invalid_rate": None,
+    "latency_ms_p50": None,
+    "cost_per_match": None,
+}
+
+
+def snapshot_compose(fit: dict, replay: dict) -> dict:
+    """A snapshot's data from its two parts: the Bradley–Terry refit's rows with each agent's replayed columns."""
+    agents = replay.get("agents", {})
+    rows = [row | agents.get(row["slug"], NOT_REPLAYED) for row in fit["rows"]]
+    baseline = replay.get("baseline")
+    return {
+        "rows": rows,
+        "process": replay.get("process", []),
+        "correlations": replay.get("correlations", []),
+        "radar": replay.get("radar", {}),
+        "people": replay.get("people", []),
+        "baseline": baseline and baseline | {"percentiles": people_percentiles(rows)},
+        "first_move_advantage": fit["first_move_advantage"],
+        "first_move_interval": fit["first_move_interval"],
+        "matches": fit["matches"],
+    }
+
+
+def _fit_part(data: dict) -> dict | None:
+    """The refit's part of a stored snapshot's data (None before the first refit)."""
+    if "rows" not in data:
+        return None
+    rows = [{k: v for k, v in row.items() if k not in NOT_REPLAYED} for row in data["rows"]]
+    return {"rows": rows, **{k: data[k] for k in ("first_move_advantage", "first_move_interval", "matches")}}
+
+
+def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
+    """The whole leaderboard data for a scope ("" all, a game, or game:variant), the cells brought up to date first."""
+    cells_catch_up()
+    return snapshot_compose(fit_compute(game=game, filters=filters), replay_compute(game=game, filters=filters))
 
 
 def _people_ratings(results: list[tuple], agents: dict[int, Agent]) -> list[dict]:
@@ -285,16 +505,18 @@ def people_percentiles(table: list[dict]) -> dict[str, float | int] | None:
     return {"people": len(ratings), **{f"p{q}": float(v) for q, v in zip(BASELINE_PERCENTILES, values, strict=True)}}
 
 
-def _human_baseline(rows, agents, anchors, index, rounds, table) -> dict | None:
-    """All consenting people pooled into one entry, fitted on the same scale as everyone else, with the
-    spread of the individual people who make it up (percentile bands for the charts)."""
+def _human_baseline(rows, agents, anchors, index, rounds) -> dict | None:
+    """All consenting people pooled into one entry, fitted on the same scale as everyone else (the percentile
+    bands of the individual people who make it up are added from the refit's ratings, `snapshot_compose`)."""
     consenting = {pk for pk, a in agents.items() if a.kind == Agent.Kind.HUMAN and a.baseline_consent}
     if not any(r.a in consenting or r.b in consenting for r in rows):
         return None
     merged = len(index)  # one new index for the pooled people
     pooled = {pk: (merged if pk in consenting else i) for pk, i in index.items()}
     kept = [r for r in rows if pooled[r.a] != pooled[r.b]]
-    result = compute(_arrays(kept, pooled), n_agents=merged + 1, anchors=anchors, rounds=rounds)
+    arrays = _arrays(kept, pooled)
+    draws = np.unique(arrays.match).size
+    result = fit_cells(as_cells(arrays), n_agents=merged + 1, anchors=anchors, rounds=rounds, draws=draws)
     people_rows = [r for r in kept if merged in (pooled[r.a], pooled[r.b])]
     score = [r.score_a if pooled[r.a] == merged else 1 - r.score_a for r in people_rows]
     return {
@@ -308,30 +530,51 @@ def _human_baseline(rows, agents, anchors, index, rounds, table) -> dict | None:
         "provisional": result["provisional"][merged],
         "matches": len({r.match for r in people_rows}),
         "win_rate": sum(1 for s in score if s == 1.0) / len(score) if score else None,
-        "percentiles": people_percentiles(table),
     }
 
 
 def snapshot_refresh(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
-    """Recompute and store the snapshot for a scope (called by the refresh task and the command); the fit runs
-    outside any transaction, so the database's write lock is held only for the two one-row writes."""
+    """Bring the cells up to date, refit and replay a scope now (the command and tests; the worker runs them apart)."""
+    cells_catch_up()
+    snapshot_refit(game=game, filters=filters)
+    return snapshot_replay(game=game, filters=filters)
+
+
+def snapshot_refit(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
+    """Refit a scope's Bradley–Terry ratings from the cells and store them with its last replay; the reads and
+    the fit run outside any transaction, so the database's write lock is held only for the one-row store."""
     filters = {k: v for k, v in (filters or {}).items() if k in FIT_FILTERS and v}
-    # Matches that finish while this runs mark the snapshot stale again and queue the next refresh.
-    RatingSnapshot.objects.filter(game=game, filters=filter_key(filters)).update(stale=False)
-    # Reads in autocommit: on SQLite a transaction would take the write lock (transaction_mode IMMEDIATE) for the
-    # whole fit and every move and lobby form would wait on it. A match finishing between two reads is either
-    # left out or counted whole (its seats are written when it starts) and is in the next refresh either way.
-    data = snapshot_compute(game=game, filters=filters)
-    return _snapshot_store(game=game, key=filter_key(filters), data=data)
+    key = filter_key(filters)
+    # Matches that finish while this runs mark the snapshot stale again and queue the next refit.
+    RatingSnapshot.objects.filter(game=game, filters=key).update(stale=False)
+    return _snapshot_store(game=game, key=key, fit=fit_compute(game=game, filters=filters))
+
+
+def snapshot_replay(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
+    """Replay a scope's record for its order-dependent and per-match columns and store them with its last refit;
+    reads in autocommit, like the refit."""
+    filters = {k: v for k, v in (filters or {}).items() if k in FIT_FILTERS and v}
+    key = filter_key(filters)
+    RatingSnapshot.objects.filter(game=game, filters=key).update(replay_stale=False)
+    # On SQLite a transaction would take the write lock (transaction_mode IMMEDIATE) for the whole replay and every
+    # move and lobby form would wait on it. A match finishing between two reads is either left out or counted
+    # whole (its seats are written when it starts) and is in the next replay either way.
+    return _snapshot_store(game=game, key=key, replay=replay_compute(game=game, filters=filters))
 
 
 @transaction.atomic
-def _snapshot_store(*, game: str, key: str, data: dict) -> RatingSnapshot:
-    snapshot, _ = RatingSnapshot.objects.update_or_create(
-        game=game,
-        filters=key,
-        defaults={"data": data, "matches": data["matches"], "bootstrap_rounds": bootstrap_rounds(), "error": ""},
-    )
+def _snapshot_store(*, game: str, key: str, fit: dict | None = None, replay: dict | None = None) -> RatingSnapshot:
+    """Store one part of a scope's snapshot and compose its data with the other part as last stored."""
+    snapshot, _ = RatingSnapshot.objects.select_for_update().get_or_create(game=game, filters=key)
+    if replay is not None:
+        snapshot.replay = replay
+    fit = fit or _fit_part(snapshot.data)
+    if fit is not None:
+        snapshot.data = snapshot_compose(fit, snapshot.replay)
+        snapshot.matches = fit["matches"]
+        snapshot.bootstrap_rounds = bootstrap_rounds()
+    snapshot.error = ""
+    snapshot.save()
     return snapshot
 
 
@@ -369,7 +612,7 @@ def snapshot_open(*, game: str, filters: dict[str, str]) -> tuple[RatingSnapshot
                 )
             RatingSnapshot.objects.filter(pk__in=victims).delete()
     return RatingSnapshot.objects.get_or_create(
-        game=game, filters=key, defaults={"stale": True, "used_at": timezone.now()}
+        game=game, filters=key, defaults={"stale": True, "replay_stale": True, "used_at": timezone.now()}
     )
 
 
@@ -381,13 +624,21 @@ def snapshot_touch(*, snapshot: RatingSnapshot) -> None:
 
 
 @transaction.atomic
-def snapshot_mark_stale(*, game: str, filters: str) -> bool:
-    """Mark the scope (`filters` is its key) as awaiting a refit; False when one is already pending."""
-    snapshot, created = RatingSnapshot.objects.get_or_create(game=game, filters=filters, defaults={"stale": True})
-    return created or RatingSnapshot.objects.filter(pk=snapshot.pk, stale=False).update(stale=True) == 1
+def snapshot_mark_stale(*, game: str, filters: str) -> tuple[bool, bool]:
+    """Mark the scope (`filters` is its key) as awaiting a refit and a replay; for each, False when already pending."""
+    pending = {"stale": True, "replay_stale": True}
+    snapshot, created = RatingSnapshot.objects.get_or_create(game=game, filters=filters, defaults=pending)
+    if created:
+        return True, True
+    scope = RatingSnapshot.objects.filter(pk=snapshot.pk)
+    return scope.filter(stale=False).update(stale=True) == 1, scope.filter(replay_stale=False).update(
+        replay_stale=True
+    ) == 1
 
 
 @transaction.atomic
 def snapshot_fail(*, game: str, filters: str, error: str) -> None:
-    """Record why the scope's refit failed and that none is pending (pages show the error and stop waiting)."""
-    RatingSnapshot.objects.filter(game=game, filters=filters).update(stale=False, error=error[:2000])
+    """Record why the scope's refit or replay failed and that none is pending (pages show the error, stop waiting)."""
+    RatingSnapshot.objects.filter(game=game, filters=filters).update(
+        stale=False, replay_stale=False, error=error[:2000]
+    )

@@ -9,39 +9,75 @@ from django.tasks import task
 
 from arena.models import Match
 from ratings.models import RatingSnapshot
-from ratings.services import rating_key, snapshot_fail, snapshot_mark_stale, snapshot_open, snapshot_refresh
+from ratings.services import (
+    cells_add,
+    cells_catch_up,
+    rating_key,
+    snapshot_fail,
+    snapshot_mark_stale,
+    snapshot_open,
+    snapshot_refit,
+    snapshot_replay,
+)
 
 
 @task()
 def refresh_ratings_task(game: str = "", filters: str = "") -> int:
-    """Recompute one snapshot; returns the number of matches it covers. A failure is recorded on the snapshot."""
+    """Refit one snapshot's Bradley–Terry ratings from the cells; returns the number of matches it covers.
+    A failure is recorded on the snapshot."""
     if not RatingSnapshot.objects.filter(game=game, filters=filters).exists():
         return 0  # evicted while queued: nobody is waiting for it
     try:
-        return snapshot_refresh(game=game, filters=dict(parse_qsl(filters))).matches
+        return snapshot_refit(game=game, filters=dict(parse_qsl(filters))).matches
+    except Exception as error:
+        snapshot_fail(game=game, filters=filters, error=f"{type(error).__name__}: {error}")
+        raise
+
+
+@task()
+def replay_ratings_task(game: str = "", filters: str = "") -> int:
+    """Replay the record for one snapshot's order-dependent columns (Elo, people, W/D/L, …), apart from the refit,
+    which never waits for it; returns the snapshot's match count. A failure is recorded on the snapshot."""
+    if not RatingSnapshot.objects.filter(game=game, filters=filters).exists():
+        return 0
+    if cells_catch_up():  # matches no match_finished announced (an import): every snapshot must see them
+        _queue(set(RatingSnapshot.objects.values_list("game", "filters")))
+    try:
+        return snapshot_replay(game=game, filters=dict(parse_qsl(filters))).matches
     except Exception as error:
         snapshot_fail(game=game, filters=filters, error=f"{type(error).__name__}: {error}")
         raise
 
 
 def request_refresh(*, games: list[str]) -> None:
-    """After matches in `games` finish: queue a refresh of each snapshot they change, unless one is pending."""
+    """After matches in `games` finish: queue a refit and a replay of each snapshot they change, each unless one
+    is pending (a refit that starts clears its flag, so results arriving meanwhile queue exactly one more)."""
     scopes = {("", "")} | {(game, "") for game in games}
-    scopes |= set(RatingSnapshot.objects.filter(game__in=["", *games]).values_list("game", "filters"))
+    _queue(scopes | set(RatingSnapshot.objects.filter(game__in=["", *games]).values_list("game", "filters")))
+
+
+def _queue(scopes: set[tuple[str, str]]) -> None:
     for game, filters in sorted(scopes):
-        if snapshot_mark_stale(game=game, filters=filters):
+        refit, replay = snapshot_mark_stale(game=game, filters=filters)
+        if refit:
             refresh_ratings_task.enqueue(game=game, filters=filters)
+        if replay:
+            replay_ratings_task.enqueue(game=game, filters=filters)
 
 
 def snapshot_open_and_queue(*, game: str, filters: dict[str, str]) -> RatingSnapshot:
-    """The snapshot a page shows; a missing one is created and its one refit queued (SnapshotsBusy when full)."""
+    """The snapshot a page shows; a missing one is created and its one refit and replay queued (SnapshotsBusy
+    when full)."""
     snapshot, created = snapshot_open(game=game, filters=filters)
     if created:
         refresh_ratings_task.enqueue(game=game, filters=snapshot.filters)
+        replay_ratings_task.enqueue(game=game, filters=snapshot.filters)
     return snapshot
 
 
 def refresh_on_match_finished(sender: type, *, match: Match, **kwargs: Any) -> None:
-    """`match_finished` receiver: leaderboards read cached snapshots, so a scored result queues their refresh."""
+    """`match_finished` receiver: a scored result is counted into the rating cells (once, whoever asks again) and
+    queues the refresh of the leaderboards it changes."""
     if match.scores is not None:
+        cells_add(match_ids=[match.pk])
         request_refresh(games=[rating_key(match.game, match.options)])

@@ -20,7 +20,7 @@ from django.utils import timezone
 from arena.models import Agent, Match
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.play.people import person_flag, person_move, person_resign
-from arena.play.ratelimit import ConnectionBudget, socket_address
+from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError
 from arena.runner.loop import broadcast_match_updated, match_group, run_match
@@ -151,15 +151,6 @@ class FragmentCache:
 fragments = FragmentCache()
 
 
-def client_person(scope: dict[str, Any]) -> str | None:
-    """The account or session behind a connection, if any (a cookie-less client has neither)."""
-    user = scope.get("user")
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
-    session = scope.get("session")
-    return f"session:{session.session_key}" if session is not None and session.session_key else None
-
-
 class MatchConsumer(AsyncWebsocketConsumer):
     """ws/matches/<id>/: live fragments for players and spectators; moves from players.
 
@@ -207,7 +198,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.lease = socket_lease(
             match_id=self.match_id,
             address=socket_address(self.scope),
-            person=client_person(self.scope),
+            person=person_key(self.scope.get("user"), self.scope.get("session")),
             seated=bool(self.mine),
         )
         refusal = self.lease.acquire()

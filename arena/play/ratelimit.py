@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -22,6 +23,7 @@ DEFAULT_LIMITS = {
     "refit": (5, 600),  # leaderboards asked for with filters nobody asked for yet (each queues a fit)
     "report": (10, 600),  # report pages computed for filters not cached yet (each reads the record)
     "agent_edit": (30, 600),  # staff or people creating or editing agents
+    "api_token": (20, 600),  # creating or revoking one's API tokens
     "frames": (30, 10),  # websocket frames per connection
 }
 #: Failed logins allowed per account name and per address before each further try must wait; the wait
@@ -74,14 +76,17 @@ def address_of(connected: str, forwarded: str = "") -> str:
     return str(address)
 
 
+def person_key(user: Any, session: Any) -> str | None:
+    """The person behind a request or a websocket's scope: its account, else its session (if it has a key)."""
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    return f"session:{session.session_key}" if session is not None and session.session_key else None
+
+
 def request_keys(request: HttpRequest) -> list[str]:
-    """Every party a request counts against: its address, and its account (else its session, if any)."""
-    keys = [f"addr:{client_address(request)}"]
-    if request.user.is_authenticated:
-        keys.append(f"user:{request.user.pk}")
-    elif request.session.session_key:
-        keys.append(f"session:{request.session.session_key}")
-    return keys
+    """Every party a request counts against: its address, and its person (`person_key`), if any."""
+    person = person_key(request.user, request.session)
+    return [f"addr:{client_address(request)}", *([person] if person else [])]
 
 
 def limited(request: HttpRequest, name: str) -> int:

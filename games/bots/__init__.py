@@ -31,6 +31,7 @@ LADDER_MODULES: dict[str, str] = {
     "diplomacy": "games.bots.diplomacy",
     "sea-battle": "games.bots.sea_battle",
     "hive": "games.bots.hive",
+    "air-land-sea": "games.bots.air_land_sea",
     "are-you-the-traitor": "games.bots.traitor",
 }
 

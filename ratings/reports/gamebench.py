@@ -26,6 +26,7 @@ LEVEL = 0.90
 #: Table 3's reasoning categories over the games we have (our choice of membership for games GameBench lacks).
 CATEGORIES: dict[str, tuple[str, ...]] = {
     "Abstract Strategy": (
+        "air-land-sea",
         "tic-tac-toe",
         "connect-four",
         "gomoku",

@@ -27,7 +27,12 @@ class Site:
 
     def __init__(self, var: Path) -> None:
         self.var = var
-        self.env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "test-only"}
+        self.env = {
+            **os.environ,
+            "ARENA_VAR_DIR": str(var),
+            "DJANGO_SECRET_KEY": "test-only",
+            "ARENA_SEED_MATCHES": "0",
+        }  # only the tournament under test in the queue
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
 
     def manage(self, *args: str) -> str:

@@ -41,7 +41,12 @@ class LiveSite:
         self.var = var
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "browser-tests"}
+        self.env = {
+            **os.environ,
+            "ARENA_VAR_DIR": str(var),
+            "DJANGO_SECRET_KEY": "browser-tests",
+            "ARENA_SEED_MATCHES": "0",
+        }  # no first-run record: its 360 bot matches would load the worker
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
         self.process: subprocess.Popen | None = None
 

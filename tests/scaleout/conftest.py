@@ -135,7 +135,7 @@ class ScaledSite:
 
     def __init__(self, var: Path, database_url: str, redis_url: str) -> None:
         self.env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "scaleout-tests",
-                    "DATABASE_URL": database_url, "REDIS_URL": redis_url}  # fmt: skip
+                    "ARENA_SEED_MATCHES": "0", "DATABASE_URL": database_url, "REDIS_URL": redis_url}  # fmt: skip
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
         self.processes: list[subprocess.Popen] = []
 
