@@ -120,8 +120,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "arena/game_detail.html",
         {
             "game": game,
-            # An example start (seed 0), drawn as the player to move sees it: what a person will click.
-            "board": board_html(game, state, game.current_player(state)),
+            "board": board_html(game, state, None),  # an example start (seed 0), as a spectator sees it
             "bots": bots,
             # People's rules, one template per game next to its board (tests check every game has one).
             "how_to_play": f"games/{game.slug}/how_to_play.html",

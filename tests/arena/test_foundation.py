@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.config import ConfigError, from_env
+from arena.play.rendering import board_html
 from games import all_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,8 +40,9 @@ def test_every_game_has_a_rules_page_with_its_board(client):
         assert response.status_code == 200, game.slug
         body = response.content.decode()
         assert f"board-{game.slug}" in body
-        if not game.has_controls:  # click-to-move games mark their clickable cells
-            assert "data-cell=" in body, game.slug
+        if not game.has_controls:  # click-to-move games mark the cells the player to move may click
+            state = game.initial_state(seed=0)
+            assert "data-cell=" in board_html(game, state, game.current_player(state)), game.slug
     assert client.get("/games/no-such-game/").status_code == 404
 
 
