@@ -30,6 +30,7 @@ GAMES: dict[str, str] = {
     "diplomacy": "games.diplomacy:Diplomacy",
     "sea-battle": "games.sea_battle:SeaBattle",
     "hive": "games.hive:Hive",
+    "pit": "games.pit:Pit",
 }
 
 _instances: dict[str, Game] = {}

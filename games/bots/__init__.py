@@ -31,6 +31,7 @@ LADDER_MODULES: dict[str, str] = {
     "diplomacy": "games.bots.diplomacy",
     "sea-battle": "games.bots.sea_battle",
     "hive": "games.bots.hive",
+    "pit": "games.bots.pit",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")
