@@ -251,7 +251,7 @@ class Pit(Game[PitState, Action]):
             "and emerge as the winner. The game involves commodity cards representing various goods, with each card "
             "holding a specific point value. Players shout out their trade offers, attempting to negotiate deals "
             "with others to acquire valuable commodities.\n\n"
-            f"Details. Four players each hold 9 cards; the deck has 9 cards of each commodity: "
+            "Details. Four players each hold 9 cards; the deck has 9 cards of each commodity: "
             + ", ".join(f"{c} ({VALUES[c]} points)" for c in COMMODITIES)
             + ". You win by cornering a market: holding all 9 cards of one commodity; you score its points. "
             "Each trading round every player seals one offer: 1 to 4 cards, all of one commodity they hold, or "
