@@ -56,7 +56,7 @@ def resolve_round(state: PitState, order: list[int]) -> PitState:
     report: list[str] = []
     for size in range(1, MAX_OFFER + 1):
         offering = [seat for seat in order if state.sealed[seat][1] == size]
-        for a, b in zip(offering[0::2], offering[1::2], strict=False):
+        for a, b in (sorted(pair) for pair in zip(offering[0::2], offering[1::2], strict=False)):
             ca, cb = state.sealed[a][0], state.sealed[b][0]
             ia, ib = COMMODITIES.index(ca), COMMODITIES.index(cb)
             hands[a][ia] -= size
