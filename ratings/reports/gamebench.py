@@ -38,7 +38,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     ),
     "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense", "sea-battle"),
     "Hidden Information": ("kuhn-poker", "leduc-holdem", "holdem", "stratego", "codenames", "werewolf"),
-    "Language Communication": ("codenames", "werewolf"),
+    "Language Communication": ("codenames", "werewolf", "pit"),  # Pit: GameBench's Table 3 membership
     "Social Deduction": ("werewolf",),
     "Cooperation": ("codenames", "werewolf", "sea-battle"),
 }
