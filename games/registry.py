@@ -32,6 +32,7 @@ GAMES: dict[str, str] = {
     "hive": "games.hive:Hive",
     "air-land-sea": "games.air_land_sea:AirLandSea",
     "are-you-the-traitor": "games.traitor:AreYouTheTraitor",
+    "pit": "games.pit:Pit",
 }
 
 _instances: dict[str, Game] = {}

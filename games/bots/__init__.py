@@ -33,6 +33,7 @@ LADDER_MODULES: dict[str, str] = {
     "hive": "games.bots.hive",
     "air-land-sea": "games.bots.air_land_sea",
     "are-you-the-traitor": "games.bots.traitor",
+    "pit": "games.bots.pit",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")

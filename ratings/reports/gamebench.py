@@ -47,7 +47,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "werewolf",
         "are-you-the-traitor",
     ),
-    "Language Communication": ("codenames", "werewolf", "are-you-the-traitor"),
+    "Language Communication": ("codenames", "werewolf", "are-you-the-traitor", "pit"),  # Pit: as GameBench's Table 3
     "Social Deduction": ("werewolf", "are-you-the-traitor"),
     "Cooperation": ("codenames", "werewolf", "sea-battle", "are-you-the-traitor"),
 }

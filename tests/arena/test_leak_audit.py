@@ -147,7 +147,8 @@ def viewer_secrets(game, match: Match, seat: int | None, harmless: str) -> set[s
     known = own_boards + "\n" + "\n".join(match.decisions.filter(seat=seat).values_list("action_text", flat=True))
     for decision in match.decisions.exclude(seat__in=[] if seat is None else [seat]):
         text = decision.action_text
-        if game.public_action_text(text) != text and notable(text) and text not in known:
+        # An action every visitor reads on the game's own page (Pit's example offer buttons) betrays nothing.
+        if game.public_action_text(text) != text and notable(text) and text not in known and text not in harmless:
             found.add(text)
     return found | {str(match.seed)}
 
