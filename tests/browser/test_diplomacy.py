@@ -3,10 +3,10 @@ Spring 1901, the phase resolves and the map draws the orders; on a phone the pag
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
+
+from tests.browser.test_play import lobby_start
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,15 +34,7 @@ def seal(page, rounds_done: int) -> None:
 def test_person_orders_by_clicking_and_typing_and_sees_the_phase_resolve(page, live_site):
     live_site.manage("seed", "--no-demo", "--game", "diplomacy")
     page.goto(f"{live_site.url}/play/")
-    page.select_option("select[name=game]", "diplomacy")
-    expect(page.locator("#id_opponent option[value='diplomacy-lv0']")).to_have_count(1)
-    page.wait_for_load_state("networkidle")
-    page.select_option("#id_opponent", "diplomacy-lv0")
-    page.select_option("select[name=seat]", "0")
-    page.fill("input[name=nickname]", "Dora")
-    page.check("input[name=consent][value=yes]")
-    page.click("button:has-text('Play')")
-    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    lobby_start(page, "diplomacy", "diplomacy-lv0", "Dora")
     expect(page.locator("[data-connection]")).to_have_text("connected")
     expect(page.locator(".match-status")).to_contain_text("Your move")
 

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_play import play_until_over
+from tests.browser.test_play import lobby_start, play_until_over
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,15 +25,7 @@ def test_finish_a_game_and_play_again_at_once_while_the_worker_refits(page, live
     page.wait_for_url(re.compile(r"/play/$"))
     # A model is preselected, not an open challenge that waits for nobody.
     expect(page.locator("#id_opponent optgroup[label='Models'] option:checked")).to_have_count(1)
-    page.select_option("select[name=game]", "tic-tac-toe")
-    expect(page.locator("#id_opponent option[value='tic-tac-toe-lv0']")).to_have_count(1)
-    page.wait_for_load_state("networkidle")
-    page.select_option("#id_opponent", "tic-tac-toe-lv0")
-    page.select_option("select[name=seat]", "0")
-    page.fill("input[name=nickname]", "Newcomer")
-    page.check("input[name=consent][value=yes]")
-    page.click("button:has-text('Play')")
-    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    lobby_start(page, "tic-tac-toe", "tic-tac-toe-lv0", "Newcomer")
     first = page.url
     for _ in range(2):
         play_until_over(page, max_moves=5)
@@ -81,15 +73,7 @@ def test_a_newcomer_on_a_phone_plays_replays_signs_up_and_annotates(chromium, li
     page.click("a:has-text('Play a model')")
     page.wait_for_url(re.compile(r"/play/$"))
     assert_fits(page)
-    page.select_option("select[name=game]", "connect-four")
-    expect(page.locator("#id_opponent option[value='connect-four-lv0']")).to_have_count(1)
-    page.wait_for_load_state("networkidle")
-    page.select_option("#id_opponent", "connect-four-lv0")
-    page.select_option("select[name=seat]", "0")
-    page.fill("input[name=nickname]", "Phone")
-    page.check("input[name=consent][value=yes]")
-    page.click("button:has-text('Play')")
-    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    lobby_start(page, "connect-four", "connect-four-lv0", "Phone")
     expect(page.locator(".match-status")).to_contain_text("Your move.")
     assert_fits(page)
     play_until_over(page, max_moves=40)  # room for a click that lands while the board redraws

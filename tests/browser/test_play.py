@@ -12,6 +12,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def start_game(page, live_site, game: str, opponent: str, nickname: str) -> str:
     page.goto(f"{live_site.url}/play/")
+    lobby_start(page, game, opponent, nickname)
+    expect(page.locator("[data-connection]")).to_have_text("connected")
+    expect(page.locator(".match-status")).to_contain_text("Your move.")
+    return page.url
+
+
+def lobby_start(page, game: str, opponent: str, nickname: str) -> None:
+    """On the lobby: play `game` against `opponent` as the first seat, as a consenting guest; wait for its page."""
     page.select_option("select[name=game]", game)
     # htmx swaps in this game's opponents (even when the game was already chosen): let the swap
     # finish before choosing, or the new select would replace our choice with its default.
@@ -24,9 +32,6 @@ def start_game(page, live_site, game: str, opponent: str, nickname: str) -> str:
     page.check("input[name=consent][value=yes]")
     page.click("button:has-text('Play')")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
-    expect(page.locator("[data-connection]")).to_have_text("connected")
-    expect(page.locator(".match-status")).to_contain_text("Your move.")
-    return page.url
 
 
 def play_until_over(page, max_moves: int) -> int:
