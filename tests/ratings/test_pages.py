@@ -8,7 +8,6 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.test import override_settings
 
 from arena.models import Agent
 from arena.play.people import guest_agent_create, person_consent_set
@@ -19,12 +18,6 @@ from ratings.models import RatingSnapshot
 from ratings.services import snapshot_refresh
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_bootstrap")]
-
-
-@pytest.fixture
-def small_bootstrap():
-    with override_settings(ARENA_BOOTSTRAP_ROUNDS=50):
-        yield
 
 
 @pytest.fixture

@@ -25,12 +25,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_bootstrap")]
 
 
 @pytest.fixture
-def small_bootstrap():
-    with override_settings(ARENA_BOOTSTRAP_ROUNDS=50):
-        yield
-
-
-@pytest.fixture
 def results(django_capture_on_commit_callbacks):
     """Three bots with 24 rated games each; a person with 2 wins over Lv0."""
     with django_capture_on_commit_callbacks(execute=True):
