@@ -141,6 +141,6 @@ def tribe_size(cards) -> int:
 
 
 def count_text(names) -> str:
-    """'2 Refugee, Shovel' for a hand or pile, in catalogue order ('nothing' when empty)."""
+    """'2 Refugee, Shovel' for a hand or pile, in catalogue order ('' when empty)."""
     counts = Counter(names)
-    return ", ".join(f"{counts[n]} {n}" if counts[n] > 1 else n for n in sort_cards(counts)) or "nothing"
+    return ", ".join(f"{counts[n]} {n}" if counts[n] > 1 else n for n in sort_cards(counts))

@@ -103,14 +103,14 @@ def observation(state: ArcticState, seat: int) -> str:
     """What `seat` knows: its hand, food and used actions, its own cards, both tribes' public counts, the log."""
     foe = 1 - seat
     lines = [f"You lead {SEATS[seat]}. Round {min(state.round, ROUNDS)} of {ROUNDS}, phase: {state.phase}."]
-    lines.append(f"Your hand: {count_text(state.hands[seat])}.")
+    lines.append(f"Your hand: {count_text(state.hands[seat]) or 'nothing'}.")
     lines += [f"  {CARDS[n].describe()}" for n in sort_cards(set(state.hands[seat]))]
     lines.append(
         f"Food this round: {state.food[seat]}. Actions used this round: {', '.join(state.used[seat]) or 'none'}."
     )
     lines.append(
         f"Your tribe: {tribe_size(owned(state, seat))} members; deck {len(state.decks[seat])} cards, discard pile: "
-        f"{count_text(state.discards[seat])}. All your cards: {count_text(owned(state, seat))}."
+        f"{count_text(state.discards[seat]) or 'nothing'}. All your cards: {count_text(owned(state, seat))}."
     )
     lines.append(
         f"{SEATS[foe]}: {tribe_size(owned(state, foe))} tribe members, {len(state.hands[foe])} cards in hand, "
@@ -120,11 +120,11 @@ def observation(state: ArcticState, seat: int) -> str:
         for who in (seat, foe):
             hand = state.hands[who]
             lines.append(
-                f"Skirmish hand of {SEATS[who]}: {count_text(hand)} (fight {fight_score(hand)}, "
+                f"Skirmish hand of {SEATS[who]}: {count_text(hand) or 'nothing'} (fight {fight_score(hand)}, "
                 f"{tribe_size(hand)} tribe members)."
             )
     if state.phase == "dig" and state.turn == seat:
-        lines.append(f"Your dig turned up: {count_text(state.dug)}. Keep one.")
+        lines.append(f"Your dig turned up: {count_text(state.dug) or 'nothing'}. Keep one.")
     lines.append(
         f"Contested resources left: {len(state.contested)} of {len(CONTESTED)}; junkyard: {len(state.junkyard)} cards."
     )
