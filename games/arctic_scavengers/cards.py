@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 SKILLS = ("dig", "draw", "hunt", "fight", "medicine")
 
@@ -109,6 +110,7 @@ def sort_cards(names) -> tuple[str, ...]:
     return tuple(sorted(names, key=ORDER.__getitem__))
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and asked for the same few hands' selections over and over
 def action_value(skill: str, names: tuple[str, ...]) -> int | None:
     """What `names` played together for `skill` are worth; None when the combination is not allowed.
 
@@ -124,6 +126,7 @@ def action_value(skill: str, names: tuple[str, ...]) -> int | None:
     return sum(c.value(skill) for c in cards)  # type: ignore[misc]
 
 
+@lru_cache(maxsize=1 << 16)
 def fight_score(hand: tuple[str, ...]) -> int:
     """A skirmish hand's strength: every fighter, the best tool for each fighter, Group Leaders when anyone fights."""
     cards = [CARDS[n] for n in hand]

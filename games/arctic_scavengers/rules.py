@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import product
 
 from games.arctic_scavengers.cards import (
@@ -72,12 +73,13 @@ def owned(state: ArcticState, seat: int) -> tuple[str, ...]:
     return state.hands[seat] + state.decks[seat] + state.discards[seat]
 
 
-def sub_multisets(cards: tuple[str, ...]) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=1 << 14)
+def sub_multisets(cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Every distinct non-empty selection from `cards`, in catalogue order."""
     counts = Counter(cards)
     names = sort_cards(counts)
     picks = product(*(range(counts[n] + 1) for n in names))
-    return [c for k in picks if (c := tuple(n for n, i in zip(names, k, strict=True) for _ in range(i)))]
+    return tuple(c for k in picks if (c := tuple(n for n, i in zip(names, k, strict=True) for _ in range(i))))
 
 
 def remove(cards: tuple[str, ...], taken: tuple[str, ...]) -> tuple[str, ...]:
