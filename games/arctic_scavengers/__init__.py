@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.arctic_scavengers.cards import sort_cards
 from games.arctic_scavengers.rules import PLAYERS, ROUNDS, SEATS, Action, ArcticState, deal, legal, step, tribe_sizes
 from games.arctic_scavengers.text import HIDDEN_KEEP, RULES_TEXT, action_text, observation, parse
 from games.arctic_scavengers.views import action_cells, table_view
@@ -78,10 +77,6 @@ class ArcticScavengers(Game[ArcticState, Action]):
 
     def parse_action(self, state: ArcticState, text: str) -> Action:
         return parse(text)
-
-    def action_from_json(self, data: Any) -> Action:
-        verb, cards, target = data
-        return (str(verb), sort_cards(str(c) for c in cards), str(target))
 
     def public_action_text(self, text: str) -> str:
         return HIDDEN_KEEP if text.startswith("keep ") else text  # which dug card was kept stays the digger's

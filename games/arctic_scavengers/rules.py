@@ -224,7 +224,7 @@ def skirmish_winner(state: ArcticState) -> int | None:
 def resolve_skirmish(state: ArcticState, rng: random.Random) -> ArcticState:
     """Award the top contested resource, discard both hands, and deal the next round (or end the game)."""
     prize, winner = state.contested[0], skirmish_winner(state)
-    scores = " to ".join(f"{fight_score(h)} fight ({tribe_size(h)} people)" for h in state.hands)
+    scores = " to ".join(f"{fight_score(h)} fight ({tribe_size(h)} in tribe)" for h in state.hands)
     state = replace(state, contested=state.contested[1:])
     if winner is None:
         state = logged(replace(state, junkyard=(*state.junkyard, prize)), f"Skirmish tied {scores}: {prize} lost.")

@@ -92,7 +92,7 @@ def test_a_hand_computed_skirmish_gives_the_stronger_hand_the_resource():
     assert (fight_score(mine), fight_score(theirs)) == (8, 5)
     state = table(mine, theirs, contested=("Tribe Family", "Grenade", "Sled Team", "Field Crew", "Wolf Pack"))
     after = play(state, "stop", "stop")
-    assert after.log[-1] == "R1 Skirmish 8 fight (2 people) to 5 fight (5 people): Tribe 1 wins Tribe Family."
+    assert after.log[-1] == "R1 Skirmish 8 fight (2 in tribe) to 5 fight (5 in tribe): Tribe 1 wins Tribe Family."
     assert after.won == (("Tribe Family",), ())
     assert "Tribe Family" in after.decks[0] + after.discards[0] + after.hands[0]
     assert (after.round, after.phase, GAME.current_player(after)) == (2, "gather", 1)  # Tribe 2 opens round 2
@@ -115,7 +115,7 @@ def test_a_sniper_strikes_before_the_fight_and_a_tie_goes_to_the_larger_tribe():
     ]
     # After the snipe: 1 + Spear 2 = 3 against Brawler 2 + Spear 2 = 4 ... Tribe 2 still wins on fight.
     sniped = play(at_skirmish, "snipe Thug")
-    assert sniped.log[-1] == "R1 Skirmish 3 fight (3 people) to 4 fight (1 people): Tribe 2 wins Field Crew."
+    assert sniped.log[-1] == "R1 Skirmish 3 fight (3 in tribe) to 4 fight (1 in tribe): Tribe 2 wins Field Crew."
     # Equal fight (3 to 3): Tribe 1's 3 people beat Tribe 2's 1.
     tied = table(mine, ("Brawler", "Multitool"), contested=state.contested)
     assert play(tied, "stop", "stop", "stop").won == (("Field Crew",), ())  # the third stop: no snipe
