@@ -13,7 +13,6 @@ from games.arctic_scavengers.rules import (
     STOP,
     Action,
     ArcticState,
-    legal,
     owned,
 )
 from games.base import IllegalAction
@@ -100,7 +99,9 @@ def card_name(text: str) -> str:
 
 
 def observation(state: ArcticState, seat: int) -> str:
-    """What `seat` knows: its hand, food and used actions, its own cards, both tribes' public counts, the log."""
+    """What `seat` knows: its hand, food and used actions, its own cards, both tribes' public counts.
+
+    The prompt adds the public log (`public_history`) and the legal moves, so neither is repeated here."""
     foe = 1 - seat
     lines = [f"You lead {SEATS[seat]}. Round {min(state.round, ROUNDS)} of {ROUNDS}, phase: {state.phase}."]
     lines.append(f"Your hand: {count_text(state.hands[seat]) or 'nothing'}.")
@@ -136,9 +137,4 @@ def observation(state: ArcticState, seat: int) -> str:
         )
         + "."
     )
-    recent = [line for line in state.log if line.startswith((f"R{state.round} ", f"R{state.round - 1} "))]
-    if recent:
-        lines += ["Recent events:", *(f"- {line}" for line in recent)]
-    if state.turn == seat and legal(state):
-        lines.append("Your move, e.g. " + ", ".join(repr(action_text(a)) for a in legal(state)[:6]) + ".")
     return "\n".join(lines)
