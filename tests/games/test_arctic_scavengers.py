@@ -185,3 +185,13 @@ def test_the_planner_hunts_with_the_fewest_cards_that_pay_for_the_best_hire():
         (),
         "Thug",
     )
+
+
+def test_a_person_clicks_the_verb_then_the_cards_left_to_right():
+    state = table(("Refugee", "Refugee", "Scavenger", "Spear", "Pills"), ("Brawler",), food=(2, 0))
+    cells = {GAME.action_to_text(state, a): GAME.action_cells(state, a) for a in GAME.legal_actions(state)}
+    assert cells["hunt Refugee+Scavenger+Spear"] == ("hunt", "hand-0", "hand-2", "hand-3")
+    assert cells["trash Refugee+Refugee"] == ("trash", "hand-0", "hand-1")
+    assert cells["hire Brawler"] == ("hire", "hire-brawler")
+    assert cells["hire Hunter with Pills"] == ("hire", "hire-hunter", "hand-4")
+    assert cells["stop"] == ("stop",)
