@@ -27,6 +27,7 @@ LEVEL = 0.90
 CATEGORIES: dict[str, tuple[str, ...]] = {
     "Abstract Strategy": (
         "air-land-sea",
+        "arctic-scavengers",
         "tic-tac-toe",
         "connect-four",
         "gomoku",
@@ -37,7 +38,15 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "hive",
         "sea-battle",
     ),
-    "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense", "sea-battle"),
+    "Non-Deterministic": (
+        "kuhn-poker",
+        "leduc-holdem",
+        "holdem",
+        "battle-card",
+        "tower-defense",
+        "sea-battle",
+        "arctic-scavengers",
+    ),
     "Hidden Information": (
         "kuhn-poker",
         "leduc-holdem",
@@ -46,6 +55,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "codenames",
         "werewolf",
         "are-you-the-traitor",
+        "arctic-scavengers",  # ARC is in Abstract Strategy, Non-Deterministic and Hidden Information (Table 3)
     ),
     "Language Communication": ("codenames", "werewolf", "are-you-the-traitor", "pit"),  # Pit: as GameBench's Table 3
     "Social Deduction": ("werewolf", "are-you-the-traitor"),
