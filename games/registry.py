@@ -33,6 +33,7 @@ GAMES: dict[str, str] = {
     "air-land-sea": "games.air_land_sea:AirLandSea",
     "are-you-the-traitor": "games.traitor:AreYouTheTraitor",
     "pit": "games.pit:Pit",
+    "two-rooms-and-a-boom": "games.two_rooms:TwoRoomsAndABoom",
 }
 
 _instances: dict[str, Game] = {}

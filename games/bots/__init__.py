@@ -34,6 +34,7 @@ LADDER_MODULES: dict[str, str] = {
     "air-land-sea": "games.bots.air_land_sea",
     "are-you-the-traitor": "games.bots.traitor",
     "pit": "games.bots.pit",
+    "two-rooms-and-a-boom": "games.bots.two_rooms",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")

@@ -1,0 +1,103 @@
+"""Two Rooms and a Boom ladder: random, then players who read only their own seat's knowledge (cards shown to them,
+who is in which room) and talk in fixed sentences that name no card.
+
+Lv1 is open: each player shows its card to a room-mate whose card it has not seen and shows it back to anyone who
+asks, votes for a teammate it has seen, and as Leader sends the hostage that best serves its team over the deals
+consistent with the cards it saw.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+from games.bots.base import Bot, random_chooser
+from games.two_rooms import TwoRoomsAndABoom
+from games.two_rooms.state import CARDS, PLAYERS, QUESTIONS, TEAM_OF_CARD, TwoRoomsState, known_cards, phase, room_mates
+
+ASK_CARD = QUESTIONS[1]
+DECLINE = "I would rather not say."
+
+
+def team(card: str) -> str:
+    return TEAM_OF_CARD[card]
+
+
+def deals(state: TwoRoomsState, me: int) -> list[tuple[str, ...]]:
+    """Every deal consistent with the cards `me` has seen, each as likely as the others."""
+    known = known_cards(state, me)
+    pool = list(CARDS)
+    for card in known.values():
+        pool.remove(card)
+    unseen = [s for s in range(PLAYERS) if s not in known]
+    found = []
+    for cards in sorted(set(permutations(pool))):
+        deal = dict(known) | dict(zip(unseen, cards, strict=True))
+        found.append(tuple(deal[s] for s in range(PLAYERS)))
+    return found
+
+
+def choose_hostage(state: TwoRoomsState, me: int, rng: random.Random) -> tuple:
+    """The hostage that best serves this Leader's team after this exchange (Blue: President and Bomber apart, Red:
+    together), averaged over the deals consistent with the cards it saw and the other Leader's possible hostages."""
+    mates = room_mates(state, me)
+    other = state.leaders[1 - state.rooms[me]]
+    theirs = room_mates(state, other)
+    red = team(state.cards[me]) == "red"
+    possible = deals(state, me)
+
+    def together(hostage: int) -> float:
+        hits = 0
+        for deal in possible:
+            president, bomber = deal.index("president"), deal.index("bomber")
+            for their_hostage in theirs:
+                moved = {hostage, their_hostage}
+                rooms = [1 - r if s in moved else r for s, r in enumerate(state.rooms)]
+                hits += rooms[president] == rooms[bomber]
+        return hits / (len(possible) * len(theirs))
+
+    scores = {h: together(h) if red else -together(h) for h in mates}
+    best = max(scores.values())
+    return ("send", rng.choice([h for h in mates if scores[h] == best]))
+
+
+def vote(state: TwoRoomsState, me: int) -> tuple:
+    """The lowest seat of this room whose card this player has seen is on its team (itself at worst)."""
+    known = known_cards(state, me)
+    mine = team(state.cards[me])
+    return ("vote", min(s for s in (me, *room_mates(state, me)) if s in known and team(known[s]) == mine))
+
+
+def _open(game: TwoRoomsAndABoom, state: TwoRoomsState, rng: random.Random) -> tuple:
+    """Show your card to a room-mate whose card you have not seen, and back to anyone who asks; vote for a seen
+    teammate; Leaders choose hostages by the cards they saw."""
+    me = game.current_player(state)
+    assert me is not None  # bots are asked only while the game runs
+    now = phase(state)
+    if now == "hostages":
+        return choose_hostage(state, me, rng)
+    if now == "vote":
+        return vote(state, me)
+    if now == "answer":
+        return ("show", state.events[-1][3])
+    known = known_cards(state, me)
+    mates = room_mates(state, me)
+    unseen = [s for s in mates if s not in known]
+    return ("show", rng.choice(unseen)) if unseen else ("ask", rng.choice(mates), ASK_CARD)
+
+
+LADDER = [
+    Bot(
+        "two-rooms-and-a-boom",
+        0,
+        "uniform random legal action (templated sentences, random shows, votes and hostages)",
+        random_chooser,
+    ),
+    Bot(
+        "two-rooms-and-a-boom",
+        1,
+        "open: shows its card to unseen room-mates and back when asked, votes for a seen teammate, and as Leader "
+        "sends the hostage that best serves its team over the deals consistent with the cards it saw",
+        _open,
+    ),
+]
