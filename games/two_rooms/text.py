@@ -95,6 +95,9 @@ def view(state: TwoRoomsState, viewer: int | None, reveal: bool) -> dict[str, An
     """The board's view for `viewer` (None: a spectator), or everything with `reveal` (replays of finished games)."""
     known = known_cards(state, viewer, reveal)
     now, acting, shown_acting = phase(state), to_act(state), shown_to_act(state, viewer, reveal)
+    mine = viewer is not None and viewer == acting
+    # players the viewer may click now: to show its card to (after 'Show my card'), to vote for, to send
+    choosable = [] if not mine or now == "answer" else room_mates(state, viewer) + ([viewer] if now == "vote" else [])
     rooms = []
     for room, name in enumerate(ROOMS):
         players = [
@@ -106,6 +109,7 @@ def view(state: TwoRoomsState, viewer: int | None, reveal: bool) -> dict[str, An
                 "you": s == viewer,
                 "leader": s == state.leaders[room],
                 "to_act": s == shown_acting,
+                "choosable": s in choosable,
             }
             for s in range(PLAYERS)
             if state.rooms[s] == room
@@ -126,7 +130,6 @@ def view(state: TwoRoomsState, viewer: int | None, reveal: bool) -> dict[str, An
                 "hears": hears,
             }
         )
-    mine = viewer is not None and viewer == acting
     answering_to = NAMES[state.events[-1][3]] if now == "answer" else ""
     result = {
         "game": "two-rooms-and-a-boom",
