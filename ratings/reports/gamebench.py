@@ -37,7 +37,15 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "hive",
         "sea-battle",
     ),
-    "Non-Deterministic": ("kuhn-poker", "leduc-holdem", "holdem", "battle-card", "tower-defense", "sea-battle"),
+    "Non-Deterministic": (
+        "kuhn-poker",
+        "leduc-holdem",
+        "holdem",
+        "battle-card",
+        "tower-defense",
+        "sea-battle",
+        "two-rooms-and-a-boom",
+    ),
     "Hidden Information": (
         "kuhn-poker",
         "leduc-holdem",
@@ -46,10 +54,12 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "codenames",
         "werewolf",
         "are-you-the-traitor",
+        "two-rooms-and-a-boom",
     ),
-    "Language Communication": ("codenames", "werewolf", "are-you-the-traitor", "pit"),  # Pit: as GameBench's Table 3
-    "Social Deduction": ("werewolf", "are-you-the-traitor"),
-    "Cooperation": ("codenames", "werewolf", "sea-battle", "are-you-the-traitor"),
+    # Pit and Two Rooms and a Boom: as GameBench's Table 3
+    "Language Communication": ("codenames", "werewolf", "are-you-the-traitor", "pit", "two-rooms-and-a-boom"),
+    "Social Deduction": ("werewolf", "are-you-the-traitor", "two-rooms-and-a-boom"),
+    "Cooperation": ("codenames", "werewolf", "sea-battle", "are-you-the-traitor", "two-rooms-and-a-boom"),
 }
 GAMES = tuple(sorted({g for games in CATEGORIES.values() for g in games}))
 
