@@ -9,16 +9,15 @@ consistent with the cards it saw.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from itertools import permutations
 
 from games.bots.base import Bot, random_chooser
+from games.bots.two_rooms_plan import after_exchange, electors, matrix_game, red_chance, swapped
 from games.two_rooms import TwoRoomsAndABoom
 from games.two_rooms.state import (
     CARDS,
     PLAYERS,
     QUESTIONS,
-    ROUNDS,
     TEAM_OF_CARD,
     TwoRoomsState,
     known_cards,
@@ -72,42 +71,6 @@ def choose_hostage(state: TwoRoomsState, me: int, rng: random.Random) -> tuple:
     return ("send", rng.choice([h for h in mates if scores[h] == best]))
 
 
-def swapped(rooms: tuple[int, ...], hostages: tuple[int, int]) -> tuple[int, ...]:
-    return tuple(1 - r if s in hostages else r for s, r in enumerate(rooms))
-
-
-def matrix_game(payoff: list[list[float]]) -> tuple[float, list[float], list[float]]:
-    """Value and mixed strategies of a 2×2 zero-sum game whose row player maximizes `payoff`."""
-    (a, b), (c, d) = payoff
-    pure = max(min(a, b), min(c, d))
-    if pure == min(max(a, c), max(b, d)):  # a saddle point: both play it
-        row = 0 if min(a, b) == pure else 1
-        col = 0 if max(a, c) == pure else 1
-        return pure, [1.0 - row, float(row)], [1.0 - col, float(col)]
-    denominator = a - b - c + d
-    p, q = (d - c) / denominator, (d - b) / denominator
-    return (a * d - b * c) / denominator, [p, 1 - p], [q, 1 - q]
-
-
-@lru_cache(maxsize=200_000)
-def red_chance(deal: tuple[str, ...], leaders: tuple[int, int], rooms: tuple[int, ...], round_number: int) -> float:
-    """Red's chance to win from these rooms before the exchange of `round_number`, both Leaders playing the rest of
-    the game as a zero-sum game with the deal known (a Leader of each team) or as one team (both of one team)."""
-    if round_number > ROUNDS:
-        return float(rooms[deal.index("president")] == rooms[deal.index("bomber")])
-    options = [[s for s in range(PLAYERS) if rooms[s] == room and s != leaders[room]] for room in (0, 1)]
-    payoff = [
-        [red_chance(deal, leaders, swapped(rooms, (h0, h1)), round_number + 1) for h1 in options[1]]
-        for h0 in options[0]
-    ]
-    teams = [team(deal[leader]) for leader in leaders]
-    if teams[0] == teams[1]:
-        flat = [value for row in payoff for value in row]
-        return max(flat) if teams[0] == "red" else min(flat)
-    value, _, _ = matrix_game(payoff if teams[0] == "red" else [list(col) for col in zip(*payoff, strict=True)])
-    return value
-
-
 def plan_hostage(state: TwoRoomsState, me: int, rng: random.Random) -> tuple:
     """The hostage that gives this Leader's team the best chance over the rest of the game, averaged over the deals
     consistent with the cards it saw, the other Leader playing its best (mixed) answer in each."""
@@ -118,10 +81,7 @@ def plan_hostage(state: TwoRoomsState, me: int, rng: random.Random) -> tuple:
     for deal in deals(state, me):
         options = [[s for s in range(PLAYERS) if state.rooms[s] == r and s != state.leaders[r]] for r in (0, 1)]
         theirs = options[1 - room]
-        payoff = [
-            [red_chance(deal, state.leaders, swapped(state.rooms, (h, t)), state.round + 1) for t in theirs]
-            for h in mine
-        ]
+        payoff = [[after_exchange(deal, swapped(state.rooms, (h, t)), state.round) for t in theirs] for h in mine]
         oriented = payoff if red else [[1 - v for v in row] for row in payoff]
         if (team(deal[state.leaders[1 - room]]) == "red") == red:  # a teammate: it picks its half of the best pair
             for h, row in zip(mine, oriented, strict=True):
@@ -143,7 +103,7 @@ def vote(state: TwoRoomsState, me: int) -> tuple:
 
 def plan_vote(state: TwoRoomsState, me: int) -> tuple:
     """The seen teammate of this room (itself included) whose leadership gives the team the best chance over the rest
-    of the game (as `plan_hostage` counts it, the other room's Leader unchanged); the lowest seat among equals."""
+    of the game, the other room's majority electing its best Leader (`two_rooms_plan`); the lowest seat among equals."""
     known = known_cards(state, me)
     red = team(state.cards[me]) == "red"
     room = state.rooms[me]
@@ -151,9 +111,17 @@ def plan_vote(state: TwoRoomsState, me: int) -> tuple:
     possible = deals(state, me)
 
     def chance(candidate: int) -> float:
-        leaders = (candidate, state.leaders[1]) if room == 0 else (state.leaders[0], candidate)
-        total = sum(red_chance(deal, leaders, state.rooms, state.round) for deal in possible) / len(possible)
-        return total if red else 1 - total
+        total = 0.0
+        for deal in possible:
+            theirs = electors(deal, state.rooms, 1 - room)
+            chances = []
+            for their_leader in theirs:
+                leaders = (candidate, their_leader) if room == 0 else (their_leader, candidate)
+                red_wins = red_chance(deal, leaders, state.rooms, state.round)
+                chances.append(red_wins if red else 1 - red_wins)
+            allied = (team(deal[theirs[0]]) == "red") == red
+            total += max(chances) if allied else min(chances)
+        return total / len(possible)
 
     return ("vote", max(candidates, key=lambda c: (round(chance(c), 9), -c)))
 
@@ -198,8 +166,8 @@ LADDER = [
     Bot(
         "two-rooms-and-a-boom",
         2,
-        "planning: as Lv1, but a Leader sends the hostage that is best over the remaining exchanges (each a "
-        "zero-sum game against the other Leader), averaged over the deals consistent with the cards it saw",
+        "planning: as Lv1, but votes and hostages are chosen for the rest of the game (each vote and exchange a "
+        "game between the two sides, solved backwards), averaged over the deals consistent with the cards it saw",
         _planning,
     ),
 ]

@@ -1,11 +1,16 @@
 """Two Rooms and a Boom: the deal of a known seed, a hand-traced round with a vote and a hostage exchange, both ends
-of the President/Bomber condition, who hears what, and the refusals."""
+of the President/Bomber condition, who hears what, the refusals, and the bots' solved positions."""
 
 from __future__ import annotations
+
+import random
+from dataclasses import replace
 
 import pytest
 
 from games.base import IllegalAction
+from games.bots import ladder
+from games.bots.two_rooms_plan import matrix_game, red_chance
 from games.two_rooms import TwoRoomsAndABoom
 from games.two_rooms.state import known_cards
 
@@ -136,3 +141,31 @@ def test_refusals_name_what_is_allowed():
     state = play(state, "say ok", *ROUND_1_TALK[2:], *ROUND_1_VOTES)
     with pytest.raises(IllegalAction, match="P1, P6"):  # a Leader cannot send itself
         GAME.apply(state, ("send", P3))
+
+
+# -- the bots -------------------------------------------------------------------------------------------------
+
+DEAL = ("bomber", "president", "red team", "blue team", "blue team", "red team")  # seed 1's
+
+
+def test_matrix_games_known_values():
+    assert matrix_game([[1.0, 0.0], [0.0, 1.0]]) == (0.5, [0.5, 0.5], [0.5, 0.5])  # matching pennies
+    assert matrix_game([[0.2, 0.7], [0.4, 0.9]]) == (0.4, [0.0, 1.0], [1.0, 0.0])  # a saddle point
+
+
+def test_the_last_exchange_solved_by_hand():
+    # Room 1: P1 (Leader, the Bomber), P2 (the President), P3; Room 2: P4, P5 (Leader), P6. Red keeps the President.
+    assert red_chance(DEAL, (P1, P5), (0, 0, 0, 1, 1, 1), 3) == 1.0
+    # Room 1: P3 (Red Leader), P1 (the Bomber), P4; Room 2: P5 (Blue Leader), P2 (the President), P6. Red wins when
+    # exactly one of the two is sent: matching pennies, worth one half.
+    assert red_chance(DEAL, (P3, P5), (0, 1, 0, 0, 1, 1), 3) == 0.5
+
+
+def test_a_bomber_leader_who_has_seen_the_president_keeps_it_at_every_level_above_random():
+    shown = (("show", 1, 0, P2, P1, ""), ("show", 1, 0, P3, P1, ""))  # P2 and P3 showed P1 their cards
+    state = replace(
+        GAME.initial_state(seed=1), room_history=((0, 0, 0, 1, 1, 1),), leaders=(P1, P4), round=3, turn=12, events=shown
+    )
+    assert GAME.current_player(state) == P1
+    for bot in ladder("two-rooms-and-a-boom")[1:]:
+        assert bot.choose(GAME, state, random.Random(0)) == ("send", P3)
