@@ -2,8 +2,9 @@
 who is in which room) and talk in fixed sentences that name no card.
 
 Lv1 is open: each player shows its card to a room-mate whose card it has not seen and shows it back to anyone who
-asks, votes for a teammate it has seen, and as Leader sends the hostage that best serves its team over the deals
-consistent with the cards it saw.
+asks, votes for a teammate it has seen, and as Leader sends the hostage that best serves its team at the next
+exchange over the deals consistent with the cards it saw. Lv2 talks the same way but votes and sends hostages for the
+rest of the game, solved backwards for each of those deals (games/bots/two_rooms_plan.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 from itertools import permutations
 
 from games.bots.base import Bot, random_chooser
-from games.bots.two_rooms_plan import after_exchange, electors, matrix_game, red_chance, swapped
+from games.bots.two_rooms_plan import after_exchange, electors, matrix_game, red_chance, swapped, together
 from games.two_rooms import TwoRoomsAndABoom
 from games.two_rooms.state import (
     CARDS,
@@ -26,7 +27,6 @@ from games.two_rooms.state import (
 )
 
 ASK_CARD = QUESTIONS[1]
-DECLINE = "I would rather not say."
 
 
 def team(card: str) -> str:
@@ -56,17 +56,11 @@ def choose_hostage(state: TwoRoomsState, me: int, rng: random.Random) -> tuple:
     red = team(state.cards[me]) == "red"
     possible = deals(state, me)
 
-    def together(hostage: int) -> float:
-        hits = 0
-        for deal in possible:
-            president, bomber = deal.index("president"), deal.index("bomber")
-            for their_hostage in theirs:
-                moved = {hostage, their_hostage}
-                rooms = [1 - r if s in moved else r for s, r in enumerate(state.rooms)]
-                hits += rooms[president] == rooms[bomber]
+    def red_chance_after(hostage: int) -> float:
+        hits = sum(together(deal, swapped(state.rooms, (hostage, t))) for deal in possible for t in theirs)
         return hits / (len(possible) * len(theirs))
 
-    scores = {h: together(h) if red else -together(h) for h in mates}
+    scores = {h: red_chance_after(h) if red else -red_chance_after(h) for h in mates}
     best = max(scores.values())
     return ("send", rng.choice([h for h in mates if scores[h] == best]))
 
@@ -78,9 +72,8 @@ def plan_hostage(state: TwoRoomsState, me: int, rng: random.Random) -> tuple:
     red = team(state.cards[me]) == "red"
     mine = room_mates(state, me)
     scores = dict.fromkeys(mine, 0.0)
+    theirs = room_mates(state, state.leaders[1 - room])
     for deal in deals(state, me):
-        options = [[s for s in range(PLAYERS) if state.rooms[s] == r and s != state.leaders[r]] for r in (0, 1)]
-        theirs = options[1 - room]
         payoff = [[after_exchange(deal, swapped(state.rooms, (h, t)), state.round) for t in theirs] for h in mine]
         oriented = payoff if red else [[1 - v for v in row] for row in payoff]
         if (team(deal[state.leaders[1 - room]]) == "red") == red:  # a teammate: it picks its half of the best pair
@@ -145,7 +138,7 @@ def _open(game: TwoRoomsAndABoom, state: TwoRoomsState, rng: random.Random, plan
 
 
 def _planning(game: TwoRoomsAndABoom, state: TwoRoomsState, rng: random.Random) -> tuple:
-    """As Lv1, with hostages chosen for the rest of the game rather than the next exchange."""
+    """As Lv1, with votes and hostages chosen for the rest of the game rather than the next exchange."""
     return _open(game, state, rng, plan=True)
 
 
