@@ -2,8 +2,9 @@
 
 Three Blue cards (one the President) and three Red (one the Bomber) are dealt to P1–P6, three players to a room,
 and one random Leader per room. Each of three rounds, every player in turn (Room 1, then Room 2) asks a room-mate
-a question or shows them their card, and the room-mate answers or shows theirs back; then each Leader sends one
-hostage to the other room. Red wins if the President and the Bomber end in the same room. See docs/games.md.
+a question or shows them their card, and the room-mate answers or shows theirs back; then every player votes for its
+room's Leader (two of three votes replace it), and each Leader sends one hostage to the other room. Red wins if the
+President and the Bomber end in the same room. See docs/games.md.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class TwoRoomsAndABoom(Game[TwoRoomsState, tuple]):
         return to_act(state)
 
     def legal_actions(self, state: TwoRoomsState) -> list[tuple]:
-        """Representative questions and answers (any text up to 300 characters is legal), card shows, hostages."""
+        """Representative questions and answers (any text up to 300 characters is legal), card shows, votes, hostages."""
         seat, now = self.current_player(state), phase(state)
         if seat is None:
             return []
