@@ -67,7 +67,7 @@ class TwoRoomsAndABoom(Game[TwoRoomsState, tuple]):
         return to_act(state)
 
     def legal_actions(self, state: TwoRoomsState) -> list[tuple]:
-        """Representative questions and answers (any text up to 300 characters is legal), card shows, votes, hostages."""
+        """Representative questions and answers (any text up to 300 characters is legal), shows, votes, hostages."""
         seat, now = self.current_player(state), phase(state)
         if seat is None:
             return []
