@@ -128,6 +128,7 @@ def view(state: TwoRoomsState, viewer: int | None, reveal: bool) -> dict[str, An
                 "players": players,
                 "log": log,
                 "hears": hears,
+                "yours": viewer is not None and state.rooms[viewer] == room,
             }
         )
     answering_to = NAMES[state.events[-1][3]] if now == "answer" else ""
