@@ -34,6 +34,7 @@ GAMES: dict[str, str] = {
     "are-you-the-traitor": "games.traitor:AreYouTheTraitor",
     "pit": "games.pit:Pit",
     "arctic-scavengers": "games.arctic_scavengers:ArcticScavengers",
+    "two-rooms-and-a-boom": "games.two_rooms:TwoRoomsAndABoom",
 }
 
 _instances: dict[str, Game] = {}

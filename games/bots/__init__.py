@@ -35,6 +35,7 @@ LADDER_MODULES: dict[str, str] = {
     "are-you-the-traitor": "games.bots.traitor",
     "pit": "games.bots.pit",
     "arctic-scavengers": "games.bots.arctic_scavengers",
+    "two-rooms-and-a-boom": "games.bots.two_rooms",
 }
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")

@@ -46,6 +46,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "tower-defense",
         "sea-battle",
         "arctic-scavengers",
+        "two-rooms-and-a-boom",
     ),
     "Hidden Information": (
         "kuhn-poker",
@@ -56,10 +57,12 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "werewolf",
         "are-you-the-traitor",
         "arctic-scavengers",  # ARC is in Abstract Strategy, Non-Deterministic and Hidden Information (Table 3)
+        "two-rooms-and-a-boom",
     ),
-    "Language Communication": ("codenames", "werewolf", "are-you-the-traitor", "pit"),  # Pit: as GameBench's Table 3
-    "Social Deduction": ("werewolf", "are-you-the-traitor"),
-    "Cooperation": ("codenames", "werewolf", "sea-battle", "are-you-the-traitor"),
+    # Pit and Two Rooms and a Boom: as GameBench's Table 3
+    "Language Communication": ("codenames", "werewolf", "are-you-the-traitor", "pit", "two-rooms-and-a-boom"),
+    "Social Deduction": ("werewolf", "are-you-the-traitor", "two-rooms-and-a-boom"),
+    "Cooperation": ("codenames", "werewolf", "sea-battle", "are-you-the-traitor", "two-rooms-and-a-boom"),
 }
 GAMES = tuple(sorted({g for games in CATEGORIES.values() for g in games}))
 
