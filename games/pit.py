@@ -196,10 +196,10 @@ class Pit(Game[PitState, Action]):
     def _over(self, state: PitState) -> Outcome | None:
         if state.gamebench:
             return self._gamebench_over(state)
-        for seat, hand in enumerate(state.hands):
-            commodity = corner(hand)
-            if commodity:
-                return Outcome.win(seat, f"{SEATS[seat]} cornered {commodity} ({VALUES[commodity]} points)", PLAYERS)
+        cornered = {seat: corner(hand) for seat, hand in enumerate(state.hands) if corner(hand)}
+        if cornered:  # two at once when a pair swaps complementary hands (5 + 4 for 4 + 5): they share the win
+            why = " and ".join(f"{SEATS[s]} cornered {c} ({VALUES[c]} points)" for s, c in cornered.items())
+            return Outcome(tuple(1.0 / len(cornered) if s in cornered else 0.0 for s in range(PLAYERS)), why)
         if state.round >= MAX_ROUNDS:
             return Outcome.draw(f"no one cornered a market in {MAX_ROUNDS} rounds", PLAYERS)
         return None

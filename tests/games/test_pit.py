@@ -178,3 +178,13 @@ def test_random_gamebench_matches_end_replay_and_round_trip(seed):
     for action in actions:
         replay = GAME.apply(replay, action)
     assert replay == state
+
+
+def test_two_corners_in_one_round_share_the_win():
+    # Players 1 and 3 swap four soybeans for four wheat: five and four of each make two corners at once.
+    state = table((5, 0, 0, 4), (0, 4, 5, 0), (4, 0, 0, 5), (0, 5, 4, 0))
+    after = play(state, "4 soybeans", "pass", "4 wheat", "pass")
+    assert (after.hands[0], after.hands[2]) == ((9, 0, 0, 0), (0, 0, 0, 9))
+    outcome = GAME.outcome(after)
+    assert outcome.scores == (0.5, 0.0, 0.5, 0.0)
+    assert outcome.reason == "Player 1 cornered wheat (100 points) and Player 3 cornered soybeans (55 points)"
