@@ -159,6 +159,7 @@ def test_the_gamebench_variant_round_trips_and_shows_points_and_the_bull():
     view = GAME.player_view(state, 0)
     assert [c["name"] for c in view["commodities"]][-2:] == ["bull", "bear"]
     assert [p["points"] for p in view["players"]] == [0, 0, 0, 0]
+    assert [p["hand"] for p in view["players"][1:]] == [[], [], []]  # a side's partner hand stays hidden too
     assert view["deal"] == 1
     assert "You play for Players 1 and 2 against Players 3 and 4" in GAME.observation_text(state, 1)
 
