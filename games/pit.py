@@ -4,7 +4,8 @@ Each player holds nine cards of four commodities (nine cards of each). Every tra
 seals an offer — 1 to 4 cards of one commodity it holds — or passes. When all four have sealed, offers of the
 same size are paired in an order drawn from the seed and each pair swaps its cards blind: you learn what you
 got only after the trade. The first player holding all nine cards of one commodity corners that market and wins.
-Rule choices (one deal, no Bull and Bear, the round cap) are in docs/games.md.
+The "gamebench" variant plays Pit as GameBench's code did: two sides of two hands, the Bull and Bear cards,
+deals until a side reaches 500 points. Rule choices are in docs/games.md.
 """
 
 from __future__ import annotations
@@ -17,15 +18,24 @@ from typing import Any
 from games.base import Game, IllegalAction, Outcome
 
 PLAYERS = 4
-COMMODITIES = ("wheat", "barley", "corn", "oats")
-#: Corner values from the published rulebook (Wheat 100, Barley 85, Corn 75, Oats 60).
-VALUES = {"wheat": 100, "barley": 85, "corn": 75, "oats": 60}
+#: GameBench's commodities and corner values (games/pit/pit.py: Barley 85, Corn 75, Soyabeans 55, Wheat 100).
+COMMODITIES = ("wheat", "barley", "corn", "soybeans")
+VALUES = {"wheat": 100, "barley": 85, "corn": 75, "soybeans": 55}
+#: The gamebench variant's extra cards, one of each: traded like a commodity, scored at a corner.
+BULL, BEAR = "bull", "bear"
 SET_SIZE = 9
 MAX_OFFER = 4
-MAX_ROUNDS = 60
+MAX_ROUNDS = 60  # per deal
+#: The gamebench variant: a side wins at TARGET points (GameBench's winning_score); at most MAX_DEALS deals.
+TARGET = 500
+MAX_DEALS = 10
+BEAR_PENALTY = 20
+#: GameBench's code corners at six cards ("max_possible = 6  # actual value: 9"), five with the Bull.
+GAMEBENCH_CORNER = 6
 SEATS = ("Player 1", "Player 2", "Player 3", "Player 4")
+SIDES = ("Players 1 and 2", "Players 3 and 4")
 
-Hand = tuple[int, ...]  # cards held per commodity, in COMMODITIES order
+Hand = tuple[int, ...]  # cards held per kind, in `kinds(state)` order
 Action = tuple[str, int]  # (commodity, count); ("pass", 0) offers nothing
 
 
@@ -33,24 +43,62 @@ Action = tuple[str, int]  # (commodity, count); ("pass", 0) offers nothing
 class PitState:
     seed: int
     ply: int
-    round: int  # trading rounds resolved so far
+    round: int  # trading rounds resolved so far in this deal
     hands: tuple[Hand, ...]
     sealed: tuple[Action, ...]  # this round's offers so far, seat order (hidden from the others until it resolves)
     report: tuple[str, ...]  # the trades of the last resolved round: who traded how many cards with whom (public)
     received: tuple[str, ...]  # per seat, what it got in the last round (private to that seat)
+    gamebench: bool = False  # the gamebench variant (two sides, Bull and Bear, deals to TARGET)
+    deal: int = 1
+    totals: tuple[int, ...] = (0, 0, 0, 0)  # points per seat over the deals (the gamebench variant)
 
 
-def corner(hand: Hand) -> str | None:
-    """The commodity `hand` holds all nine of, or None."""
-    return next((c for c, n in zip(COMMODITIES, hand, strict=True) if n == SET_SIZE), None)
+def kinds(gamebench: bool) -> tuple[str, ...]:
+    """The card kinds a hand counts: the commodities, then Bull and Bear in the gamebench variant."""
+    return (*COMMODITIES, BULL, BEAR) if gamebench else COMMODITIES
 
 
-def hand_text(hand: Hand) -> str:
-    return ", ".join(f"{n} {c}" for c, n in zip(COMMODITIES, hand, strict=True) if n) or "nothing"
+def corner(hand: Hand, gamebench: bool = False) -> str | None:
+    """The commodity `hand` corners, or None: all nine of it; in the gamebench variant GAMEBENCH_CORNER cards of
+    it, or one fewer and the Bull (a bull corner)."""
+    if not gamebench:
+        return next((c for c, n in zip(COMMODITIES, hand, strict=True) if n == SET_SIZE), None)
+    bull = hand[len(COMMODITIES)]
+    need = GAMEBENCH_CORNER - 1 if bull else GAMEBENCH_CORNER
+    return next((c for c, n in zip(COMMODITIES, hand, strict=False) if n >= need), None)
+
+
+def corner_points(hand: Hand) -> int:
+    """A gamebench-variant corner's points (GameBench's scoring): the commodity's value, doubled with the Bull
+    and GAMEBENCH_CORNER cards of it (a double bull corner), less BEAR_PENALTY if the hand holds the Bear."""
+    commodity = corner(hand, gamebench=True)
+    if commodity is None:
+        return 0
+    bull, bear = hand[len(COMMODITIES) :]
+    double = bull and hand[COMMODITIES.index(commodity)] >= GAMEBENCH_CORNER
+    return VALUES[commodity] * (2 if double else 1) - BEAR_PENALTY * bear
+
+
+def hand_text(hand: Hand, gamebench: bool) -> str:
+    return ", ".join(f"{n} {c}" for c, n in zip(kinds(gamebench), hand, strict=True) if n) or "nothing"
+
+
+def deal_hands(rng, gamebench: bool) -> tuple[Hand, ...]:
+    """A shuffled deal with no corner in it (the rare cornered deal is dealt again): nine cards each, or in the
+    gamebench variant round robin from Player 1 with the Bull and Bear (10, 10, 9 and 9 cards, as GameBench)."""
+    names = kinds(gamebench)
+    deck = [i for i in range(len(COMMODITIES)) for _ in range(SET_SIZE)] + list(range(len(COMMODITIES), len(names)))
+    while True:
+        rng.shuffle(deck)
+        parts = [deck[p::PLAYERS] if gamebench else deck[p * SET_SIZE : (p + 1) * SET_SIZE] for p in range(PLAYERS)]
+        hands = tuple(tuple(Counter(part)[i] for i in range(len(names))) for part in parts)
+        if not any(corner(h, gamebench) for h in hands):
+            return hands
 
 
 def resolve_round(state: PitState, order: list[int]) -> PitState:
     """Swap the cards of sealed offers of equal size, pairing seats in `order`; unmatched offers keep their cards."""
+    names = kinds(state.gamebench)
     hands = [list(h) for h in state.hands]
     received = ["nothing (no one matched your offer)" if a[1] else "nothing (you passed)" for a in state.sealed]
     report: list[str] = []
@@ -58,7 +106,7 @@ def resolve_round(state: PitState, order: list[int]) -> PitState:
         offering = [seat for seat in order if state.sealed[seat][1] == size]
         for a, b in (sorted(pair) for pair in zip(offering[0::2], offering[1::2], strict=False)):
             ca, cb = state.sealed[a][0], state.sealed[b][0]
-            ia, ib = COMMODITIES.index(ca), COMMODITIES.index(cb)
+            ia, ib = names.index(ca), names.index(cb)
             hands[a][ia] -= size
             hands[b][ib] -= size
             hands[a][ib] += size
@@ -77,6 +125,28 @@ def resolve_round(state: PitState, order: list[int]) -> PitState:
     )
 
 
+def side_totals(state: PitState) -> tuple[int, int]:
+    """The gamebench variant's two sides' points: Players 1 and 2, Players 3 and 4."""
+    return (state.totals[0] + state.totals[1], state.totals[2] + state.totals[3])
+
+
+def score_deal(state: PitState, rng) -> PitState:
+    """The gamebench variant after a round: every cornering hand scores (`corner_points`); a deal that saw a
+    corner or ran MAX_ROUNDS rounds is dealt again unless the match is over (a side at TARGET, or MAX_DEALS)."""
+    points = [corner_points(h) for h in state.hands]
+    cornered = [corner(h, gamebench=True) for h in state.hands]
+    scored = replace(state, totals=tuple(t + p for t, p in zip(state.totals, points, strict=True)))
+    lines = [f"{SEATS[s]} cornered {c}: {points[s]} points" for s, c in enumerate(cornered) if c]
+    deal_over = bool(lines) or state.round >= MAX_ROUNDS
+    if not deal_over:
+        return scored
+    lines.append(f"Deal {state.deal} ends.")
+    scored = replace(scored, report=(*state.report, *lines))
+    if max(side_totals(scored)) >= TARGET or state.deal >= MAX_DEALS:
+        return scored
+    return replace(scored, deal=state.deal + 1, round=0, hands=deal_hands(rng, gamebench=True))
+
+
 class Pit(Game[PitState, Action]):
     slug = "pit"
     name = "Pit"
@@ -84,21 +154,16 @@ class Pit(Game[PitState, Action]):
     seat_names = SEATS
     hidden_information = True  # hands, and a round's offers until it resolves
     chance = True  # the deal and the pairing order
+    variants = {"gamebench": {"gamebench": True}}
 
     # -- rules --------------------------------------------------------------------------------
 
     def initial_state(self, *, seed: int, **options: Any) -> PitState:
-        bare = PitState(seed, 0, 0, (), (), (), ())
-        deck = [i for i in range(len(COMMODITIES)) for _ in range(SET_SIZE)]
-        rng = self.rng(bare)
-        while True:  # redeal the rare hand that starts cornered
-            rng.shuffle(deck)
-            hands = tuple(
-                tuple(Counter(deck[p * SET_SIZE : (p + 1) * SET_SIZE])[i] for i in range(len(COMMODITIES)))
-                for p in range(PLAYERS)
-            )
-            if not any(corner(h) for h in hands):
-                return replace(bare, hands=hands, received=("",) * PLAYERS)
+        gamebench = options.pop("gamebench", False)
+        if options or not isinstance(gamebench, bool):
+            raise ValueError(f"Pit takes only the option gamebench (true/false), not {options or gamebench!r}.")
+        bare = PitState(seed, 0, 0, (), (), (), ("",) * PLAYERS, gamebench)
+        return replace(bare, hands=deal_hands(self.rng(bare), gamebench))
 
     def current_player(self, state: PitState) -> int | None:
         return None if self._over(state) else len(state.sealed)
@@ -108,7 +173,8 @@ class Pit(Game[PitState, Action]):
         if seat is None:
             return []
         hand = state.hands[seat]
-        offers = [(c, k) for c, n in zip(COMMODITIES, hand, strict=True) for k in range(1, min(n, MAX_OFFER) + 1)]
+        names = kinds(state.gamebench)
+        offers = [(c, k) for c, n in zip(names, hand, strict=True) for k in range(1, min(n, MAX_OFFER) + 1)]
         return [("pass", 0), *offers]
 
     def apply(self, state: PitState, action: Action) -> PitState:
@@ -117,23 +183,51 @@ class Pit(Game[PitState, Action]):
         if len(sealed.sealed) < PLAYERS:
             return sealed
         order = list(range(PLAYERS))
-        self.rng(state).shuffle(order)  # who meets whom when more than two offer the same number
-        return resolve_round(replace(sealed, ply=state.ply), order)
+        rng = self.rng(state)
+        rng.shuffle(order)  # who meets whom when more than two offer the same number
+        traded = resolve_round(replace(sealed, ply=state.ply), order)
+        return score_deal(traded, rng) if state.gamebench else traded
+
+    def team_of(self, state: PitState, seat: int) -> int:
+        """Every trader for themselves; in the gamebench variant Players 1–2 and 3–4 are two sides, as GameBench
+        gave each of its two agents two hands."""
+        return seat // 2 if state.gamebench else seat
 
     def _over(self, state: PitState) -> Outcome | None:
-        for seat, hand in enumerate(state.hands):
-            commodity = corner(hand)
-            if commodity:
-                return Outcome.win(seat, f"{SEATS[seat]} cornered {commodity} ({VALUES[commodity]} points)", PLAYERS)
+        if state.gamebench:
+            return self._gamebench_over(state)
+        cornered = {seat: corner(hand) for seat, hand in enumerate(state.hands) if corner(hand)}
+        if cornered:  # two at once when a pair swaps complementary hands (5 + 4 for 4 + 5): they share the win
+            why = " and ".join(f"{SEATS[s]} cornered {c} ({VALUES[c]} points)" for s, c in cornered.items())
+            return Outcome(tuple(1.0 / len(cornered) if s in cornered else 0.0 for s in range(PLAYERS)), why)
         if state.round >= MAX_ROUNDS:
             return Outcome.draw(f"no one cornered a market in {MAX_ROUNDS} rounds", PLAYERS)
         return None
+
+    def _gamebench_over(self, state: PitState) -> Outcome | None:
+        """Each side scores its share of the points (GameBench's normalisation), once a side reaches TARGET or
+        the last deal ends."""
+        sides = side_totals(state)
+        last_deal_over = state.deal >= MAX_DEALS and (
+            state.round >= MAX_ROUNDS or any(corner(h, gamebench=True) for h in state.hands)
+        )
+        if max(sides) < TARGET and not last_deal_over:
+            return None
+        counted = [max(points, 0) for points in sides]
+        shares = [c / sum(counted) for c in counted] if sum(counted) else [0.5, 0.5]
+        why = f"{SIDES[0]} {sides[0]} points, {SIDES[1]} {sides[1]}" + (
+            "" if max(sides) >= TARGET else " after the last deal"
+        )
+        return Outcome(tuple(shares[seat // 2] for seat in range(PLAYERS)), why)
 
     def outcome(self, state: PitState) -> Outcome | None:
         return self._over(state)
 
     def points(self, state: PitState) -> tuple[int, ...]:
-        """GameBench's score: the cornered commodity's value to the player who cornered it, 0 to everyone else."""
+        """GameBench's score: the cornered commodity's value to the player who cornered it, 0 to everyone else;
+        in the gamebench variant each seat's points over the deals."""
+        if state.gamebench:
+            return state.totals
         return tuple(VALUES.get(corner(h) or "", 0) for h in state.hands)
 
     # -- storage and notation -------------------------------------------------------------------
@@ -147,6 +241,9 @@ class Pit(Game[PitState, Action]):
             "sealed": [list(a) for a in state.sealed],
             "report": list(state.report),
             "received": list(state.received),
+            "gamebench": state.gamebench,
+            "deal": state.deal,
+            "totals": list(state.totals),
         }
 
     def from_json(self, data: dict[str, Any]) -> PitState:
@@ -158,6 +255,9 @@ class Pit(Game[PitState, Action]):
             sealed=tuple((str(c), int(k)) for c, k in data["sealed"]),
             report=tuple(str(line) for line in data["report"]),
             received=tuple(str(line) for line in data["received"]),
+            gamebench=bool(data.get("gamebench", False)),
+            deal=int(data.get("deal", 1)),
+            totals=tuple(int(t) for t in data.get("totals", (0,) * PLAYERS)),
         )
 
     def action_to_text(self, state: PitState, action: Action) -> str:
@@ -165,20 +265,21 @@ class Pit(Game[PitState, Action]):
 
     def parse_action(self, state: PitState, text: str) -> Action:
         words = re.findall(r"[a-z]+|\d+", text.lower())
+        names = kinds(state.gamebench)
         if words == ["pass"]:
             return ("pass", 0)
-        if len(words) == 2 and words[0].isdigit() and words[1] in COMMODITIES:
+        if len(words) == 2 and words[0].isdigit() and words[1] in names:
             return (words[1], int(words[0]))
         raise IllegalAction(
-            f"Could not read {text.strip()[:80]!r}; write 'pass' or a number of cards and a commodity you hold, "
-            f"e.g. '2 corn' (commodities: {', '.join(COMMODITIES)}; 1 to {MAX_OFFER} cards)."
+            f"Could not read {text.strip()[:80]!r}; write 'pass' or a number of cards and a kind you hold, "
+            f"e.g. '2 corn' ({', '.join(names)}; 1 to {MAX_OFFER} cards)."
         )
 
     def public_action_text(self, text: str) -> str:
         return "(offer sealed)"  # the others must not read it before the round resolves
 
     def round_label(self, state: PitState) -> str:
-        return f"Round {state.round + 1}"
+        return f"Deal {state.deal}, round {state.round + 1}" if state.gamebench else f"Round {state.round + 1}"
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -189,13 +290,16 @@ class Pit(Game[PitState, Action]):
             "viewer": viewer,
             "round": state.round + 1,
             "max_rounds": MAX_ROUNDS,
-            "commodities": [{"name": c, "value": VALUES[c]} for c in COMMODITIES],
+            "deal": state.deal if state.gamebench else None,
+            "max_deals": MAX_DEALS,
+            "target": TARGET,
+            "commodities": [{"name": c, "value": VALUES.get(c)} for c in kinds(state.gamebench)],
             "players": [
                 {
                     "seat": s,
                     "name": SEATS[s],
                     "hand": (
-                        [{"name": c, "count": n} for c, n in zip(COMMODITIES, state.hands[s], strict=True)]
+                        [{"name": c, "count": n} for c, n in zip(kinds(state.gamebench), state.hands[s], strict=True)]
                         if reveal or s == viewer
                         else []
                     ),
@@ -206,6 +310,7 @@ class Pit(Game[PitState, Action]):
                         else ""
                     ),
                     "received": state.received[s] if reveal or s == viewer else "",
+                    "points": state.totals[s] if state.gamebench else None,
                 }
                 for s in range(PLAYERS)
             ],
@@ -233,16 +338,21 @@ class Pit(Game[PitState, Action]):
         return "\n".join([f"Round {state.round}:", *(f"- {line}" for line in state.report)]) if state.report else ""
 
     def observation_text(self, state: PitState, player: int) -> str:
-        lines = [
-            f"You are {SEATS[player]}. Trading round {state.round + 1} of at most {MAX_ROUNDS}.",
-            f"Your hand: {hand_text(state.hands[player])}.",
-        ]
+        lines = [f"You are {SEATS[player]}. Trading round {state.round + 1} of at most {MAX_ROUNDS}."]
+        if state.gamebench:
+            mine, theirs = SIDES[player // 2], SIDES[1 - player // 2]
+            points = ", ".join(f"{SEATS[s]} {t}" for s, t in enumerate(state.totals))
+            lines += [
+                f"Deal {state.deal} of at most {MAX_DEALS}. You play for {mine} against {theirs}; "
+                f"the first side to {TARGET} points wins. Points: {points}."
+            ]
+        lines.append(f"Your hand: {hand_text(state.hands[player], state.gamebench)}.")
         if state.received[player]:
             lines.append(f"Last round you received: {state.received[player]}.")
         if state.report:
             lines += ["", self.public_history(state)]
         if self.current_player(state) == player:
-            lines += ["", "Seal your offer: '<number> <commodity>' (1-4 cards of one commodity you hold) or 'pass'."]
+            lines += ["", "Seal your offer: '<number> <commodity>' (1-4 cards of one kind you hold) or 'pass'."]
         return "\n".join(lines)
 
     def rules_text(self) -> str:
@@ -260,6 +370,13 @@ class Pit(Game[PitState, Action]):
             "you give the cards you offered and receive the other player's, without choosing them. Everyone learns "
             "who traded how many cards, never which commodity. Your hand always stays at 9 cards. "
             f"After {MAX_ROUNDS} rounds with no corner the game is a draw.\n"
+            "The gamebench variant (as GameBench's code): Players 1 and 2 play one side, Players 3 and 4 the "
+            "other. The deck adds a Bull and a Bear card (hands of 10, 10, 9 and 9), traded like a commodity "
+            f"('1 bull'). {GAMEBENCH_CORNER} cards of a commodity corner it, or {GAMEBENCH_CORNER - 1} and the Bull; "
+            f"{GAMEBENCH_CORNER} and the Bull score double; a cornering hand holding the Bear loses {BEAR_PENALTY} "
+            "points. Every corner scores, then the "
+            f"cards are dealt again (also after {MAX_ROUNDS} rounds with no corner). The first side to {TARGET} "
+            f"points ends the game (at most {MAX_DEALS} deals); each side scores its share of all points.\n"
             "Answer with one offer, e.g. '3 wheat', or 'pass'."
         )
 

@@ -120,3 +120,33 @@ def test_adaptive_tournament_on_a_team_game():
     # One seat-swapped pair, then pairs where the intervals are widest, until the budget of 6 matches.
     assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 6
     assert tournament.matches.filter(record__adaptive=True).count() == 4
+
+
+def test_pit_seats_one_trader_against_three_and_gamebench_pits_two_hands_against_two():
+    # Standard Pit is every trader for themselves: A takes each seat in turn against B on the other three.
+    assert seatings("pit", 0, {}, "A", "B", None) == [
+        ["A", "B", "B", "B"],
+        ["B", "A", "B", "B"],
+        ["B", "B", "A", "B"],
+        ["B", "B", "B", "A"],
+    ]
+    # GameBench gave each of its two agents two of the four hands (games/pit/pit.py, setup_virtual_players).
+    assert seatings("pit", 0, {"gamebench": True}, "A", "B", None) == [["A", "A", "B", "B"], ["B", "B", "A", "A"]]
+
+
+def test_a_gamebench_pit_tournament_rates_each_side_by_its_share_of_the_points():
+    bots_ensure(game="pit")
+    call_command(
+        "tournament", "create", "--slug", "gb", "--format", "round_robin", "--games", "pit",
+        "--agents", "pit-lv1", "pit-lv0", "--games-per-seat", "1", "--variant", "gamebench",
+        stdout=StringIO(),
+    )  # fmt: skip
+    call_command("tournament", "run", "gb", "--json", stdout=StringIO())
+    matches = Match.objects.filter(tournament__slug="gb")
+    assert matches.count() == 2  # one seed, each agent on each side
+    for match in matches:
+        seats = [seat.agent_version.agent.slug for seat in match.seats.order_by("index")]
+        assert seats[0] == seats[1] != seats[2] == seats[3]
+        assert match.options == {"gamebench": True}
+        assert match.scores[0] == match.scores[1]
+        assert match.scores[0] + match.scores[2] == pytest.approx(1.0)  # the two sides' shares of the points
