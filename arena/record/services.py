@@ -6,7 +6,6 @@ They are keyword-only, typed, atomic, and named <noun>_<verb>.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -344,19 +343,17 @@ def _record(
 
 
 def _attempts_attach(match: Match, decisions: list[Decision], attempts: list[list[AttemptData]]) -> None:
-    """Store each decision's attempts, numbered after the tries turned down earlier at its ply (a person's
-    illegal moves), which belong to it too."""
-    plies = (decisions[0].ply, decisions[-1].ply)
-    earlier = Counter(Attempt.objects.filter(match=match, ply__range=plies).order_by().values_list("ply", "seat"))
-    for decision in decisions:
-        if earlier[decision.ply, decision.seat]:
-            Attempt.objects.filter(match=match, ply=decision.ply, seat=decision.seat).update(decision=decision)
+    """Store each decision's attempts. Tries turned down earlier (a person's illegal moves) belong to the first
+    decision and its attempts are numbered after them: a try is stored only at the match's current ply, so the
+    later decisions of a batch, at plies the record had not reached, have none."""
+    first = decisions[0]
+    earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
     Attempt.objects.bulk_create(
         Attempt(
             match=match,
             ply=decision.ply,
             seat=decision.seat,
-            number=earlier[decision.ply, decision.seat] + n,
+            number=(earlier if decision is first else 0) + n,
             decision=decision,
             **vars(attempt),
         )

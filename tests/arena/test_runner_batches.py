@@ -12,11 +12,12 @@ from asgiref.sync import async_to_sync
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from arena.agents.base import DecisionResult
-from arena.models import Decision, Match
+from arena.agents.base import AttemptData, DecisionResult
+from arena.models import Attempt, Decision, Match
 from arena.record.selectors import match_replayed_state
 from arena.record.services import (
     ServiceError,
+    attempt_record_rejected,
     bots_ensure,
     decision_record,
     decisions_record,
@@ -72,6 +73,22 @@ def test_a_batch_is_recorded_whole_or_not_at_all(ttt_bots):
     with pytest.raises(ServiceError, match="stale"):
         decisions_record(match=match, ply=1, decisions=[DecisionResult(action=1)])
     assert list(Decision.objects.values_list("ply", "action_text")) == [(0, "a3"), (1, "a2")]
+
+
+@pytest.mark.django_db
+def test_tries_turned_down_earlier_belong_to_the_first_decision_of_a_batch(ttt_bots):
+    match = _running(ttt_bots)
+    for text in ("z9", "b2b2"):
+        attempt_record_rejected(match=match, ply=0, seat=0, attempt=AttemptData(verdict="illegal", raw_text=text))
+    decisions = [
+        DecisionResult(action=4, attempts=[AttemptData(verdict="ok", raw_text="b2")]),
+        DecisionResult(
+            action=0, attempts=[AttemptData(verdict="unparseable", raw_text="?"), AttemptData(verdict="ok")]
+        ),
+    ]
+    decisions_record(match=match, ply=0, decisions=decisions)
+    stored = Attempt.objects.order_by("ply", "number").values_list("ply", "number", "raw_text", "decision__ply")
+    assert list(stored) == [(0, 1, "z9", 0), (0, 2, "b2b2", 0), (0, 3, "b2", 0), (1, 1, "?", 1), (1, 2, "", 1)]
 
 
 @pytest.fixture
