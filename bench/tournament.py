@@ -1,11 +1,12 @@
 """Bot-vs-bot matches per second through the full runner and database, against the bare engine.
 
-Usage: .venv/bin/python bench/tournament.py [--matches 60] [--repeats 3] [--profile]
+Usage: .venv/bin/python bench/tournament.py [--matches 60] [--repeats 3] [--profile] [--parts]
 The peer is the same games played by the bare engine (games.bots.calibration.play_game):
 the difference says what the runner and the record cost on top of the rules, per decision.
 Besides the times it prints two figures the load on a shared machine does not blur much: the SQL
 statements per decision (a count) and the process CPU per decision. `--profile` runs the runner's
-matches once more under cProfile and prints where their time goes.
+matches once more under cProfile and lists the functions that take the most time; `--parts` times
+each step of a match on its own (process CPU and SQL statements per match).
 """
 
 from __future__ import annotations
@@ -21,25 +22,6 @@ from _django import setup_django
 from profile_move import QueryCounter
 
 GAMES = ("tic-tac-toe", "connect-four")
-
-#: (label, file fragment, function) whose cumulative time `--profile` reports, per decision.
-PARTS = [
-    ("match_create (match and seats)", "arena/record/services.py", "match_create"),
-    ("async_to_sync (an event loop per match)", "asgiref/sync.py", "__call__"),
-    ("match_claim", "arena/record/services.py", "match_claim"),
-    ("decisions recorded (decision_record)", "arena/record/services.py", "decision_record"),
-    ("decisions recorded (decisions_record)", "arena/record/services.py", "decisions_record"),
-    ("bots' choices (BotAgent.choose)", "arena/agents/bots.py", "choose"),
-    ("match closed (_close, with match_finished)", "arena/record/services.py", "_close"),
-    ("  ratings cells (refresh_on_match_finished)", "ratings/tasks.py", "refresh_on_match_finished"),
-    ("broadcast_match_updated", "arena/runner/loop.py", "broadcast_match_updated"),
-    ("thread hops (sync_to_async.__call__)", "asgiref/sync.py", "__acall__"),
-    ("SQL execution (sqlite3 execute)", "~", "<method 'execute' of 'sqlite3.Cursor' objects>"),
-    ("commits (sqlite3 commit)", "~", "<method 'commit' of 'sqlite3.Connection' objects>"),
-    ("ORM compile (SQLCompiler.as_sql)", "django/db/models/sql/compiler.py", "as_sql"),
-    ("state JSON (to_json)", "games/", "to_json"),
-    ("state JSON (from_json)", "games/", "from_json"),
-]
 
 
 def run_matches(game_slug: str, agents: list, seeds: range) -> int:
@@ -60,14 +42,60 @@ def print_profile(profile: cProfile.Profile, decisions: int, top: int) -> None:
     stats = pstats.Stats(profile)
     total = sum(row[2] for row in stats.stats.values())
     print(f"  profiled time (sum of own times): {1000 * total / decisions:.3f} ms per decision")
-    for label, path, function in PARTS:
-        cumulative = sum(
-            row[3] for (file, _, name), row in stats.stats.items() if name == function and (path == "~" or path in file)
-        )
-        print(f"  {label:48s} {1000 * cumulative / decisions:7.3f} ms  {100 * cumulative / total:5.1f}%")
     out = io.StringIO()
     pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(top)
     print(out.getvalue())
+
+
+def print_parts(game_slug: str, agents: list, matches: int, queries: QueryCounter) -> None:
+    """Process CPU and SQL statements per match of each step of a bots' match, each timed on its own over
+    `matches` fresh matches: creating it, the runner's claim and seats, the bots' decisions, recording them,
+    what listens to match_finished, and the rest of run_match (event loop, thread hops, broadcasts)."""
+    from asgiref.sync import async_to_sync
+
+    from arena.agents.base import DecisionResult
+    from arena.record.services import decisions_record, match_create
+    from arena.record.signals import match_finished
+    from arena.runner import loop
+    from games import get_game
+
+    def measure(label: str, step, inputs: list) -> float:
+        cpu, queries.count, queries.on = time.process_time(), 0, True
+        outputs = [step(item) for item in inputs]
+        queries.on = False
+        cpu_ms = 1000 * (time.process_time() - cpu) / len(inputs)
+        print(f"  {label:58s} {cpu_ms:6.2f} ms CPU {queries.count / len(inputs):5.1f} statements per match")
+        return outputs
+
+    game = get_game(game_slug)
+    seeds = range(2 * 10**6, 2 * 10**6 + matches)
+    bots = [loop.BotAgent(version.config["bot"]) for version in (a.current_version() for a in agents)]
+
+    def fresh() -> list:
+        return [match_create(game=game_slug, agents=agents, seed=seed) for seed in seeds]
+
+    measure("match_create", lambda seed: match_create(game=game_slug, agents=agents, seed=seed), list(seeds))
+    loaded = measure("claim, seats and state (runner _load)", lambda m: loop._load(m.pk, "parts"), fresh())
+    decided = measure(
+        "bots' decisions (_bots_decide, whole match)",
+        lambda m: loop._bots_decide(game, game.initial_state(seed=m.seed), bots, m.seed),
+        [match for match, *_ in loaded],
+    )
+    receivers = match_finished.receivers
+    match_finished.receivers = []
+    match_finished.sender_receivers_cache.clear()
+    try:
+        measure(
+            "decisions recorded (decisions_record; listeners off)",
+            lambda pair: decisions_record(match=pair[0][0], ply=0, decisions=pair[1], worker="parts"),
+            list(zip(loaded, decided, strict=True)),
+        )
+        measure("whole run_match, listeners off", lambda m: async_to_sync(loop.run_match)(m.pk), fresh())
+    finally:
+        match_finished.receivers = receivers
+        match_finished.sender_receivers_cache.clear()
+    measure("whole run_match, listeners on", lambda m: async_to_sync(loop.run_match)(m.pk), fresh())
+    assert all(isinstance(d, DecisionResult) for batch in decided for d in batch)
 
 
 def main() -> None:
@@ -76,6 +104,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="Also profile one more round of runner matches.")
     parser.add_argument("--top", type=int, default=25, help="Functions listed by --profile.")
+    parser.add_argument("--parts", action="store_true", help="Also time each step of a match on its own.")
     args = parser.parse_args()
     setup_django()
 
@@ -130,6 +159,8 @@ def main() -> None:
             decisions = run_matches(game_slug, [lv0, lv0], range(10**6, 10**6 + args.matches))
             profile.disable()
             print_profile(profile, decisions, args.top)
+        if args.parts:
+            print_parts(game_slug, [lv0, lv0], args.matches, queries)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import socket
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -169,13 +170,19 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
 BATCH_MAX_DECISIONS = 64
 BATCH_MAX_SECONDS = 0.25
 
+#: Threads for the bots' thinking, shared by every run in the process: a worker runs each match on a new event loop,
+#: whose own default executor would start and join a thread per match.
+BOT_THREADS = ThreadPoolExecutor(thread_name_prefix="arena-bots")
+
 
 async def _decide(game: Game, state: Any, agents: list, seat: int, seed: int) -> list[DecisionResult]:
     """What the seat to move decides (bots: the run of bots' turns from here on), each action as it arrives;
     an agent that gave no answer is returned as it is, for the fallback policy."""
     if isinstance(agents[seat], BotAgent):
         # Bot search is CPU-bound: a worker thread keeps the event loop and the database thread free.
-        return await sync_to_async(_bots_decide, thread_sensitive=False)(game, state, agents, seed)
+        return await sync_to_async(_bots_decide, thread_sensitive=False, executor=BOT_THREADS)(
+            game, state, agents, seed
+        )
     result = await agents[seat].decide(game, state, seat, seed)
     return [result if result.action is None else _arrived(game, state, result)]
 
