@@ -1,12 +1,11 @@
-"""Bots in a seat: the ladder's pure choosers, run off the event loop with a reproducible RNG."""
+"""Bots in a seat: the ladder's pure choosers with a reproducible RNG (the runner calls them in a worker thread,
+several turns at a time: arena.runner.loop)."""
 
 from __future__ import annotations
 
 import random
 import time
 from typing import Any
-
-from asgiref.sync import sync_to_async
 
 from arena.agents.base import DecisionResult
 from games import Game
@@ -29,7 +28,3 @@ class BotAgent:
         action = self.bot.choose(game, state, decision_rng(match_seed, seat, state.ply))
         # Bots cannot err, so they leave no attempts: only the decision and its time.
         return DecisionResult(action=action, elapsed_ms=round((time.perf_counter() - started) * 1000))
-
-    async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
-        # Bot search is CPU-bound: run it in a worker thread so the event loop stays responsive.
-        return await sync_to_async(self.choose, thread_sensitive=False)(game, state, seat, match_seed)

@@ -6,13 +6,14 @@ They are keyword-only, typed, atomic, and named <noun>_<verb>.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, FloatField, Value, When
 from django.utils import timezone
 
-from arena.agents.base import AttemptData
+from arena.agents.base import AttemptData, DecisionResult
 from arena.agents.llm import PROMPT_VERSION
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
@@ -252,6 +253,34 @@ def decision_record(
     When a seat in `release_to` (a person's) is to move next, the worker lets go of the match in
     the same write, so whoever runs the turn after that person's move may claim it.
     """
+    decision = DecisionResult(action=action, attempts=list(attempts), elapsed_ms=elapsed_ms, fallback=fallback)
+    facts = {"round": round, "revised": revised, "plan_similarity": plan_similarity}
+    return _record(match=match, ply=ply, decisions=[decision], worker=worker, release_to=release_to, facts=facts)
+
+
+@transaction.atomic
+def decisions_record(
+    *,
+    match: Match,
+    ply: int,
+    decisions: Sequence[DecisionResult],
+    worker: str | None = None,
+    release_to: Collection[int] = (),
+) -> Match:
+    """Record consecutive decisions from `ply` on (a run of bots' turns) in one transaction, as
+    `decision_record` would one by one: all of them or, on any refusal, none."""
+    return _record(match=match, ply=ply, decisions=decisions, worker=worker, release_to=release_to, facts={})
+
+
+def _record(
+    *,
+    match: Match,
+    ply: int,
+    decisions: Sequence[DecisionResult],
+    worker: str | None,
+    release_to: Collection[int],
+    facts: dict[str, Any],
+) -> Match:
     locked = Match.objects.select_for_update().get(pk=match.pk)
     if locked.status != Match.Status.RUNNING:
         raise ServiceError(f"Match {locked.pk} is {locked.status}; no more moves can be recorded.")
@@ -259,66 +288,93 @@ def decision_record(
         raise ServiceError(f"Match {locked.pk} is now run by {locked.claimed_by or 'nobody'}, not {worker}.")
     if ply != locked.ply:
         raise ServiceError(f"Match {locked.pk} is at ply {locked.ply}, not {ply}; this decision is stale.")
+    if not decisions:
+        raise ServiceError("No decision to record.")
     game = get_game(locked.game)
-    state = game.from_json(locked.state)
-    seat = game.current_player(state)
-    new_state = game.apply(state, action)  # IllegalAction propagates and rolls back
-    info = game.decision_info(state, action)
-    round = info.get("round", round)
-    revised = info.get("revised", revised)
-    plan_similarity = info.get("plan_similarity", plan_similarity)
-    try:
-        decision = Decision.objects.create(
-            match=locked,
-            ply=ply,
-            seat=seat,
-            round=round,
-            state_before=locked.state,
-            action_text=game.action_to_text(state, action),
-            action=game.action_to_json(action),
-            revised=revised,
-            plan_similarity=plan_similarity,
-            elapsed_ms=elapsed_ms,
-            prompt_tokens=sum(a.prompt_tokens for a in attempts),
-            completion_tokens=sum(a.completion_tokens for a in attempts),
-            reasoning_tokens=sum(a.reasoning_tokens for a in attempts),
-            cost=sum(a.cost for a in attempts),
-            fallback=fallback,
+    state, state_json = game.from_json(locked.state), locked.state
+    rows = []
+    for result in decisions:
+        seat = game.current_player(state)
+        if seat is None:
+            raise ServiceError(f"Match {locked.pk} ended at ply {ply + len(rows)}; no more moves can be recorded.")
+        new_state = game.apply(state, result.action)  # IllegalAction propagates and rolls back
+        info = {**facts, **game.decision_info(state, result.action)}
+        attempts = result.attempts
+        rows.append(
+            Decision(
+                match=locked,
+                ply=ply + len(rows),
+                seat=seat,
+                round=info.get("round"),
+                state_before=state_json,
+                action_text=game.action_to_text(state, result.action),
+                action=game.action_to_json(result.action),
+                revised=info.get("revised"),
+                plan_similarity=info.get("plan_similarity"),
+                elapsed_ms=result.elapsed_ms,
+                prompt_tokens=sum(a.prompt_tokens for a in attempts),
+                completion_tokens=sum(a.completion_tokens for a in attempts),
+                reasoning_tokens=sum(a.reasoning_tokens for a in attempts),
+                cost=sum(a.cost for a in attempts),
+                fallback=result.fallback,
+            )
         )
+        state, state_json = new_state, game.to_json(new_state)
+    try:
+        Decision.objects.bulk_create(rows)
     except IntegrityError:
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
-    # Tries turned down earlier at this ply (a person's illegal moves) belong to this decision too.
-    offset = Attempt.objects.filter(match=locked, ply=ply, seat=seat).update(decision=decision)
-    Attempt.objects.bulk_create(
-        Attempt(match=locked, ply=ply, seat=seat, number=offset + n, decision=decision, **vars(a))
-        for n, a in enumerate(attempts, start=1)
-    )
-    locked.state = game.to_json(new_state)
-    locked.ply = ply + 1  # safe: the row is locked and `ply` was checked above
+    _attempts_attach(locked, rows, [result.attempts for result in decisions])
+    locked.state = state_json
+    locked.ply = ply + len(rows)  # safe: the row is locked and `ply` was checked above
     locked.heartbeat_at = timezone.now()
     fields = ["state", "ply", "heartbeat_at"]
-    if worker is not None and game.current_player(new_state) in release_to:
+    to_move = game.current_player(state)
+    if worker is not None and to_move in release_to:
         locked.claimed_by = ""
         fields.append("claimed_by")
-    locked.save(update_fields=fields)
-    if game.current_player(new_state) is None:
-        outcome = game.outcome(new_state)
-        _close(locked, status=Match.Status.FINISHED, scores=list(outcome.scores), termination=outcome.reason)
+    if to_move is None:
+        outcome = game.outcome(state)
+        scores = list(outcome.scores)
+        _close(locked, status=Match.Status.FINISHED, scores=scores, termination=outcome.reason, also=fields)
+    else:
+        locked.save(update_fields=fields)
     return locked
 
 
-def _close(match: Match, *, status: str, scores: list[float] | None, termination: str) -> None:
-    """Mark a locked match as over and copy the scores onto its seats."""
+def _attempts_attach(match: Match, decisions: list[Decision], attempts: list[list[AttemptData]]) -> None:
+    """Store each decision's attempts. Tries turned down earlier (a person's illegal moves) belong to the first
+    decision and its attempts are numbered after them: a try is stored only at the match's current ply, so the
+    later decisions of a batch, at plies the record had not reached, have none."""
+    first = decisions[0]
+    earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
+    Attempt.objects.bulk_create(
+        Attempt(
+            match=match,
+            ply=decision.ply,
+            seat=decision.seat,
+            number=(earlier if decision is first else 0) + n,
+            decision=decision,
+            **vars(attempt),
+        )
+        for decision, tries in zip(decisions, attempts, strict=True)
+        for n, attempt in enumerate(tries, start=1)
+    )
+
+
+def _close(
+    match: Match, *, status: str, scores: list[float] | None, termination: str, also: Collection[str] = ()
+) -> None:
+    """Mark a locked match as over and copy the scores onto its seats (`also`: other fields changed, saved with it)."""
     match.status = status
     match.scores = scores
     match.termination = termination
     match.finished_at = timezone.now()
     match.claimed_by = ""
-    match.save(update_fields=["status", "scores", "termination", "finished_at", "claimed_by"])
+    match.save(update_fields={"status", "scores", "termination", "finished_at", "claimed_by", *also})
     if scores is not None:
-        for seat in match.seats.all():
-            seat.score = scores[seat.index]
-            seat.save(update_fields=["score"])
+        by_index = [When(index=index, then=Value(score)) for index, score in enumerate(scores)]
+        Seat.objects.filter(match=match).update(score=Case(*by_index, output_field=FloatField()))
     # Tournaments schedule what follows and leaderboards refresh; they listen, the record does not call them.
     transaction.on_commit(lambda: match_finished.send(sender=Match, match=match))
 
@@ -355,8 +411,7 @@ def match_abort(*, match: Match, reason: str, transient: bool = False) -> Match:
         return locked
     if transient:
         locked.record = {**locked.record, "transient_failure": True}
-        locked.save(update_fields=["record"])
-    _close(locked, status=Match.Status.ABORTED, scores=None, termination=reason)
+    _close(locked, status=Match.Status.ABORTED, scores=None, termination=reason, also=["record"] if transient else ())
     return locked
 
 

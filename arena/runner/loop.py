@@ -7,8 +7,10 @@ import functools
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -25,7 +27,7 @@ from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
     ServiceError,
     attempt_record_rejected,
-    decision_record,
+    decisions_record,
     match_abort,
     match_claim,
     match_heartbeat,
@@ -139,27 +141,18 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
             continue
         beating = asyncio.create_task(_heartbeat(match_id, worker))
         try:
-            result = await agents[seat].decide(game, state, seat, match.seed)
+            decisions = await _decide(game, state, agents, seat, match.seed)
         finally:
             beating.cancel()
-        if result.action is None:
-            result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, result)
+        if decisions[0].action is None:
+            result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, decisions[0])
             if ended is not None:
                 await broadcast_match_updated(ended)
                 return ended
-        # Real-time games: the command takes effect when it arrives, after the agent's thinking time.
-        result = replace(result, action=game.arrival(state, result.action, result.elapsed_ms / 1000))
+            decisions = [_arrived(game, state, result)]
         try:
             match = await _with_database_retries(
-                decision_record,
-                match=match,
-                ply=match.ply,
-                action=result.action,
-                attempts=result.attempts,
-                elapsed_ms=result.elapsed_ms,
-                fallback=result.fallback,
-                worker=worker,
-                release_to=people,
+                decisions_record, match=match, ply=match.ply, decisions=decisions, worker=worker, release_to=people
             )
         except ServiceError:
             # The match ended (resignation, time) or changed hands while the agent thought.
@@ -169,6 +162,46 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
             return match  # over, or a person is to move: the record let go of the match
         state = game.from_json(match.state)
     return match
+
+
+#: Bots' consecutive turns are decided in one go and recorded in one transaction, a run cut after this many
+#: decisions or this much thinking: watchers see the match move, and a worker killed mid-run loses at most
+#: that much work, which the next one re-decides identically (a bot's randomness is its seat and ply's).
+BATCH_MAX_DECISIONS = 64
+BATCH_MAX_SECONDS = 0.25
+
+#: Threads for the bots' thinking, shared by every run in the process: a worker runs each match on a new event loop,
+#: whose own default executor would start and join a thread per match.
+BOT_THREADS = ThreadPoolExecutor(thread_name_prefix="arena-bots")
+
+
+async def _decide(game: Game, state: Any, agents: list, seat: int, seed: int) -> list[DecisionResult]:
+    """What the seat to move decides (bots: the run of bots' turns from here on), each action as it arrives;
+    an agent that gave no answer is returned as it is, for the fallback policy."""
+    if isinstance(agents[seat], BotAgent):
+        # Bot search is CPU-bound: a worker thread keeps the event loop and the database thread free.
+        return await sync_to_async(_bots_decide, thread_sensitive=False, executor=BOT_THREADS)(
+            game, state, agents, seed
+        )
+    result = await agents[seat].decide(game, state, seat, seed)
+    return [result if result.action is None else _arrived(game, state, result)]
+
+
+def _bots_decide(game: Game, state: Any, agents: list, seed: int) -> list[DecisionResult]:
+    """The bots' decisions from `state` on, until a seat that is not a bot's, the end or a bound of the run."""
+    started = time.perf_counter()
+    decisions = []
+    while (seat := game.current_player(state)) is not None and isinstance(agents[seat], BotAgent):
+        decisions.append(_arrived(game, state, agents[seat].choose(game, state, seat, seed)))
+        state = game.apply(state, decisions[-1].action)
+        if len(decisions) >= BATCH_MAX_DECISIONS or time.perf_counter() - started >= BATCH_MAX_SECONDS:
+            break
+    return decisions
+
+
+def _arrived(game: Game, state: Any, result: DecisionResult) -> DecisionResult:
+    """Real-time games: the command takes effect when it arrives, after the agent's thinking time."""
+    return replace(result, action=game.arrival(state, result.action, result.elapsed_ms / 1000))
 
 
 def _apply_fallback(
