@@ -31,10 +31,15 @@ NAMING = re.compile(r"(P\d) is the Good Wizard|I trust (P\d)", re.IGNORECASE)
 ACCUSATION = re.compile(r"(P\d) is the Traitor", re.IGNORECASE)
 
 
-def revealed_good(state: TraitorState) -> set[int]:
-    """Seats a past round's Stop showed to be Good (teams last the whole game)."""
+def revealed_roles(state: TraitorState) -> dict[int, str]:
+    """The roles past rounds' Stops revealed, by seat (teams last the whole game, roles do not)."""
     found = (REVEALED.search(e[4]) for e in state.events if e[0] == "result")
-    return {seat_of(m[1]) for m in found if m and m[2] not in EVIL} - {None}
+    return {seat_of(m[1]): m[2] for m in found if m}
+
+
+def revealed_good(state: TraitorState) -> set[int]:
+    """Seats a past round's Stop showed to be Good."""
+    return {seat for seat, role in revealed_roles(state).items() if role not in EVIL}
 
 
 def known_teams(game: AreYouTheTraitor, state: TraitorState, me: int) -> tuple[set[int], set[int]]:
@@ -42,11 +47,9 @@ def known_teams(game: AreYouTheTraitor, state: TraitorState, me: int) -> tuple[s
     Holder, for the Traitor) and the roles past Stops revealed (teams last the whole game)."""
     good: set[int] = set()
     evil: set[int] = set()
-    for seat, role in game.known_roles(state, me, reveal=False).items():
+    known = [*game.known_roles(state, me, reveal=False).items(), *revealed_roles(state).items()]
+    for seat, role in known:
         (evil if role in EVIL else good).add(seat)
-    for event in state.events:
-        if event[0] == "result" and (found := REVEALED.search(event[4])):
-            (evil if found[2] in EVIL else good).add(seat_of(found[1]))
     if len(evil) == len(EVIL):
         good |= set(range(PLAYERS)) - evil
     if len(good) == PLAYERS - len(EVIL):
