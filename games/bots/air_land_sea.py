@@ -178,8 +178,9 @@ LADDER = [
     Bot(
         "air-land-sea",
         4,
-        "Plays Lv3's move, but withdraws (for 4 VP or fewer to the opponent) when 12 greedy playouts on guessed "
-        "deals win the battle too rarely to be worth more than the withdrawal costs.",
+        "Plays Lv3's move, solving the battle exactly once at most 4 cards are left in both hands; withdraws (for "
+        "4 VP or fewer to the opponent) when 12 greedy playouts on guessed deals give the battle too little chance "
+        "for the match's sake.",
         withdrawing_chooser(playouts=12, max_cost=4, endgame_cards=4),
     ),
 ]
