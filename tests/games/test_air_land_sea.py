@@ -10,7 +10,7 @@ import pytest
 from games import IllegalAction, get_game
 from games.air_land_sea import CARDS, AirLandSeaState, controller, strength
 from games.bots import ladder
-from games.bots.air_land_sea import redeal_hidden
+from games.bots.air_land_sea import battle_odds, match_odds, redeal_hidden, withdrawal_cost
 
 GAME = get_game("air-land-sea")
 ORDER = ("Air", "Land", "Sea")
@@ -187,3 +187,36 @@ def test_the_lookahead_bot_takes_the_battle_winning_move():
     state = position(blue=((), (("L6", True),), ()), red=((("A5", True),), (), (("S6", True),)), hands=(("A6",), ()))
     bot = ladder("air-land-sea")[3]
     assert bot.choose(GAME, state, random.Random(0)) == ("deploy", "A6", "Air")
+
+
+def test_the_match_price_of_a_score_is_hand_computed():
+    assert match_odds(12, 0) == 1.0
+    assert match_odds(0, 12) == 0.0
+    assert match_odds(10, 10) == pytest.approx(0.5)  # the next battle decides, whoever wins it by however much
+    # At 10–8: winning the next battle wins the match (½); losing it loses the match unless Red withdraws for
+    # 2 or 3 VP (chance 0.1 each of the ½ Red wins it), after which the battle after decides (½).
+    assert match_odds(10, 8) == pytest.approx(0.5 + 0.5 * (0.1 * 0.5 + 0.1 * 0.5))
+    assert match_odds(3, 7) == pytest.approx(1 - match_odds(7, 3))
+
+
+# Red (the 1st player, who wins ties) holds every theater with a 6; Blue's three cards cannot win two of them:
+# two face-down cards under Escalation make 8 in one theater, and one card alone is at most 4 in another.
+HOPELESS = position(red=((("A6", True),), (("L6", True),), (("S6", True),)), hands=(("A2", "S2", "L4"), ()), first=1)
+
+
+def test_the_withdrawing_bot_withdraws_from_a_lost_battle_for_fewer_points():
+    bot = ladder("air-land-sea")[4]
+    assert battle_odds(GAME, HOPELESS, 0, random.Random(0), 12) == 0.0
+    assert withdrawal_cost(HOPELESS, 0) == 3  # the 2nd player withdrawing with 3 cards: Red scores 3, not 6
+    assert bot.choose(GAME, HOPELESS, random.Random(0)) == ("withdraw",)
+    after = GAME.apply(HOPELESS, ("withdraw",))
+    assert after.vp == (0, 3)
+
+
+def test_the_withdrawing_bot_fights_a_won_battle_and_one_whose_withdrawal_would_lose_the_match():
+    bot = ladder("air-land-sea")[4]
+    won = replace(HOPELESS, board=(((), ()), ((), ()), ((), ())))  # Red has nothing on the board
+    assert battle_odds(GAME, won, 0, random.Random(0), 12) == 1.0
+    assert bot.choose(GAME, won, random.Random(0)) != ("withdraw",)
+    # Red at 10: conceding 3 VP ends the match just as losing the battle does, so Blue plays on
+    assert bot.choose(GAME, replace(HOPELESS, vp=(0, 10)), random.Random(0)) != ("withdraw",)

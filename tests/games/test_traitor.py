@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
 from games.base import IllegalAction
+from games.bots import ladder
+from games.bots.traitor import CLAIM_WIZARD, talk_and_listen
 from games.traitor import LAPS, PLAYERS, AreYouTheTraitor, points
 
 GAME = AreYouTheTraitor()
@@ -98,3 +101,58 @@ def test_teams_last_the_game_while_roles_are_dealt_again_within_them():
 def test_only_the_pointed_at_role_is_revealed():
     state = GAME.apply(dealt(ROLES), ("stop", 1))
     assert state.events[-1][4] == "good|P2 was traitor"
+
+
+def said(state, *texts: str):
+    for text in texts:
+        state = GAME.apply(state, ("say", text))
+    return state
+
+
+def test_lv3_claims_names_accuses_and_points_where_the_words_lead():
+    state = dealt(ROLES)  # P1 good wizard, P2 traitor, P3 key holder, P4 evil wizard, P5 guard
+    rng = random.Random(0)
+    assert talk_and_listen(GAME, state, rng) == ("say", CLAIM_WIZARD)  # the Good Wizard claims its role
+    state = said(state, CLAIM_WIZARD)
+    assert talk_and_listen(GAME, state, rng) == ("say", "P3 is the Good Wizard.")  # the Traitor names the key
+    state = said(state, "P3 is the Good Wizard.")
+    # The Key Holder knows it is no wizard: only the Traitor knows where the key is, so P2 is the Traitor.
+    assert talk_and_listen(GAME, state, rng) == ("say", "P2 is the Traitor.")
+    state = said(state, "P2 is the Traitor.")
+    assert talk_and_listen(GAME, state, rng) == ("stop", 2)  # the Evil Wizard points where the Traitor named
+    state = said(state, "I am on the Good team.")
+    assert talk_and_listen(GAME, state, rng) == ("stop", 1)  # the Guard points at the accused
+    assert GAME.apply(state, ("stop", 1)).events[-1][4] == "good|P2 was traitor"
+
+
+def test_lv3_key_holder_gives_the_key_to_the_only_wizard_claimant_after_a_lap():
+    roles = ("key holder", "good wizard", "guard", "traitor", "evil wizard")
+    state = said(dealt(roles), "Hello.", CLAIM_WIZARD, "Hello.", "Hello.", "Hello.")
+    assert talk_and_listen(GAME, state, random.Random(0)) == ("stop", 1)
+    # A second claimant (the Evil Wizard lying) leaves it unsure: it waits and talks instead
+    state = said(dealt(roles), "Hello.", CLAIM_WIZARD, "Hello.", "Hello.", CLAIM_WIZARD)
+    assert talk_and_listen(GAME, state, random.Random(0)) == ("say", "I am on the Good team.")
+
+
+def test_lv3_decides_only_on_what_its_seat_knows():
+    """Dealing the roles a seat does not know differently never changes its decision."""
+    game_rng, shuffle = random.Random(3), random.Random(4)
+    bots = ladder("are-you-the-traitor")
+    checked = 0
+    for seed in range(6):
+        state = GAME.initial_state(seed=seed)
+        while GAME.current_player(state) is not None:
+            me = GAME.current_player(state)
+            known = GAME.known_roles(state, me, reveal=False)
+            unknown = [s for s in range(PLAYERS) if s not in known]
+            roles = list(state.roles)
+            for _ in range(3):
+                dealt_again = [state.roles[s] for s in unknown]
+                shuffle.shuffle(dealt_again)
+                for seat, role in zip(unknown, dealt_again, strict=True):
+                    roles[seat] = role
+                other = replace(state, roles=tuple(roles))
+                assert talk_and_listen(GAME, other, random.Random(9)) == talk_and_listen(GAME, state, random.Random(9))
+                checked += 1
+            state = GAME.apply(state, bots[3].choose(GAME, state, game_rng))
+    assert checked > 100

@@ -1,0 +1,36 @@
+"""A person plays an Air, Land & Sea card face down by clicking, in real Chromium; a spectator sees only "face down"."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.air_land_sea import CARDS
+from tests.browser.test_play import start_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_a_person_improvises_a_card_which_only_they_see(page, chromium, live_site):
+    live_site.manage("seed", "--no-demo", "--game", "air-land-sea")  # the site seeds only two games' bots
+    url = start_game(page, live_site, "air-land-sea", "air-land-sea-lv1", "Ada")  # Blue, 1st player in battle 1
+    face_down = page.locator(".als-moves [data-cell^='improvise-']").first
+    _, card, theater = face_down.get_attribute("data-cell").split("-")
+    name = CARDS[card][0]
+    face_down.click()
+    ours = page.locator(f".als-theater[aria-label^='{theater},'] .side-blue .als-card.face-down")
+    expect(ours).to_have_count(1, timeout=30000)
+    expect(ours).to_contain_text(name)  # we see our own card, marked face down
+    expect(ours).to_contain_text("(face down)")
+    expect(page.locator(".move-list li:not(.muted)").first).to_contain_text(f"improvise {card} {theater}")
+
+    spectator_context = chromium.new_context()
+    spectator = spectator_context.new_page()
+    spectator.goto(url)
+    theirs = spectator.locator(f".als-theater[aria-label^='{theater},'] .side-blue .als-card.face-down")
+    expect(theirs).to_have_count(1)
+    expect(theirs).to_have_text("face down")
+    expect(spectator.locator(".move-list li:not(.muted)").first).to_have_text(f"improvise a card {theater}")
+    assert spectator.locator(".als-hand").count() == 0  # no hand at all for someone not seated
+    assert spectator.locator(".als-moves").count() == 0
+    spectator_context.close()
