@@ -9,9 +9,11 @@ Variant "botzone" (option `draws="botzone"`): Botzone's chess judge, so its game
 no repetition or insufficient-material draw, and a draw once more than 50 plies have passed without a
 capture or pawn move (its published logs end on the 51st).
 
-The state stores only the starting FEN and the move list; the `chess.Board` for a state is
-rebuilt on demand and kept in a small module-level LRU keyed by (fen0, moves), so a game
-played forwards costs one board copy and one push per move.
+The state's value is the starting FEN and the move list. The position worked out for it (board,
+legal moves, repetition counts, result) is attached to the state on first use, so a game played
+forwards costs one board copy, one push and one legal-move generation per move. A state read
+back from JSON finds its position in a small module-level LRU (filled by `to_json`) or replays
+the moves.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import chess
@@ -50,6 +52,8 @@ class ChessState:
     fen0: str = chess.STARTING_FEN
     max_plies: int = DEFAULT_MAX_PLIES
     draws: str = "standard"  # "botzone": Botzone's judge (see the module docstring)
+    #: The position worked out for this state, attached on first use; derived, so not part of its value.
+    _position: _Node | None = field(default=None, compare=False, repr=False)
 
 
 #: The draw rules a state may follow.
@@ -59,7 +63,7 @@ DRAW_RULES = ("standard", "botzone")
 class _Node:
     """The position of one state, computed once: board, legal moves, repetition counts, result."""
 
-    __slots__ = ("board", "counts", "key", "legal", "outcome")
+    __slots__ = ("_legal", "board", "counts", "drawn", "key", "moves", "outcome")
 
     def __init__(
         self, board: chess.Board, counts: dict[Hashable, int], key: Hashable, max_plies_hit: bool, draws: str
@@ -67,14 +71,37 @@ class _Node:
         self.board = board
         self.key = key
         self.counts = counts  # transposition key -> occurrences since the last irreversible move
-        self.legal = {move.uci(): move for move in board.generate_legal_moves()}
+        self.moves = list(board.generate_legal_moves())
+        self._legal: dict[str, chess.Move] | None = None
+        self.drawn: tuple[str, chess.Move] | None = None  # the move `random_action` last drew here
         self.outcome = _botzone_result(self, max_plies_hit) if draws == "botzone" else _result(self, max_plies_hit)
+
+    @property
+    def legal(self) -> dict[str, chess.Move]:
+        """The legal moves by UCI, in generation order; built when first asked (random playouts never ask)."""
+        if self._legal is None:
+            self._legal = {move.uci(): move for move in self.moves}
+        return self._legal
+
+    def draw(self, rng: Any) -> str:
+        """A uniformly random legal move's UCI, remembered so that applying it needs no lookup."""
+        move = rng.choice(self.moves)
+        uci = move.uci()
+        self.drawn = (uci, move)
+        return uci
+
+    def move(self, uci: str) -> chess.Move | None:
+        """The legal move `uci` names, or None."""
+        drawn = self.drawn
+        if drawn is not None and drawn[0] == uci:
+            return drawn[1]
+        return self.legal.get(uci)
 
 
 def _botzone_result(node: _Node, max_plies_hit: bool) -> Outcome | None:
     """Botzone's judge: mate, stalemate, and 50 plies without a capture or pawn move; nothing else."""
     board = node.board
-    if not node.legal:
+    if not node.moves:
         return (
             Outcome.win(1 if board.turn == chess.WHITE else 0, "checkmate")
             if board.is_check()
@@ -88,18 +115,18 @@ def _botzone_result(node: _Node, max_plies_hit: bool) -> Outcome | None:
 def _result(node: _Node, max_plies_hit: bool) -> Outcome | None:
     """python-chess's `outcome(claim_draw=True)`, with repetition counts kept incrementally."""
     board = node.board
-    if not node.legal and board.is_check():
+    if not node.moves and board.is_check():
         return Outcome.win(1 if board.turn == chess.WHITE else 0, "checkmate")
     if board.is_insufficient_material():
         return Outcome.draw("insufficient material")
-    if not node.legal:
+    if not node.moves:
         return Outcome.draw("stalemate")
     if board.halfmove_clock >= 99 and board.can_claim_fifty_moves():
         return Outcome.draw("fifty-move rule")
     if node.counts[node.key] >= 3:
         return Outcome.draw("threefold repetition")
     if max(node.counts.values()) >= 2:  # a move could bring some position back a third time
-        for move in node.legal.values():
+        for move in node.moves:
             board.push(move)
             key = board._transposition_key()  # the position identity python-chess itself uses for repetitions
             board.pop()
@@ -116,12 +143,13 @@ def _root(fen0: str, max_plies_hit: bool, draws: str) -> _Node:
     return _Node(board, {key: 1}, key, max_plies_hit, draws)
 
 
-def _child(parent: _Node, uci: str, max_plies_hit: bool, draws: str) -> _Node:
-    move = parent.legal[uci]
-    irreversible = parent.board.is_irreversible(move)
+def _child(parent: _Node, move: chess.Move, max_plies_hit: bool, draws: str) -> _Node:
     board = parent.board.copy(stack=False)  # repetitions are tracked in `counts`, not the move stack
     board.push(move)
     key = board._transposition_key()
+    # After a capture, a pawn move or lost castling rights no earlier position can come back, so the counts
+    # start afresh (`is_irreversible` would also restart when an en passant right lapses: a cost, not a need).
+    irreversible = board.halfmove_clock == 0 or board.castling_rights != parent.board.castling_rights
     counts = {} if irreversible else dict(parent.counts)
     counts[key] = counts.get(key, 0) + 1
     return _Node(board, counts, key, max_plies_hit, draws)
@@ -139,9 +167,21 @@ def _remember(key: tuple[str, int, str, tuple[str, ...]], node: _Node) -> _Node:
     return node
 
 
+def _cache_key(state: ChessState) -> tuple[str, int, str, tuple[str, ...]]:
+    return (state.fen0, state.max_plies, state.draws, state.moves)  # the cap and the draw rules decide the result
+
+
 def _node(state: ChessState) -> _Node:
-    """The cached position of `state`, rebuilt from fen0 and the moves when evicted."""
-    key = (state.fen0, state.max_plies, state.draws, state.moves)  # the cap and the draw rules decide the result
+    """The position of `state`: attached to it, else from the LRU, else replayed from fen0."""
+    node = state._position
+    if node is None:
+        node = _rebuilt(state)
+        object.__setattr__(state, "_position", node)  # a cache of derived data, not a change of value
+    return node
+
+
+def _rebuilt(state: ChessState) -> _Node:
+    key = _cache_key(state)
     with _cache_lock:
         node = _cache.get(key)
         if node is not None:
@@ -149,9 +189,10 @@ def _node(state: ChessState) -> _Node:
             return node
     node = _root(state.fen0, state.max_plies <= 0, state.draws)
     for i, uci in enumerate(state.moves):
-        if uci not in node.legal:
+        move = node.legal.get(uci)
+        if move is None:
             raise ValueError(f"stored move {uci!r} at ply {i} is not legal")
-        node = _child(node, uci, i + 1 >= state.max_plies, state.draws)
+        node = _child(node, move, i + 1 >= state.max_plies, state.draws)
     return _remember(key, node)
 
 
@@ -205,19 +246,33 @@ class Chess(Game[ChessState, str]):
         return node.outcome is None and isinstance(action, str) and action in node.legal
 
     def random_action(self, state: ChessState, rng: Any) -> str:
-        return rng.choice(self.legal_actions(state))
+        node = _node(state)
+        if node.outcome is not None:
+            raise IllegalAction("The game is over; no more moves can be made.")
+        return node.draw(rng)  # the same choice as rng.choice(legal_actions): the moves in the same order
 
     def apply(self, state: ChessState, action: str) -> ChessState:
-        self.require_legal(state, action)
+        node = _node(state)
+        move = node.move(action) if isinstance(action, str) and node.outcome is None else None
+        if move is None:
+            self.require_legal(state, action)  # raises with the reason
         moves = (*state.moves, action)
-        node = _child(_node(state), action, len(moves) >= state.max_plies, state.draws)
-        _remember((state.fen0, state.max_plies, state.draws, moves), node)
-        return replace(state, ply=state.ply + 1, moves=moves)
+        child = _child(node, move, len(moves) >= state.max_plies, state.draws)
+        return ChessState(
+            seed=state.seed,
+            ply=state.ply + 1,
+            moves=moves,
+            fen0=state.fen0,
+            max_plies=state.max_plies,
+            draws=state.draws,
+            _position=child,
+        )
 
     def outcome(self, state: ChessState) -> Outcome | None:
         return _node(state).outcome
 
     def to_json(self, state: ChessState) -> dict[str, Any]:
+        node = _remember(_cache_key(state), _node(state))  # so the state read back from this JSON finds it
         return {
             "seed": state.seed,
             "ply": state.ply,
@@ -225,7 +280,7 @@ class Chess(Game[ChessState, str]):
             "max_plies": state.max_plies,
             **({"draws": state.draws} if state.draws != "standard" else {}),
             "moves": list(state.moves),
-            "fen": _node(state).board.fen(),  # derived, for readers; from_json ignores it
+            "fen": node.board.fen(),  # derived, for readers; from_json ignores it
         }
 
     def from_json(self, data: dict[str, Any]) -> ChessState:
