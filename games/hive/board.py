@@ -40,6 +40,33 @@ AXIAL = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 # For each direction, the two cells next to both ends of a step that way: (cell + left, cell + right).
 _FLANKS = tuple((DIRECTIONS[(d - 1) % 6], DIRECTIONS[(d + 1) % 6]) for d in range(6))
 _STEPS = tuple((step, left, right) for step, (left, right) in zip(DIRECTIONS, _FLANKS, strict=True))
+_EAST, _SOUTH_EAST, _SOUTH_WEST, _WEST, _NORTH_WEST, _NORTH_EAST = DIRECTIONS
+
+
+def _slide_steps(around: int) -> tuple[int, ...]:
+    """The ground slides out of a cell whose occupied neighbours are the bits of `around` (bit d: DIRECTIONS[d]).
+
+    A slide goes to an empty neighbour with exactly one of its two flanking cells occupied: both is a gate too
+    narrow to pass (freedom to move), neither would lose touch with the hive.
+    """
+    bit = [(around >> d) & 1 for d in range(6)]
+    return tuple(DIRECTIONS[d] for d in range(6) if not bit[d] and bit[d - 1] != bit[(d + 1) % 6])
+
+
+#: Ground slides by neighbourhood: one table lookup instead of three occupancy tests per direction.
+_SLIDE_STEPS = tuple(_slide_steps(around) for around in range(64))
+
+
+def _around(stacks: dict[int, list[int]], cell: int) -> int:
+    """Which of `cell`'s six neighbours are occupied, as bits in DIRECTIONS order."""
+    return (
+        (cell + _EAST in stacks)
+        | (cell + _SOUTH_EAST in stacks) << 1
+        | (cell + _SOUTH_WEST in stacks) << 2
+        | (cell + _WEST in stacks) << 3
+        | (cell + _NORTH_WEST in stacks) << 4
+        | (cell + _NORTH_EAST in stacks) << 5
+    )
 
 
 def cell_of(q: int, r: int) -> int:
@@ -123,7 +150,8 @@ class Board:
     def moves(self) -> list[Move]:
         """Every legal placement and movement of the mover, placements first, in a fixed order."""
         colour = self.mover
-        result = [(piece, cell) for cell in self.placement_cells(colour) for piece in self.placeable(colour)]
+        pieces = self.placeable(colour)
+        result = [(piece, cell) for cell in self.placement_cells(colour) for piece in pieces] if pieces else []
         if self.where[QUEENS[colour]] >= 0:
             result.extend(self.movements(colour))
         return result
@@ -148,53 +176,45 @@ class Board:
             return [ORIGIN]
         if self.ply == 1:
             return [ORIGIN + d for d in DIRECTIONS]
-        stacks = self.stacks
-        own, seen = [], set()
-        for cell, stack in stacks.items():
-            if colour_of(stack[-1]) != colour:
-                continue
-            for d in DIRECTIONS:
-                target = cell + d
-                if target in stacks or target in seen:
-                    continue
-                seen.add(target)
-                if all(target + e not in stacks or colour_of(stacks[target + e][-1]) == colour for e in DIRECTIONS):
-                    own.append(target)
-        own.sort()
-        return own
+        touching: tuple[set[int], set[int]] = (set(), set())  # cells next to a white top, next to a black top
+        for cell, stack in self.stacks.items():
+            touching[stack[-1] // PER_SIDE].update([cell + d for d in DIRECTIONS])
+        return sorted(touching[colour] - touching[1 - colour] - self.stacks.keys())
 
     def pinned(self) -> set[int]:
         """Cells whose single piece cannot leave without splitting the hive: articulation points, one DFS."""
         stacks = self.stacks
         if len(stacks) < 3:
             return set()
-        root = next(iter(stacks))
-        order, low, result = {root: 0}, {root: 0}, set()
-        # Iterative Tarjan: (cell, parent, next direction index).
-        stack = [(root, -1, 0)]
-        root_children = 0
-        while stack:
-            cell, parent, index = stack[-1]
-            if index < 6:
-                stack[-1] = (cell, parent, index + 1)
-                child = cell + DIRECTIONS[index]
-                if child not in stacks or child == parent:
+        adjacent = {cell: [cell + d for d in DIRECTIONS if cell + d in stacks] for cell in stacks}
+        order: dict[int, int] = {}
+        result: set[int] = set()
+
+        def low_point(cell: int, parent: int) -> int:
+            """Tarjan: the earliest cell reachable from `cell`'s subtree by one back edge (recursion ≤ 22 deep)."""
+            order[cell] = low = entered = len(order)
+            for child in adjacent[cell]:
+                if child == parent:
                     continue
-                if child in order:
-                    low[cell] = min(low[cell], order[child])
-                else:
-                    order[child] = low[child] = len(order)
-                    stack.append((child, cell, 0))
-                    if cell == root:
-                        root_children += 1
-                continue
-            stack.pop()
-            if parent >= 0:
-                low[parent] = min(low[parent], low[cell])
-                if parent != root and low[cell] >= order[parent]:
-                    result.add(parent)
-        if root_children > 1:
-            result.add(root)
+                seen = order.get(child)
+                if seen is not None:
+                    low = min(low, seen)
+                    continue
+                child_low = low_point(child, cell)
+                low = min(low, child_low)
+                if child_low >= entered:
+                    result.add(cell)  # the child's subtree hangs on this cell alone
+            return low
+
+        root = next(iter(stacks))
+        order[root] = 0
+        subtrees = 0
+        for child in adjacent[root]:
+            if child not in order:
+                subtrees += 1
+                low_point(child, root)
+        if subtrees > 1:
+            result.add(root)  # the root is a cut cell when the search had to start afresh from it
         return result
 
     def movements(self, colour: int) -> list[Move]:
@@ -232,29 +252,20 @@ class Board:
             stacks[cell] = lifted
         return sorted(found)
 
-    def _slides(self, cell: int) -> Iterable[int]:
-        """Empty neighbours reachable in one ground slide: exactly one of the two flanking cells occupied.
-
-        Both occupied is a gate too narrow to pass (freedom to move); neither would lose touch with the hive.
-        """
-        stacks = self.stacks
-        for step, left, right in _STEPS:
-            target = cell + step
-            if target not in stacks and ((cell + left in stacks) != (cell + right in stacks)):
-                yield target
+    def _slides(self, cell: int) -> list[int]:
+        """Empty neighbours reachable in one ground slide (see `_slide_steps`)."""
+        return [cell + step for step in _SLIDE_STEPS[_around(self.stacks, cell)]]
 
     def _ant(self, start: int) -> set[int]:
-        """Every cell reachable by any number of slides (the hot loop of move generation: `_slides` inlined)."""
+        """Every cell reachable by any number of slides (the hot loop of move generation)."""
         stacks = self.stacks
         seen = {start}
         frontier = [start]
         while frontier:
             cell = frontier.pop()
-            for step, left, right in _STEPS:
+            for step in _SLIDE_STEPS[_around(stacks, cell)]:
                 target = cell + step
-                if target in seen or target in stacks:
-                    continue
-                if (cell + left in stacks) != (cell + right in stacks):
+                if target not in seen:
                     seen.add(target)
                     frontier.append(target)
         seen.discard(start)
