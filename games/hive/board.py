@@ -102,6 +102,9 @@ class Board:
         """The mover's own turn number, 1 for its first."""
         return self.ply // 2 + 1
 
+    def copy(self) -> Board:
+        return Board(self.where, {cell: stack[:] for cell, stack in self.stacks.items()}, self.ply)
+
     def top(self, cell: int) -> int:
         return self.stacks[cell][-1]
 
