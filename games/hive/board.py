@@ -57,7 +57,7 @@ def _slide_steps(around: int) -> tuple[int, ...]:
 _SLIDE_STEPS = tuple(_slide_steps(around) for around in range(64))
 
 
-def _around(stacks: dict[int, list[int]], cell: int) -> int:
+def _around(stacks: dict[int, tuple[int, ...]], cell: int) -> int:
     """Which of `cell`'s six neighbours are occupied, as bits in DIRECTIONS order."""
     return (
         (cell + _EAST in stacks)
@@ -85,11 +85,16 @@ Move = tuple[int, int]  # (piece, destination cell)
 
 
 class Board:
-    """Stacks by cell and the cell of every piece (-1 in hand); white moves on even plies."""
+    """Stacks by cell (bottom piece first) and the cell of every piece (-1 in hand); white moves on even plies.
+
+    Stacks are tuples, so a copy of the board shares them and only the cells a move touches change.
+    """
 
     __slots__ = ("ply", "stacks", "where")
 
-    def __init__(self, where: Iterable[int] = (-1,) * PIECES, stacks: dict[int, list[int]] | None = None, ply: int = 0):
+    def __init__(
+        self, where: Iterable[int] = (-1,) * PIECES, stacks: dict[int, tuple[int, ...]] | None = None, ply: int = 0
+    ):
         self.where = list(where)
         self.stacks = stacks if stacks is not None else {}
         self.ply = ply
@@ -103,7 +108,7 @@ class Board:
         return self.ply // 2 + 1
 
     def copy(self) -> Board:
-        return Board(self.where, {cell: stack[:] for cell, stack in self.stacks.items()}, self.ply)
+        return Board(self.where, dict(self.stacks), self.ply)
 
     def top(self, cell: int) -> int:
         return self.stacks[cell][-1]
@@ -122,11 +127,8 @@ class Board:
         piece, dest = move
         source = self.where[piece]
         if source >= 0:
-            stack = self.stacks[source]
-            stack.pop()
-            if not stack:
-                del self.stacks[source]
-        self.stacks.setdefault(dest, []).append(piece)
+            self._lift(source)
+        self.stacks[dest] = (*self.stacks.get(dest, ()), piece)
         self.where[piece] = dest
         return source
 
@@ -135,13 +137,18 @@ class Board:
         if move is None:
             return
         piece, dest = move
-        stack = self.stacks[dest]
-        stack.pop()
-        if not stack:
-            del self.stacks[dest]
+        self._lift(dest)
         if source >= 0:
-            self.stacks.setdefault(source, []).append(piece)
+            self.stacks[source] = (*self.stacks.get(source, ()), piece)
         self.where[piece] = source
+
+    def _lift(self, cell: int) -> None:
+        """Take the top piece off `cell`'s stack."""
+        stack = self.stacks[cell]
+        if len(stack) == 1:
+            del self.stacks[cell]
+        else:
+            self.stacks[cell] = stack[:-1]
 
     # -- rules ---------------------------------------------------------------------------
 

@@ -43,7 +43,8 @@ class Position:
     def moves(self) -> list[Move]:
         """The board's moves, in generation order (empty: the mover must pass)."""
         if self._moves is None:
-            # On a copy: move generation lifts pieces for a moment, and a state may be read from several threads.
+            # On a copy (cheap: stacks are shared tuples): move generation lifts pieces for a moment, and a state
+            # may be read from several threads.
             self._moves = self.board.copy().moves()
         return self._moves
 
@@ -88,12 +89,12 @@ def board_of(state: HiveState) -> Board:
     """A mutable board for `state`."""
     where = [-1] * PIECES
     placed = sorted((spot[2], piece) for piece, spot in enumerate(state.pieces) if spot)
-    stacks: dict[int, list[int]] = {}
+    stacks: dict[int, tuple[int, ...]] = {}
     for _level, piece in placed:
         q, r, _ = state.pieces[piece]
         cell = cell_of(q, r)
         where[piece] = cell
-        stacks.setdefault(cell, []).append(piece)
+        stacks[cell] = (*stacks.get(cell, ()), piece)
     return Board(where, stacks, state.ply)
 
 
