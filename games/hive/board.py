@@ -55,6 +55,8 @@ def _slide_steps(around: int) -> tuple[int, ...]:
 
 #: Ground slides by neighbourhood: one table lookup instead of three occupancy tests per direction.
 _SLIDE_STEPS = tuple(_slide_steps(around) for around in range(64))
+#: Per direction d from a cell: the step to that neighbour, and the neighbour's bit for the cell (direction d + 3).
+_BACK_BITS = tuple((step, 1 << ((d + 3) % 6)) for d, step in enumerate(DIRECTIONS))
 
 
 def _around(stacks: dict[int, tuple[int, ...]], cell: int) -> int:
@@ -230,6 +232,7 @@ class Board:
     def movements(self, colour: int) -> list[Move]:
         """Moves of the mover's pieces on top of their stacks that the One Hive rule lets go."""
         pinned = self.pinned()
+        around: dict[int, int] | None = None
         result: list[Move] = []
         for cell in sorted(self.stacks):
             stack = self.stacks[cell]
@@ -238,26 +241,37 @@ class Board:
                 continue
             if len(stack) == 1 and cell in pinned:
                 continue
-            for dest in self.destinations(piece, cell):
-                result.append((piece, dest))
+            if around is None and kind_of(piece) == "A":
+                around = self.occupied_around()  # once a ply, shared by the mover's ants
+            result.extend([(piece, dest) for dest in self.destinations(piece, cell, around)])
         return result
 
-    def destinations(self, piece: int, cell: int) -> list[int]:
-        """Where the piece on top of `cell` can go, sorted; the piece is lifted while it is worked out."""
+    def occupied_around(self) -> dict[int, int]:
+        """For every cell next to the hive (and in it), its occupied neighbours as bits in DIRECTIONS order."""
+        around: dict[int, int] = {}
+        get = around.get
+        for cell in self.stacks:
+            for step, bit in _BACK_BITS:
+                neighbour = cell + step
+                around[neighbour] = get(neighbour, 0) | bit
+        return around
+
+    def destinations(self, piece: int, cell: int, around: dict[int, int] | None = None) -> list[int]:
+        """Where the piece on top of `cell` can go, sorted; the piece is lifted while it is worked out.
+
+        `around` is `occupied_around()` of this board, if the caller has it already.
+        """
         kind = kind_of(piece)
         if kind == "B":
             return self._beetle(cell)
         if kind == "G":
             return self._grasshopper(cell)
+        if kind == "A":
+            return sorted(self._ant(cell, self.occupied_around() if around is None else around))
         stacks = self.stacks
         lifted = stacks.pop(cell)
         try:
-            if kind == "Q":
-                found = set(self._slides(cell))
-            elif kind == "A":
-                found = self._ant(cell)
-            else:
-                found = self._spider(cell)
+            found = set(self._slides(cell)) if kind == "Q" else self._spider(cell)
         finally:
             stacks[cell] = lifted
         return sorted(found)
@@ -266,14 +280,17 @@ class Board:
         """Empty neighbours reachable in one ground slide (see `_slide_steps`)."""
         return [cell + step for step in _SLIDE_STEPS[_around(self.stacks, cell)]]
 
-    def _ant(self, start: int) -> set[int]:
-        """Every cell reachable by any number of slides (the hot loop of move generation)."""
-        stacks = self.stacks
+    def _ant(self, start: int, around: dict[int, int]) -> set[int]:
+        """Every cell reachable by any number of slides (the hot loop of move generation), the ant at `start`
+        lifted: `around` (the board's `occupied_around`) with `start`'s bit cleared in its neighbours."""
+        around = around.copy()
+        for step, bit in _BACK_BITS:
+            around[start + step] &= ~bit
         seen = {start}
         frontier = [start]
         while frontier:
             cell = frontier.pop()
-            for step in _SLIDE_STEPS[_around(stacks, cell)]:
+            for step in _SLIDE_STEPS[around[cell]]:
                 target = cell + step
                 if target not in seen:
                     seen.add(target)
