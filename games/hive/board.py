@@ -57,6 +57,15 @@ def _slide_steps(around: int) -> tuple[int, ...]:
 _SLIDE_STEPS = tuple(_slide_steps(around) for around in range(64))
 #: Per direction d from a cell: the step to that neighbour, and the neighbour's bit for the cell (direction d + 3).
 _BACK_BITS = tuple((step, 1 << ((d + 3) % 6)) for d, step in enumerate(DIRECTIONS))
+#: The steps to the occupied neighbours, by neighbourhood bits.
+_OCCUPIED_STEPS = tuple(tuple(DIRECTIONS[d] for d in range(6) if (around >> d) & 1) for around in range(64))
+
+
+def _occupy(around: dict[int, int], cell: int) -> None:
+    """Record in `around` that `cell` has become occupied."""
+    for step, bit in _BACK_BITS:
+        neighbour = cell + step
+        around[neighbour] = around.get(neighbour, 0) | bit
 
 
 def _around(stacks: dict[int, tuple[int, ...]], cell: int) -> int:
@@ -90,16 +99,27 @@ class Board:
     """Stacks by cell (bottom piece first) and the cell of every piece (-1 in hand); white moves on even plies.
 
     Stacks are tuples, so a copy of the board shares them and only the cells a move touches change.
+    `around` keeps, for every cell next to an occupied one, its occupied neighbours as bits in DIRECTIONS
+    order: kept up to date by make and unmake, it serves the ants' flood fill and the One Hive search.
     """
 
-    __slots__ = ("ply", "stacks", "where")
+    __slots__ = ("around", "ply", "stacks", "where")
 
     def __init__(
-        self, where: Iterable[int] = (-1,) * PIECES, stacks: dict[int, tuple[int, ...]] | None = None, ply: int = 0
+        self,
+        where: Iterable[int] = (-1,) * PIECES,
+        stacks: dict[int, tuple[int, ...]] | None = None,
+        ply: int = 0,
+        around: dict[int, int] | None = None,
     ):
         self.where = list(where)
         self.stacks = stacks if stacks is not None else {}
         self.ply = ply
+        if around is None:
+            around = {}
+            for cell in self.stacks:
+                _occupy(around, cell)
+        self.around = around
 
     @property
     def mover(self) -> int:
@@ -110,7 +130,7 @@ class Board:
         return self.ply // 2 + 1
 
     def copy(self) -> Board:
-        return Board(self.where, dict(self.stacks), self.ply)
+        return Board(self.where, dict(self.stacks), self.ply, dict(self.around))
 
     def top(self, cell: int) -> int:
         return self.stacks[cell][-1]
@@ -130,7 +150,7 @@ class Board:
         source = self.where[piece]
         if source >= 0:
             self._lift(source)
-        self.stacks[dest] = (*self.stacks.get(dest, ()), piece)
+        self._drop(dest, piece)
         self.where[piece] = dest
         return source
 
@@ -141,7 +161,7 @@ class Board:
         piece, dest = move
         self._lift(dest)
         if source >= 0:
-            self.stacks[source] = (*self.stacks.get(source, ()), piece)
+            self._drop(source, piece)
         self.where[piece] = source
 
     def _lift(self, cell: int) -> None:
@@ -149,15 +169,32 @@ class Board:
         stack = self.stacks[cell]
         if len(stack) == 1:
             del self.stacks[cell]
+            around = self.around
+            for step, bit in _BACK_BITS:
+                neighbour = cell + step
+                left = around[neighbour] & ~bit
+                if left:
+                    around[neighbour] = left
+                else:
+                    del around[neighbour]
         else:
             self.stacks[cell] = stack[:-1]
+
+    def _drop(self, cell: int, piece: int) -> None:
+        """Put `piece` on top of `cell`'s stack."""
+        stack = self.stacks.get(cell)
+        if stack:
+            self.stacks[cell] = (*stack, piece)
+        else:
+            self.stacks[cell] = (piece,)
+            _occupy(self.around, cell)
 
     # -- rules ---------------------------------------------------------------------------
 
     def surrounded(self, colour: int) -> bool:
         """Whether `colour`'s queen is on the board with all six neighbours occupied."""
         cell = self.where[QUEENS[colour]]
-        return cell >= 0 and all(cell + d in self.stacks for d in DIRECTIONS)
+        return cell >= 0 and self.around.get(cell) == 0b111111
 
     def moves(self) -> list[Move]:
         """Every legal placement and movement of the mover, placements first, in a fixed order."""
@@ -198,14 +235,15 @@ class Board:
         stacks = self.stacks
         if len(stacks) < 3:
             return set()
-        adjacent = {cell: [cell + d for d in DIRECTIONS if cell + d in stacks] for cell in stacks}
+        around = self.around
         order: dict[int, int] = {}
         result: set[int] = set()
 
         def low_point(cell: int, parent: int) -> int:
             """Tarjan: the earliest cell reachable from `cell`'s subtree by one back edge (recursion ≤ 22 deep)."""
             order[cell] = low = entered = len(order)
-            for child in adjacent[cell]:
+            for step in _OCCUPIED_STEPS[around[cell]]:
+                child = cell + step
                 if child == parent:
                     continue
                 seen = order.get(child)
@@ -221,10 +259,10 @@ class Board:
         root = next(iter(stacks))
         order[root] = 0
         subtrees = 0
-        for child in adjacent[root]:
-            if child not in order:
+        for step in _OCCUPIED_STEPS[around[root]]:
+            if root + step not in order:
                 subtrees += 1
-                low_point(child, root)
+                low_point(root + step, root)
         if subtrees > 1:
             result.add(root)  # the root is a cut cell when the search had to start afresh from it
         return result
@@ -232,7 +270,6 @@ class Board:
     def movements(self, colour: int) -> list[Move]:
         """Moves of the mover's pieces on top of their stacks that the One Hive rule lets go."""
         pinned = self.pinned()
-        around: dict[int, int] | None = None
         result: list[Move] = []
         for cell in sorted(self.stacks):
             stack = self.stacks[cell]
@@ -241,33 +278,18 @@ class Board:
                 continue
             if len(stack) == 1 and cell in pinned:
                 continue
-            if around is None and kind_of(piece) == "A":
-                around = self.occupied_around()  # once a ply, shared by the mover's ants
-            result.extend([(piece, dest) for dest in self.destinations(piece, cell, around)])
+            result.extend([(piece, dest) for dest in self.destinations(piece, cell)])
         return result
 
-    def occupied_around(self) -> dict[int, int]:
-        """For every cell next to the hive (and in it), its occupied neighbours as bits in DIRECTIONS order."""
-        around: dict[int, int] = {}
-        get = around.get
-        for cell in self.stacks:
-            for step, bit in _BACK_BITS:
-                neighbour = cell + step
-                around[neighbour] = get(neighbour, 0) | bit
-        return around
-
-    def destinations(self, piece: int, cell: int, around: dict[int, int] | None = None) -> list[int]:
-        """Where the piece on top of `cell` can go, sorted; the piece is lifted while it is worked out.
-
-        `around` is `occupied_around()` of this board, if the caller has it already.
-        """
+    def destinations(self, piece: int, cell: int) -> list[int]:
+        """Where the piece on top of `cell` can go, sorted; the piece is lifted while it is worked out."""
         kind = kind_of(piece)
         if kind == "B":
             return self._beetle(cell)
         if kind == "G":
             return self._grasshopper(cell)
         if kind == "A":
-            return sorted(self._ant(cell, self.occupied_around() if around is None else around))
+            return sorted(self._ant(cell))
         stacks = self.stacks
         lifted = stacks.pop(cell)
         try:
@@ -280,10 +302,10 @@ class Board:
         """Empty neighbours reachable in one ground slide (see `_slide_steps`)."""
         return [cell + step for step in _SLIDE_STEPS[_around(self.stacks, cell)]]
 
-    def _ant(self, start: int, around: dict[int, int]) -> set[int]:
-        """Every cell reachable by any number of slides (the hot loop of move generation), the ant at `start`
-        lifted: `around` (the board's `occupied_around`) with `start`'s bit cleared in its neighbours."""
-        around = around.copy()
+    def _ant(self, start: int) -> set[int]:
+        """Every cell reachable by any number of slides (the hot loop of move generation); the ant is lifted
+        from `start` by clearing its bit in its neighbours' `around`, in a copy."""
+        around = self.around.copy()
         for step, bit in _BACK_BITS:
             around[start + step] &= ~bit
         seen = {start}
