@@ -248,10 +248,12 @@ class Board:
                     continue
                 seen = order.get(child)
                 if seen is not None:
-                    low = min(low, seen)
+                    if seen < low:
+                        low = seen
                     continue
                 child_low = low_point(child, cell)
-                low = min(low, child_low)
+                if child_low < low:
+                    low = child_low
                 if child_low >= entered:
                     result.add(cell)  # the child's subtree hangs on this cell alone
             return low
