@@ -71,7 +71,7 @@ class _Node:
         self.board = board
         self.key = key
         self.counts = counts  # transposition key -> occurrences since the last irreversible move
-        self.moves = list(board.generate_legal_moves())
+        self.moves = legal_moves(board)
         self._legal: dict[str, chess.Move] | None = None
         self.drawn: tuple[str, chess.Move] | None = None  # the move `random_action` last drew here
         self.outcome = _botzone_result(self, max_plies_hit) if draws == "botzone" else _result(self, max_plies_hit)
@@ -96,6 +96,26 @@ class _Node:
         if drawn is not None and drawn[0] == uci:
             return drawn[1]
         return self.legal.get(uci)
+
+
+def legal_moves(board: chess.Board) -> list[chess.Move]:
+    """`list(board.generate_legal_moves())`: the same moves in the same order, with python-chess's safety test
+    inlined for the usual move (not the king's, not to the en passant square, from a square that shields the
+    king from no slider); python-chess 1.11's own `_slider_blockers` and `_is_safe` decide the rest."""
+    king_mask = board.kings & board.occupied_co[board.turn]
+    if not king_mask or board.is_check():
+        return list(board.generate_legal_moves())
+    king = chess.msb(king_mask)
+    blockers = board._slider_blockers(king)
+    free = chess.BB_ALL & ~blockers & ~king_mask
+    ep_square = board.ep_square
+    is_safe = board._is_safe
+    squares = chess.BB_SQUARES
+    return [
+        move
+        for move in board.generate_pseudo_legal_moves()
+        if (squares[move.from_square] & free and move.to_square != ep_square) or is_safe(king, blockers, move)
+    ]
 
 
 def _botzone_result(node: _Node, max_plies_hit: bool) -> Outcome | None:
