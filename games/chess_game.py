@@ -52,8 +52,9 @@ class ChessState:
     fen0: str = chess.STARTING_FEN
     max_plies: int = DEFAULT_MAX_PLIES
     draws: str = "standard"  # "botzone": Botzone's judge (see the module docstring)
-    #: The position worked out for this state, attached on first use; derived, so not part of its value.
-    _position: _Node | None = field(default=None, compare=False, repr=False)
+    #: The position worked out for this state, attached on first use (`_attach`); derived, so not part of its
+    #: value and not an argument: `dataclasses.replace` makes a state that works its own out.
+    _position: _Node | None = field(default=None, init=False, compare=False, repr=False)
 
 
 #: The draw rules a state may follow.
@@ -196,8 +197,14 @@ def _node(state: ChessState) -> _Node:
     node = state._position
     if node is None:
         node = _rebuilt(state)
-        object.__setattr__(state, "_position", node)  # a cache of derived data, not a change of value
+        _attach(state, node)
     return node
+
+
+def _attach(state: ChessState, node: _Node) -> ChessState:
+    """`state`, with `node` (which must be its own) kept as a cache of derived data, not a change of value."""
+    object.__setattr__(state, "_position", node)
+    return state
 
 
 def _rebuilt(state: ChessState) -> _Node:
@@ -278,15 +285,15 @@ class Chess(Game[ChessState, str]):
             self.require_legal(state, action)  # raises with the reason
         moves = (*state.moves, action)
         child = _child(node, move, len(moves) >= state.max_plies, state.draws)
-        return ChessState(
+        after = ChessState(
             seed=state.seed,
             ply=state.ply + 1,
             moves=moves,
             fen0=state.fen0,
             max_plies=state.max_plies,
             draws=state.draws,
-            _position=child,
         )
+        return _attach(after, child)
 
     def outcome(self, state: ChessState) -> Outcome | None:
         return _node(state).outcome

@@ -25,7 +25,18 @@ from games.hive.notation import (
     parse_move_string,
     split_game_string,
 )
-from games.hive.state import COLOURS, MAX_PLIES, PASS, Action, HiveState, Position, board_move, board_of, position_of
+from games.hive.state import (
+    COLOURS,
+    MAX_PLIES,
+    PASS,
+    Action,
+    HiveState,
+    Position,
+    attach,
+    board_move,
+    board_of,
+    position_of,
+)
 from games.hive.text import RULES_TEXT, observation_text
 from games.hive.view import board_view
 
@@ -80,14 +91,10 @@ class Hive(Game[HiveState, Action]):
             last = (q, r, *pieces[piece][:2])
             pieces[piece] = (q, r, board.height(move[1]))
         child.make(move)
-        return HiveState(
-            seed=state.seed,
-            ply=state.ply + 1,
-            pieces=tuple(pieces),
-            moves=(*state.moves, text),
-            last=last,
-            _position=Position(child),
+        after = HiveState(
+            seed=state.seed, ply=state.ply + 1, pieces=tuple(pieces), moves=(*state.moves, text), last=last
         )
+        return attach(after, Position(child))
 
     def outcome(self, state: HiveState) -> Outcome | None:
         return position_of(state).outcome

@@ -23,8 +23,9 @@ class HiveState:
     pieces: tuple[tuple[int, ...], ...]  # per piece (PIECE_NAMES order): () in hand, else (q, r, level from 0)
     moves: tuple[str, ...] = ()  # the UHP MoveStrings played, for GameStrings and the move list
     last: tuple[int, ...] = ()  # the last move's cells for highlighting: (to q, to r[, from q, from r])
-    #: The position worked out for this state, attached on first use; derived, so not part of its value.
-    _position: Position | None = field(default=None, compare=False, repr=False)
+    #: The position worked out for this state, attached on first use (`attach`); derived, so not part of its value
+    #: and not an argument: `dataclasses.replace` makes a state that works its own out.
+    _position: Position | None = field(default=None, init=False, compare=False, repr=False)
 
 
 class Position:
@@ -68,8 +69,14 @@ def position_of(state: HiveState) -> Position:
     position = state._position
     if position is None:
         position = Position(board_of(state))
-        object.__setattr__(state, "_position", position)  # a cache of derived data, not a change of value
+        attach(state, position)
     return position
+
+
+def attach(state: HiveState, position: Position) -> HiveState:
+    """`state`, with `position` (which must be its own) kept as a cache of derived data, not a change of value."""
+    object.__setattr__(state, "_position", position)
+    return state
 
 
 def result_of(board: Board) -> Outcome | None:
