@@ -9,29 +9,30 @@ Variant "botzone" (option `draws="botzone"`): Botzone's chess judge, so its game
 no repetition or insufficient-material draw, and a draw once more than 50 plies have passed without a
 capture or pawn move (its published logs end on the 51st).
 
-The state's value is the starting FEN and the move list. The position worked out for it (board,
-legal moves, repetition counts, result) is attached to the state on first use, so a game played
-forwards costs one board copy, one push and one legal-move generation per move. A state read
-back from JSON finds its position in a small module-level LRU (filled by `to_json`) or replays
-the moves.
+The state and the position worked out for it (board, legal moves, repetition counts, result) live
+in `games.chess_position`.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
 import chess
 
 from games.base import Game, IllegalAction, Outcome
+from games.chess_position import (
+    DEFAULT_MAX_PLIES,
+    DRAW_RULES,
+    ChessState,
+    attach,
+    cache_key,
+    child_of,
+    position_of,
+    remember,
+)
 
 SEATS = ("White", "Black")
-DEFAULT_MAX_PLIES = 500
-_CACHE_SIZE = 4096
 _UCI = re.compile(r"([a-h][1-8])([a-h][1-8])([qrbn])?")
 _MOVE_NUMBER = re.compile(r"^\d+\s*\.+\s*")
 _ANNOTATION = re.compile(r"(?:[+#!?]|e\.?p\.?)+$")
@@ -42,185 +43,6 @@ GLYPHS = {
     "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟",
 }  # fmt: skip
 PIECE_NAMES = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight", "p": "pawn"}
-
-
-@dataclass(frozen=True)
-class ChessState:
-    seed: int
-    ply: int  # moves played in this game: len(moves)
-    moves: tuple[str, ...]  # UCI, from fen0
-    fen0: str = chess.STARTING_FEN
-    max_plies: int = DEFAULT_MAX_PLIES
-    draws: str = "standard"  # "botzone": Botzone's judge (see the module docstring)
-    #: The position worked out for this state, attached on first use (`_attach`); derived, so not part of its
-    #: value and not an argument: `dataclasses.replace` makes a state that works its own out.
-    _position: _Node | None = field(default=None, init=False, compare=False, repr=False)
-
-
-#: The draw rules a state may follow.
-DRAW_RULES = ("standard", "botzone")
-
-
-class _Node:
-    """The position of one state, computed once: board, legal moves, repetition counts, result."""
-
-    __slots__ = ("_legal", "board", "counts", "drawn", "key", "moves", "outcome")
-
-    def __init__(
-        self, board: chess.Board, counts: dict[Hashable, int], key: Hashable, max_plies_hit: bool, draws: str
-    ) -> None:
-        self.board = board
-        self.key = key
-        self.counts = counts  # transposition key -> occurrences since the last irreversible move
-        self.moves = legal_moves(board)
-        self._legal: dict[str, chess.Move] | None = None
-        self.drawn: tuple[str, chess.Move] | None = None  # the move `random_action` last drew here
-        self.outcome = _botzone_result(self, max_plies_hit) if draws == "botzone" else _result(self, max_plies_hit)
-
-    @property
-    def legal(self) -> dict[str, chess.Move]:
-        """The legal moves by UCI, in generation order; built when first asked (random playouts never ask)."""
-        if self._legal is None:
-            self._legal = {move.uci(): move for move in self.moves}
-        return self._legal
-
-    def draw(self, rng: Any) -> str:
-        """A uniformly random legal move's UCI, remembered so that applying it needs no lookup."""
-        move = rng.choice(self.moves)
-        uci = move.uci()
-        self.drawn = (uci, move)
-        return uci
-
-    def move(self, uci: str) -> chess.Move | None:
-        """The legal move `uci` names, or None."""
-        drawn = self.drawn
-        if drawn is not None and drawn[0] == uci:
-            return drawn[1]
-        return self.legal.get(uci)
-
-
-def legal_moves(board: chess.Board) -> list[chess.Move]:
-    """`list(board.generate_legal_moves())`: the same moves in the same order, with python-chess's safety test
-    inlined for the usual move (not the king's, not to the en passant square, from a square that shields the
-    king from no slider); python-chess 1.11's own `_slider_blockers` and `_is_safe` decide the rest."""
-    king_mask = board.kings & board.occupied_co[board.turn]
-    if not king_mask or board.is_check():
-        return list(board.generate_legal_moves())
-    king = chess.msb(king_mask)
-    blockers = board._slider_blockers(king)
-    free = chess.BB_ALL & ~blockers & ~king_mask
-    ep_square = board.ep_square
-    is_safe = board._is_safe
-    squares = chess.BB_SQUARES
-    return [
-        move
-        for move in board.generate_pseudo_legal_moves()
-        if (squares[move.from_square] & free and move.to_square != ep_square) or is_safe(king, blockers, move)
-    ]
-
-
-def _botzone_result(node: _Node, max_plies_hit: bool) -> Outcome | None:
-    """Botzone's judge: mate, stalemate, and 50 plies without a capture or pawn move; nothing else."""
-    board = node.board
-    if not node.moves:
-        return (
-            Outcome.win(1 if board.turn == chess.WHITE else 0, "checkmate")
-            if board.is_check()
-            else (Outcome.draw("stalemate"))
-        )
-    if board.halfmove_clock > 50:  # its judge lets the 51st such ply be played, then draws (replayed logs)
-        return Outcome.draw("over 50 plies without capture or pawn move (Botzone)")
-    return Outcome.draw("move cap") if max_plies_hit else None
-
-
-def _result(node: _Node, max_plies_hit: bool) -> Outcome | None:
-    """python-chess's `outcome(claim_draw=True)`, with repetition counts kept incrementally."""
-    board = node.board
-    if not node.moves and board.is_check():
-        return Outcome.win(1 if board.turn == chess.WHITE else 0, "checkmate")
-    if board.is_insufficient_material():
-        return Outcome.draw("insufficient material")
-    if not node.moves:
-        return Outcome.draw("stalemate")
-    if board.halfmove_clock >= 99 and board.can_claim_fifty_moves():
-        return Outcome.draw("fifty-move rule")
-    if node.counts[node.key] >= 3:
-        return Outcome.draw("threefold repetition")
-    if max(node.counts.values()) >= 2:  # a move could bring some position back a third time
-        for move in node.moves:
-            board.push(move)
-            key = board._transposition_key()  # the position identity python-chess itself uses for repetitions
-            board.pop()
-            if node.counts.get(key, 0) >= 2:
-                return Outcome.draw("threefold repetition")
-    if max_plies_hit:
-        return Outcome.draw("move cap")
-    return None
-
-
-def _root(fen0: str, max_plies_hit: bool, draws: str) -> _Node:
-    board = chess.Board(fen0)
-    key = board._transposition_key()
-    return _Node(board, {key: 1}, key, max_plies_hit, draws)
-
-
-def _child(parent: _Node, move: chess.Move, max_plies_hit: bool, draws: str) -> _Node:
-    board = parent.board.copy(stack=False)  # repetitions are tracked in `counts`, not the move stack
-    board.push(move)
-    key = board._transposition_key()
-    # After a capture, a pawn move or lost castling rights no earlier position can come back, so the counts
-    # start afresh (`is_irreversible` would also restart when an en passant right lapses: a cost, not a need).
-    irreversible = board.halfmove_clock == 0 or board.castling_rights != parent.board.castling_rights
-    counts = {} if irreversible else dict(parent.counts)
-    counts[key] = counts.get(key, 0) + 1
-    return _Node(board, counts, key, max_plies_hit, draws)
-
-
-_cache: OrderedDict[tuple[str, int, str, tuple[str, ...]], _Node] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def _remember(key: tuple[str, int, str, tuple[str, ...]], node: _Node) -> _Node:
-    with _cache_lock:
-        _cache[key] = node
-        if len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return node
-
-
-def _cache_key(state: ChessState) -> tuple[str, int, str, tuple[str, ...]]:
-    return (state.fen0, state.max_plies, state.draws, state.moves)  # the cap and the draw rules decide the result
-
-
-def _node(state: ChessState) -> _Node:
-    """The position of `state`: attached to it, else from the LRU, else replayed from fen0."""
-    node = state._position
-    if node is None:
-        node = _rebuilt(state)
-        _attach(state, node)
-    return node
-
-
-def _attach(state: ChessState, node: _Node) -> ChessState:
-    """`state`, with `node` (which must be its own) kept as a cache of derived data, not a change of value."""
-    object.__setattr__(state, "_position", node)
-    return state
-
-
-def _rebuilt(state: ChessState) -> _Node:
-    key = _cache_key(state)
-    with _cache_lock:
-        node = _cache.get(key)
-        if node is not None:
-            _cache.move_to_end(key)
-            return node
-    node = _root(state.fen0, state.max_plies <= 0, state.draws)
-    for i, uci in enumerate(state.moves):
-        move = node.legal.get(uci)
-        if move is None:
-            raise ValueError(f"stored move {uci!r} at ply {i} is not legal")
-        node = _child(node, move, i + 1 >= state.max_plies, state.draws)
-    return _remember(key, node)
 
 
 class Chess(Game[ChessState, str]):
@@ -259,32 +81,32 @@ class Chess(Game[ChessState, str]):
         return board
 
     def current_player(self, state: ChessState) -> int | None:
-        node = _node(state)
+        node = position_of(state)
         if node.outcome is not None:
             return None
         return 0 if node.board.turn == chess.WHITE else 1
 
     def legal_actions(self, state: ChessState) -> list[str]:
-        node = _node(state)
+        node = position_of(state)
         return [] if node.outcome is not None else list(node.legal)
 
     def is_legal(self, state: ChessState, action: str) -> bool:
-        node = _node(state)
+        node = position_of(state)
         return node.outcome is None and isinstance(action, str) and action in node.legal
 
     def random_action(self, state: ChessState, rng: Any) -> str:
-        node = _node(state)
+        node = position_of(state)
         if node.outcome is not None:
             raise IllegalAction("The game is over; no more moves can be made.")
         return node.draw(rng)  # the same choice as rng.choice(legal_actions): the moves in the same order
 
     def apply(self, state: ChessState, action: str) -> ChessState:
-        node = _node(state)
+        node = position_of(state)
         move = node.move(action) if isinstance(action, str) and node.outcome is None else None
         if move is None:
             self.require_legal(state, action)  # raises with the reason
         moves = (*state.moves, action)
-        child = _child(node, move, len(moves) >= state.max_plies, state.draws)
+        child = child_of(node, move, len(moves) >= state.max_plies, state.draws)
         after = ChessState(
             seed=state.seed,
             ply=state.ply + 1,
@@ -293,13 +115,13 @@ class Chess(Game[ChessState, str]):
             max_plies=state.max_plies,
             draws=state.draws,
         )
-        return _attach(after, child)
+        return attach(after, child)
 
     def outcome(self, state: ChessState) -> Outcome | None:
-        return _node(state).outcome
+        return position_of(state).outcome
 
     def to_json(self, state: ChessState) -> dict[str, Any]:
-        node = _remember(_cache_key(state), _node(state))  # so the state read back from this JSON finds it
+        node = remember(cache_key(state), position_of(state))  # so the state read back from this JSON finds it
         return {
             "seed": state.seed,
             "ply": state.ply,
@@ -347,7 +169,7 @@ class Chess(Game[ChessState, str]):
         cleaned = _clean(raw)
         if not cleaned:
             raise IllegalAction("Empty move; write a move in UCI like e2e4 or SAN like Nf3.")
-        node = _node(state)
+        node = position_of(state)
         board = node.board
         match = _UCI.fullmatch(cleaned.lower().replace("-", "").replace("x", ""))
         if match:
@@ -390,7 +212,7 @@ class Chess(Game[ChessState, str]):
             uci = self.parse_action(state, words[0])
         except IllegalAction:
             return None
-        return uci if uci in _node(state).legal else None
+        return uci if uci in position_of(state).legal else None
 
     # -- text for people and models ------------------------------------------------------
 
@@ -410,7 +232,7 @@ class Chess(Game[ChessState, str]):
         )
 
     def board_text(self, state: ChessState) -> str:
-        board = _node(state).board
+        board = position_of(state).board
         rows = []
         for rank in range(7, -1, -1):
             pieces = [board.piece_at(chess.square(file, rank)) for file in range(8)]
@@ -433,7 +255,7 @@ class Chess(Game[ChessState, str]):
         return board.variation_san([chess.Move.from_uci(u) for u in state.moves]) if state.moves else "(none)"
 
     def observation_text(self, state: ChessState, player: int) -> str:
-        board = _node(state).board
+        board = position_of(state).board
         lines = [
             f"You play {SEATS[player]}. {SEATS[0 if board.turn == chess.WHITE else 1]} to move"
             f"{' (in check)' if board.is_check() else ''}. Ply {state.ply + 1} of at most {state.max_plies}.",
@@ -445,7 +267,7 @@ class Chess(Game[ChessState, str]):
 
     def player_view(self, state: ChessState, player: int | None) -> dict[str, Any]:
         """Adds the 64 squares (in the viewer's orientation, with SVG coordinates), last move and check square."""
-        board = _node(state).board
+        board = position_of(state).board
         flipped = player == 1
         last = state.moves[-1] if state.moves else ""
         last_squares = {last[:2], last[2:4]} if last else set()

@@ -8,8 +8,7 @@ import random
 import chess
 import pytest
 
-from games import IllegalAction
-from games import chess_game as chess_module
+from games import IllegalAction, chess_position
 from games.bots import chess_bots
 from games.bots.calibration import play_series
 from games.chess_game import Chess
@@ -42,7 +41,7 @@ PERFT = [
 
 
 def perft(board: chess.Board, depth: int) -> int:
-    moves = chess_module.legal_moves(board)
+    moves = chess_position.legal_moves(board)
     if depth == 1:
         return len(moves)
     total = 0
@@ -71,7 +70,7 @@ def test_our_legal_move_list_is_python_chess_own_in_order():
     for _ in range(6):
         board = chess.Board()
         while not board.is_game_over() and board.ply() < 300:
-            assert chess_module.legal_moves(board) == list(board.generate_legal_moves()), board.fen()
+            assert chess_position.legal_moves(board) == list(board.generate_legal_moves()), board.fen()
             board.push(rng.choice(list(board.generate_legal_moves())))
 
 
@@ -316,7 +315,7 @@ def test_json_round_trip_rebuilds_an_evicted_board():
     state = play("e4", "c5", "Nf3", max_plies=300, fen=chess.STARTING_FEN)
     data = json.loads(json.dumps(GAME.to_json(state)))
     assert data["fen"] == GAME.board(state).fen()
-    chess_module._cache.clear()
+    chess_position._cache.clear()
     restored = GAME.from_json(data)
     assert restored == state
     assert GAME.legal_actions(restored) == [m.uci() for m in GAME.board(state).legal_moves]
