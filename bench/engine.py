@@ -2,7 +2,10 @@
 
 For tic-tac-toe, connect-four, reversi, chess and hive the same playout loop (legal actions → random
 choice → apply, until terminal) also drives OpenSpiel's implementation from Python, interleaved
-round by round so load changes hit both alike; the ratio is ours / OpenSpiel's (higher is better).
+round by round so load changes hit both alike; the ratio is ours / OpenSpiel's (higher is better), per playout
+and per ply (moves played per second: the games' lengths differ where their caps or draw rules do). For chess a
+third loop runs python-chess bare (legal move list, random choice, push; no repetition checks): the ceiling of
+an engine built on python-chess's move generator.
 
 Usage: .venv/bin/python bench/engine.py [--seconds 2] [--rounds 5] [--game G ...] [--no-bots]
 """
@@ -32,31 +35,58 @@ OPENSPIEL_PEERS = {
 }
 
 
-def ours(slug: str, seconds: float, seed: int) -> float:
-    """Random playouts per second with our engine (`random_action`: `rng.choice(legal_actions)` unless a game's
-    actions cannot be listed)."""
+Rate = tuple[float, float]  # (playouts per second, plies per second)
+
+
+def ours(slug: str, seconds: float, seed: int) -> Rate:
+    """Random playouts with our engine (`random_action`: a uniform choice among the legal actions, or a random
+    plan where a game's actions cannot be listed)."""
     game, rng = get_game(slug), random.Random(seed)
-    done, started = 0, time.perf_counter()
+    done = plies = 0
+    started = time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
         state = game.initial_state(seed=seed + done)
         while game.current_player(state) is not None:
             state = game.apply(state, game.random_action(state, rng))  # plans and order sets are not listable
+            plies += 1
         done += 1
-    return done / elapsed
+    return done / elapsed, plies / elapsed
 
 
-def openspiel(name: str, seconds: float, seed: int) -> float:
-    """Random playouts per second with OpenSpiel's C++ game, driven from Python the same way."""
+def openspiel(name: str, seconds: float, seed: int) -> Rate:
+    """Random playouts with OpenSpiel's C++ game, driven from Python the same way."""
     import pyspiel
 
     game, rng = pyspiel.load_game(name), random.Random(seed)
-    done, started = 0, time.perf_counter()
+    done = plies = 0
+    started = time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1
         done += 1
-    return done / elapsed
+    return done / elapsed, plies / elapsed
+
+
+def python_chess_bare(seconds: float, seed: int, max_plies: int = 500) -> Rate:
+    """Random playouts with python-chess alone: legal move list, random choice, push; ends on mate, stalemate,
+    insufficient material, 100 quiet half-moves or the cap (no repetition checks, no notation, no states)."""
+    import chess
+
+    rng = random.Random(seed)
+    done = plies = 0
+    started = time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        board = chess.Board()
+        for _ in range(max_plies):
+            moves = list(board.generate_legal_moves())
+            if not moves or board.halfmove_clock >= 100 or board.is_insufficient_material():
+                break
+            board.push(rng.choice(moves))
+            plies += 1
+        done += 1
+    return done / elapsed, plies / elapsed
 
 
 def bot_move_times(slug: str, games_per_level: int) -> list[tuple[str, float, float]]:
@@ -80,6 +110,23 @@ def bot_move_times(slug: str, games_per_level: int) -> list[tuple[str, float, fl
     return rows
 
 
+def ratios(mine: list[Rate], theirs: list[Rate], index: int) -> float:
+    """The median over rounds of ours / theirs, per playout (index 0) or per ply (index 1)."""
+    return statistics.median(a[index] / b[index] for a, b in zip(mine, theirs, strict=True))
+
+
+def peer_line(name: str, mine: list[Rate], theirs: list[Rate]) -> str:
+    playouts = statistics.median(rate[0] for rate in theirs)
+    return f"   {name}: {playouts:9.1f}/s   ratio {ratios(mine, theirs, 0):.2f} (per ply {ratios(mine, theirs, 1):.2f})"
+
+
+def ratio_figures(key: str, peer: str, mine: list[Rate], theirs: list[Rate]) -> list[str]:
+    return [
+        f"figure {key}_playouts_vs_{peer} {ratios(mine, theirs, 0):.2f} ratio",
+        f"figure {key}_plies_vs_{peer} {ratios(mine, theirs, 1):.2f} ratio",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="Time per measurement round.")
@@ -92,20 +139,25 @@ def main() -> None:
     for slug in args.game or list(GAMES):
         key = slug.replace("-", "_")
         peer = OPENSPIEL_PEERS.get(slug)
-        mine, theirs = [], []
+        mine, theirs, bare = [], [], []
         for round_ in range(args.rounds):
             mine.append(ours(slug, args.seconds, round_))
             if peer:
                 theirs.append(openspiel(peer, args.seconds, round_))
-        line = f"{slug:<13} {statistics.median(mine):9.1f} playouts/s"
-        peer_name = peer.split("(")[0] if peer else ""
-        figures.append(f"figure {key}_playouts_per_second {statistics.median(mine):.1f} playouts/s")
+            if slug == "chess":
+                bare.append(python_chess_bare(args.seconds, round_))
+        median = statistics.median(rate[0] for rate in mine)
+        line = f"{slug:<13} {median:9.1f} playouts/s"
+        figures.append(f"figure {key}_playouts_per_second {median:.1f} playouts/s")
         if peer:
-            ratios = [a / b for a, b in zip(mine, theirs, strict=True)]
-            line += f"   OpenSpiel {peer_name}: {statistics.median(theirs):9.1f}/s"
-            line += f"   ratio {statistics.median(ratios):.2f}"
-            figures.append(f"figure {key}_playouts_vs_openspiel {statistics.median(ratios):.2f} ratio")
+            line += peer_line(f"OpenSpiel {peer.split('(')[0]}", mine, theirs)
+            figures += ratio_figures(key, "openspiel", mine, theirs)
         print(line, flush=True)
+        if bare:
+            bare_median = statistics.median(rate[0] for rate in bare)
+            line = f"{'':<13} {bare_median:9.1f} playouts/s bare python-chess" + peer_line("OpenSpiel", bare, theirs)
+            print(line, flush=True)
+            figures += ratio_figures("python_chess_bare", "openspiel", bare, theirs)
         if not args.no_bots:
             for bot, mean_ms, max_ms in bot_move_times(slug, args.bot_games):
                 print(f"    {bot:<20} mean {mean_ms:8.1f} ms/move   max {max_ms:8.1f} ms", flush=True)

@@ -9,27 +9,30 @@ Variant "botzone" (option `draws="botzone"`): Botzone's chess judge, so its game
 no repetition or insufficient-material draw, and a draw once more than 50 plies have passed without a
 capture or pawn move (its published logs end on the 51st).
 
-The state stores only the starting FEN and the move list; the `chess.Board` for a state is
-rebuilt on demand and kept in a small module-level LRU keyed by (fen0, moves), so a game
-played forwards costs one board copy and one push per move.
+The state and the position worked out for it (board, legal moves, repetition counts, result) live
+in `games.chess_position`.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable
-from dataclasses import dataclass, replace
 from typing import Any
 
 import chess
 
 from games.base import Game, IllegalAction, Outcome
+from games.chess_position import (
+    DEFAULT_MAX_PLIES,
+    DRAW_RULES,
+    ChessState,
+    attach,
+    cache_key,
+    child_of,
+    position_of,
+    remember,
+)
 
 SEATS = ("White", "Black")
-DEFAULT_MAX_PLIES = 500
-_CACHE_SIZE = 4096
 _UCI = re.compile(r"([a-h][1-8])([a-h][1-8])([qrbn])?")
 _MOVE_NUMBER = re.compile(r"^\d+\s*\.+\s*")
 _ANNOTATION = re.compile(r"(?:[+#!?]|e\.?p\.?)+$")
@@ -40,119 +43,6 @@ GLYPHS = {
     "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟",
 }  # fmt: skip
 PIECE_NAMES = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight", "p": "pawn"}
-
-
-@dataclass(frozen=True)
-class ChessState:
-    seed: int
-    ply: int  # moves played in this game: len(moves)
-    moves: tuple[str, ...]  # UCI, from fen0
-    fen0: str = chess.STARTING_FEN
-    max_plies: int = DEFAULT_MAX_PLIES
-    draws: str = "standard"  # "botzone": Botzone's judge (see the module docstring)
-
-
-#: The draw rules a state may follow.
-DRAW_RULES = ("standard", "botzone")
-
-
-class _Node:
-    """The position of one state, computed once: board, legal moves, repetition counts, result."""
-
-    __slots__ = ("board", "counts", "key", "legal", "outcome")
-
-    def __init__(
-        self, board: chess.Board, counts: dict[Hashable, int], key: Hashable, max_plies_hit: bool, draws: str
-    ) -> None:
-        self.board = board
-        self.key = key
-        self.counts = counts  # transposition key -> occurrences since the last irreversible move
-        self.legal = {move.uci(): move for move in board.generate_legal_moves()}
-        self.outcome = _botzone_result(self, max_plies_hit) if draws == "botzone" else _result(self, max_plies_hit)
-
-
-def _botzone_result(node: _Node, max_plies_hit: bool) -> Outcome | None:
-    """Botzone's judge: mate, stalemate, and 50 plies without a capture or pawn move; nothing else."""
-    board = node.board
-    if not node.legal:
-        return (
-            Outcome.win(1 if board.turn == chess.WHITE else 0, "checkmate")
-            if board.is_check()
-            else (Outcome.draw("stalemate"))
-        )
-    if board.halfmove_clock > 50:  # its judge lets the 51st such ply be played, then draws (replayed logs)
-        return Outcome.draw("over 50 plies without capture or pawn move (Botzone)")
-    return Outcome.draw("move cap") if max_plies_hit else None
-
-
-def _result(node: _Node, max_plies_hit: bool) -> Outcome | None:
-    """python-chess's `outcome(claim_draw=True)`, with repetition counts kept incrementally."""
-    board = node.board
-    if not node.legal and board.is_check():
-        return Outcome.win(1 if board.turn == chess.WHITE else 0, "checkmate")
-    if board.is_insufficient_material():
-        return Outcome.draw("insufficient material")
-    if not node.legal:
-        return Outcome.draw("stalemate")
-    if board.halfmove_clock >= 99 and board.can_claim_fifty_moves():
-        return Outcome.draw("fifty-move rule")
-    if node.counts[node.key] >= 3:
-        return Outcome.draw("threefold repetition")
-    if max(node.counts.values()) >= 2:  # a move could bring some position back a third time
-        for move in node.legal.values():
-            board.push(move)
-            key = board._transposition_key()  # the position identity python-chess itself uses for repetitions
-            board.pop()
-            if node.counts.get(key, 0) >= 2:
-                return Outcome.draw("threefold repetition")
-    if max_plies_hit:
-        return Outcome.draw("move cap")
-    return None
-
-
-def _root(fen0: str, max_plies_hit: bool, draws: str) -> _Node:
-    board = chess.Board(fen0)
-    key = board._transposition_key()
-    return _Node(board, {key: 1}, key, max_plies_hit, draws)
-
-
-def _child(parent: _Node, uci: str, max_plies_hit: bool, draws: str) -> _Node:
-    move = parent.legal[uci]
-    irreversible = parent.board.is_irreversible(move)
-    board = parent.board.copy(stack=False)  # repetitions are tracked in `counts`, not the move stack
-    board.push(move)
-    key = board._transposition_key()
-    counts = {} if irreversible else dict(parent.counts)
-    counts[key] = counts.get(key, 0) + 1
-    return _Node(board, counts, key, max_plies_hit, draws)
-
-
-_cache: OrderedDict[tuple[str, int, str, tuple[str, ...]], _Node] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def _remember(key: tuple[str, int, str, tuple[str, ...]], node: _Node) -> _Node:
-    with _cache_lock:
-        _cache[key] = node
-        if len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return node
-
-
-def _node(state: ChessState) -> _Node:
-    """The cached position of `state`, rebuilt from fen0 and the moves when evicted."""
-    key = (state.fen0, state.max_plies, state.draws, state.moves)  # the cap and the draw rules decide the result
-    with _cache_lock:
-        node = _cache.get(key)
-        if node is not None:
-            _cache.move_to_end(key)
-            return node
-    node = _root(state.fen0, state.max_plies <= 0, state.draws)
-    for i, uci in enumerate(state.moves):
-        if uci not in node.legal:
-            raise ValueError(f"stored move {uci!r} at ply {i} is not legal")
-        node = _child(node, uci, i + 1 >= state.max_plies, state.draws)
-    return _remember(key, node)
 
 
 class Chess(Game[ChessState, str]):
@@ -191,33 +81,47 @@ class Chess(Game[ChessState, str]):
         return board
 
     def current_player(self, state: ChessState) -> int | None:
-        node = _node(state)
+        node = position_of(state)
         if node.outcome is not None:
             return None
         return 0 if node.board.turn == chess.WHITE else 1
 
     def legal_actions(self, state: ChessState) -> list[str]:
-        node = _node(state)
+        node = position_of(state)
         return [] if node.outcome is not None else list(node.legal)
 
     def is_legal(self, state: ChessState, action: str) -> bool:
-        node = _node(state)
+        node = position_of(state)
         return node.outcome is None and isinstance(action, str) and action in node.legal
 
     def random_action(self, state: ChessState, rng: Any) -> str:
-        return rng.choice(self.legal_actions(state))
+        node = position_of(state)
+        if node.outcome is not None:
+            raise IllegalAction("The game is over; no more moves can be made.")
+        return node.draw(rng)  # the same choice as rng.choice(legal_actions): the moves in the same order
 
     def apply(self, state: ChessState, action: str) -> ChessState:
-        self.require_legal(state, action)
+        node = position_of(state)
+        move = node.move(action) if isinstance(action, str) and node.outcome is None else None
+        if move is None:
+            self.require_legal(state, action)  # raises with the reason
         moves = (*state.moves, action)
-        node = _child(_node(state), action, len(moves) >= state.max_plies, state.draws)
-        _remember((state.fen0, state.max_plies, state.draws, moves), node)
-        return replace(state, ply=state.ply + 1, moves=moves)
+        child = child_of(node, move, len(moves) >= state.max_plies, state.draws)
+        after = ChessState(
+            seed=state.seed,
+            ply=state.ply + 1,
+            moves=moves,
+            fen0=state.fen0,
+            max_plies=state.max_plies,
+            draws=state.draws,
+        )
+        return attach(after, child)
 
     def outcome(self, state: ChessState) -> Outcome | None:
-        return _node(state).outcome
+        return position_of(state).outcome
 
     def to_json(self, state: ChessState) -> dict[str, Any]:
+        node = remember(cache_key(state), position_of(state))  # so the state read back from this JSON finds it
         return {
             "seed": state.seed,
             "ply": state.ply,
@@ -225,7 +129,7 @@ class Chess(Game[ChessState, str]):
             "max_plies": state.max_plies,
             **({"draws": state.draws} if state.draws != "standard" else {}),
             "moves": list(state.moves),
-            "fen": _node(state).board.fen(),  # derived, for readers; from_json ignores it
+            "fen": node.board.fen(),  # derived, for readers; from_json ignores it
         }
 
     def from_json(self, data: dict[str, Any]) -> ChessState:
@@ -265,7 +169,7 @@ class Chess(Game[ChessState, str]):
         cleaned = _clean(raw)
         if not cleaned:
             raise IllegalAction("Empty move; write a move in UCI like e2e4 or SAN like Nf3.")
-        node = _node(state)
+        node = position_of(state)
         board = node.board
         match = _UCI.fullmatch(cleaned.lower().replace("-", "").replace("x", ""))
         if match:
@@ -308,7 +212,7 @@ class Chess(Game[ChessState, str]):
             uci = self.parse_action(state, words[0])
         except IllegalAction:
             return None
-        return uci if uci in _node(state).legal else None
+        return uci if uci in position_of(state).legal else None
 
     # -- text for people and models ------------------------------------------------------
 
@@ -328,7 +232,7 @@ class Chess(Game[ChessState, str]):
         )
 
     def board_text(self, state: ChessState) -> str:
-        board = _node(state).board
+        board = position_of(state).board
         rows = []
         for rank in range(7, -1, -1):
             pieces = [board.piece_at(chess.square(file, rank)) for file in range(8)]
@@ -351,7 +255,7 @@ class Chess(Game[ChessState, str]):
         return board.variation_san([chess.Move.from_uci(u) for u in state.moves]) if state.moves else "(none)"
 
     def observation_text(self, state: ChessState, player: int) -> str:
-        board = _node(state).board
+        board = position_of(state).board
         lines = [
             f"You play {SEATS[player]}. {SEATS[0 if board.turn == chess.WHITE else 1]} to move"
             f"{' (in check)' if board.is_check() else ''}. Ply {state.ply + 1} of at most {state.max_plies}.",
@@ -363,7 +267,7 @@ class Chess(Game[ChessState, str]):
 
     def player_view(self, state: ChessState, player: int | None) -> dict[str, Any]:
         """Adds the 64 squares (in the viewer's orientation, with SVG coordinates), last move and check square."""
-        board = _node(state).board
+        board = position_of(state).board
         flipped = player == 1
         last = state.moves[-1] if state.moves else ""
         last_squares = {last[:2], last[2:4]} if last else set()

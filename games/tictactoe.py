@@ -1,4 +1,9 @@
-"""Tic-tac-toe on a 3×3 board. Cells are named a1–c3 (column letter, row number from the bottom)."""
+"""Tic-tac-toe on a 3×3 board. Cells are named a1–c3 (column letter, row number from the bottom).
+
+A state is its seed and an interned `Position`: one object per board, holding what the rules ask
+about it (mover, winner, legal moves) and the positions its moves lead to, each worked out once.
+There are only 5,478 reachable boards, so a random playout is a walk through table lookups.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +18,6 @@ LINES = (
     (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
     (0, 4, 8), (2, 4, 6),  # diagonals
 )  # fmt: skip
-#: The lines through each cell: a move can only complete one of these.
-LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
 MARKS = ("X", "O")
 EMPTY = "."
 
@@ -33,13 +36,80 @@ def cell_name(index: int) -> str:
     return f"{'abc'[col]}{3 - row}"
 
 
-@dataclass(frozen=True)
+class Position:
+    """One board and its derived facts; `position_of` interns them, so equal boards are one object."""
+
+    __slots__ = ("board", "children", "legal", "mover", "outcome", "ply", "winner")
+
+    def __init__(self, board: tuple[int, ...]) -> None:
+        self.board = board
+        self.ply = 9 - board.count(-1)
+        self.winner = line_owner(board)
+        if self.winner is not None:
+            self.outcome: Outcome | None = Outcome.win(self.winner, "three in a row")
+        else:
+            self.outcome = None if self.ply < 9 else Outcome.draw("board full")
+        over = self.outcome is not None
+        self.mover = None if over else self.ply % 2
+        self.legal: tuple[int, ...] = () if over else tuple(i for i, v in enumerate(board) if v == -1)
+        self.children: dict[int, Position] = {}  # filled as moves are first played
+
+    def child(self, cell: int) -> Position:
+        """The position after the mover marks `cell` (which the caller has checked is legal)."""
+        child = self.children.get(cell)
+        if child is None:
+            board = list(self.board)
+            board[cell] = self.mover
+            child = self.children[cell] = position_of(tuple(board))
+        return child
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and other.board == self.board
+
+    def __hash__(self) -> int:
+        return hash(self.board)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return position_of, (self.board,)
+
+    def __repr__(self) -> str:
+        return f"Position({self.board!r})"
+
+
+_positions: dict[tuple[int, ...], Position] = {}
+
+
+def position_of(board: tuple[int, ...]) -> Position:
+    """The interned position of a 9-cell board (-1 empty, else the seat that marked the cell)."""
+    position = _positions.get(board)
+    if position is None:
+        if len(board) != 9 or not all(v in (-1, 0, 1) for v in board):
+            raise ValueError(f"a tic-tac-toe board is 9 cells of -1, 0 or 1, got {board!r}")
+        position = _positions[board] = Position(board)
+    return position
+
+
+@dataclass(frozen=True, slots=True)
 class TicTacToeState:
     seed: int
-    ply: int
-    board: tuple[int, ...]  # 9 cells: -1 empty, else the seat that marked it
-    #: The seat with three in a row: found once when a move is applied, not on every question the rules answer.
-    winner: int | None = None
+    position: Position
+
+    @property
+    def ply(self) -> int:
+        return self.position.ply
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """9 cells: -1 empty, else the seat that marked it."""
+        return self.position.board
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with three in a row, if any."""
+        return self.position.winner
+
+
+_EMPTY_BOARD = position_of((-1,) * 9)
 
 
 class TicTacToe(Game[TicTacToeState, int]):
@@ -50,50 +120,39 @@ class TicTacToe(Game[TicTacToeState, int]):
     def initial_state(self, *, seed: int, **options: Any) -> TicTacToeState:
         if options:
             raise ValueError(f"tic-tac-toe takes no options, got {sorted(options)}")
-        return TicTacToeState(seed=seed, ply=0, board=(-1,) * 9)
+        return TicTacToeState(seed, _EMPTY_BOARD)
 
     def current_player(self, state: TicTacToeState) -> int | None:
-        if state.winner is not None or -1 not in state.board:
-            return None
-        return state.ply % 2
+        return state.position.mover
 
     def legal_actions(self, state: TicTacToeState) -> list[int]:
-        if state.winner is not None:
-            return []  # a full board has no empty cell left either
-        return [i for i, v in enumerate(state.board) if v == -1]
+        return list(state.position.legal)
+
+    def random_action(self, state: TicTacToeState, rng: Any) -> int:
+        return rng.choice(state.position.legal)
 
     def is_legal(self, state: TicTacToeState, action: int) -> bool:
-        return (
-            isinstance(action, int)
-            and 0 <= action < 9
-            and state.board[action] == -1
-            and self.current_player(state) is not None
-        )
+        return isinstance(action, int) and action in state.position.legal
 
     def apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
-        self.require_legal(state, action)
-        board = list(state.board)
-        board[action] = seat = state.ply % 2
-        winner = None
-        for a, b, c in LINES_THROUGH[action]:  # a loop, not any(): this is the engine's innermost step
-            if board[a] == board[b] == board[c]:
-                winner = seat
-                break
-        return TicTacToeState(seed=state.seed, ply=state.ply + 1, board=tuple(board), winner=winner)
+        position = state.position
+        child = position.children.get(action) if type(action) is int else None
+        if child is None:
+            self.require_legal(state, action)
+            child = position.child(int(action))
+        return TicTacToeState(state.seed, child)
 
     def outcome(self, state: TicTacToeState) -> Outcome | None:
-        if state.winner is not None:
-            return Outcome.win(state.winner, "three in a row")
-        if -1 not in state.board:
-            return Outcome.draw("board full")
-        return None
+        return state.position.outcome
 
     def to_json(self, state: TicTacToeState) -> dict[str, Any]:
         return {"seed": state.seed, "ply": state.ply, "board": list(state.board)}
 
     def from_json(self, data: dict[str, Any]) -> TicTacToeState:
-        board = tuple(data["board"])
-        return TicTacToeState(seed=int(data["seed"]), ply=int(data["ply"]), board=board, winner=line_owner(board))
+        position = position_of(tuple(data["board"]))
+        if int(data["ply"]) != position.ply:
+            raise ValueError(f"ply {data['ply']} does not match the {position.ply} marks on the board")
+        return TicTacToeState(int(data["seed"]), position)
 
     def action_to_text(self, state: TicTacToeState, action: int) -> str:
         return cell_name(action)

@@ -12,11 +12,10 @@ surrounded on all six sides loses; both at once is a draw, and so is reaching `M
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from games.base import Game, IllegalAction, Outcome
-from games.hive.board import PIECES, axial_of, cell_of
+from games.hive.board import PIECES, axial_of
 from games.hive.notation import (
     PASS_TEXT,
     PIECE_NAMES,
@@ -26,15 +25,20 @@ from games.hive.notation import (
     parse_move_string,
     split_game_string,
 )
-from games.hive.state import COLOURS, MAX_PLIES, PASS, Action, HiveState, board_move, board_of, queen_surrounded
+from games.hive.state import (
+    COLOURS,
+    MAX_PLIES,
+    PASS,
+    Action,
+    HiveState,
+    Position,
+    attach,
+    board_move,
+    board_of,
+    position_of,
+)
 from games.hive.text import RULES_TEXT, observation_text
 from games.hive.view import board_view
-
-
-@lru_cache(maxsize=256)
-def _legal(state: HiveState) -> tuple[Action, ...]:
-    moves = board_of(state).moves()
-    return tuple((piece, *axial_of(cell)) for piece, cell in moves) or (PASS,)
 
 
 class Hive(Game[HiveState, Action]):
@@ -48,41 +52,52 @@ class Hive(Game[HiveState, Action]):
         return HiveState(seed=seed, ply=0, pieces=((),) * PIECES)
 
     def current_player(self, state: HiveState) -> int | None:
-        return None if self.outcome(state) is not None else state.ply % 2
+        return None if position_of(state).outcome is not None else state.ply % 2
 
     def legal_actions(self, state: HiveState) -> list[Action]:
-        if self.current_player(state) is None:
-            return []
-        return list(_legal(state))
+        position = position_of(state)
+        return [] if position.outcome is not None else list(position.legal)
 
     def is_legal(self, state: HiveState, action: Action) -> bool:
-        return isinstance(action, tuple) and self.current_player(state) is not None and action in _legal(state)
+        position = position_of(state)
+        if position.outcome is not None or not isinstance(action, tuple):
+            return False
+        try:
+            return action in position.legal
+        except TypeError:  # an unhashable action is no action at all
+            return False
+
+    def random_action(self, state: HiveState, rng: Any) -> Action:
+        position = position_of(state)
+        if position.outcome is not None:
+            raise IllegalAction("The game is over; no more moves can be made.")
+        return position.draw(rng)
 
     def apply(self, state: HiveState, action: Action) -> HiveState:
-        self.require_legal(state, action)
-        board = board_of(state)
-        text = move_string(board, board_move(action))
+        position = position_of(state)
+        drawn = position.drawn
+        if drawn is not None and drawn[0] == action and position.outcome is None:
+            move = drawn[1]  # just drawn from the legal moves: no lookup
+        else:
+            self.require_legal(state, action)
+            move = position.legal[action]
+        board = position.board
+        text = move_string(board, move)
         pieces = list(state.pieces)
         last: tuple[int, ...] = ()
-        if action != PASS:
+        child = board.copy()
+        if move is not None:
             piece, q, r = action
-            height = board.height(cell_of(q, r))
             last = (q, r, *pieces[piece][:2])
-            pieces[piece] = (q, r, height)
-        return HiveState(
+            pieces[piece] = (q, r, board.height(move[1]))
+        child.make(move)
+        after = HiveState(
             seed=state.seed, ply=state.ply + 1, pieces=tuple(pieces), moves=(*state.moves, text), last=last
         )
+        return attach(after, Position(child))
 
     def outcome(self, state: HiveState) -> Outcome | None:
-        white, black = queen_surrounded(state, 0), queen_surrounded(state, 1)
-        if white and black:
-            return Outcome.draw("both queens surrounded")
-        if white or black:
-            loser = 0 if white else 1
-            return Outcome.win(1 - loser, f"{COLOURS[loser].lower()} queen surrounded")
-        if state.ply >= MAX_PLIES:
-            return Outcome.draw(f"{MAX_PLIES}-turn limit")
-        return None
+        return position_of(state).outcome
 
     # -- record --------------------------------------------------------------------------
 
@@ -108,13 +123,13 @@ class Hive(Game[HiveState, Action]):
 
     def action_to_text(self, state: HiveState, action: Action) -> str:
         """The UHP MoveString: 'wA1' (first move), 'bG1 wA1-', 'wB1 bQ' (climbing), 'pass'."""
-        return move_string(board_of(state), board_move(action))
+        return move_string(position_of(state).board, board_move(action))
 
     def parse_action(self, state: HiveState, text: str) -> Action:
         """Reads one UHP MoveString; any neighbouring piece may serve as the reference."""
         cleaned = text.strip().strip("`'\".").strip()
         try:
-            move = parse_move_string(board_of(state), cleaned)
+            move = parse_move_string(position_of(state).board, cleaned)
         except NotationError as error:
             raise IllegalAction(str(error)) from None
         if move is None:

@@ -40,6 +40,44 @@ AXIAL = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 # For each direction, the two cells next to both ends of a step that way: (cell + left, cell + right).
 _FLANKS = tuple((DIRECTIONS[(d - 1) % 6], DIRECTIONS[(d + 1) % 6]) for d in range(6))
 _STEPS = tuple((step, left, right) for step, (left, right) in zip(DIRECTIONS, _FLANKS, strict=True))
+_EAST, _SOUTH_EAST, _SOUTH_WEST, _WEST, _NORTH_WEST, _NORTH_EAST = DIRECTIONS
+
+
+def _slide_steps(around: int) -> tuple[int, ...]:
+    """The ground slides out of a cell whose occupied neighbours are the bits of `around` (bit d: DIRECTIONS[d]).
+
+    A slide goes to an empty neighbour with exactly one of its two flanking cells occupied: both is a gate too
+    narrow to pass (freedom to move), neither would lose touch with the hive.
+    """
+    bit = [(around >> d) & 1 for d in range(6)]
+    return tuple(DIRECTIONS[d] for d in range(6) if not bit[d] and bit[d - 1] != bit[(d + 1) % 6])
+
+
+#: Ground slides by neighbourhood: one table lookup instead of three occupancy tests per direction.
+_SLIDE_STEPS = tuple(_slide_steps(around) for around in range(64))
+#: Per direction d from a cell: the step to that neighbour, and the neighbour's bit for the cell (direction d + 3).
+_BACK_BITS = tuple((step, 1 << ((d + 3) % 6)) for d, step in enumerate(DIRECTIONS))
+#: The steps to the occupied neighbours, by neighbourhood bits.
+_OCCUPIED_STEPS = tuple(tuple(DIRECTIONS[d] for d in range(6) if (around >> d) & 1) for around in range(64))
+
+
+def _occupy(around: dict[int, int], cell: int) -> None:
+    """Record in `around` that `cell` has become occupied."""
+    for step, bit in _BACK_BITS:
+        neighbour = cell + step
+        around[neighbour] = around.get(neighbour, 0) | bit
+
+
+def _around(stacks: dict[int, tuple[int, ...]], cell: int) -> int:
+    """Which of `cell`'s six neighbours are occupied, as bits in DIRECTIONS order."""
+    return (
+        (cell + _EAST in stacks)
+        | (cell + _SOUTH_EAST in stacks) << 1
+        | (cell + _SOUTH_WEST in stacks) << 2
+        | (cell + _WEST in stacks) << 3
+        | (cell + _NORTH_WEST in stacks) << 4
+        | (cell + _NORTH_EAST in stacks) << 5
+    )
 
 
 def cell_of(q: int, r: int) -> int:
@@ -58,14 +96,30 @@ Move = tuple[int, int]  # (piece, destination cell)
 
 
 class Board:
-    """Stacks by cell and the cell of every piece (-1 in hand); white moves on even plies."""
+    """Stacks by cell (bottom piece first) and the cell of every piece (-1 in hand); white moves on even plies.
 
-    __slots__ = ("ply", "stacks", "where")
+    Stacks are tuples, so a copy of the board shares them and only the cells a move touches change.
+    `around` keeps, for every cell next to an occupied one, its occupied neighbours as bits in DIRECTIONS
+    order: kept up to date by make and unmake, it serves the ants' flood fill and the One Hive search.
+    """
 
-    def __init__(self, where: Iterable[int] = (-1,) * PIECES, stacks: dict[int, list[int]] | None = None, ply: int = 0):
+    __slots__ = ("around", "ply", "stacks", "where")
+
+    def __init__(
+        self,
+        where: Iterable[int] = (-1,) * PIECES,
+        stacks: dict[int, tuple[int, ...]] | None = None,
+        ply: int = 0,
+        around: dict[int, int] | None = None,
+    ):
         self.where = list(where)
         self.stacks = stacks if stacks is not None else {}
         self.ply = ply
+        if around is None:
+            around = {}
+            for cell in self.stacks:
+                _occupy(around, cell)
+        self.around = around
 
     @property
     def mover(self) -> int:
@@ -74,6 +128,9 @@ class Board:
     def turn_of_mover(self) -> int:
         """The mover's own turn number, 1 for its first."""
         return self.ply // 2 + 1
+
+    def copy(self) -> Board:
+        return Board(self.where, dict(self.stacks), self.ply, dict(self.around))
 
     def top(self, cell: int) -> int:
         return self.stacks[cell][-1]
@@ -92,11 +149,8 @@ class Board:
         piece, dest = move
         source = self.where[piece]
         if source >= 0:
-            stack = self.stacks[source]
-            stack.pop()
-            if not stack:
-                del self.stacks[source]
-        self.stacks.setdefault(dest, []).append(piece)
+            self._lift(source)
+        self._drop(dest, piece)
         self.where[piece] = dest
         return source
 
@@ -105,25 +159,48 @@ class Board:
         if move is None:
             return
         piece, dest = move
-        stack = self.stacks[dest]
-        stack.pop()
-        if not stack:
-            del self.stacks[dest]
+        self._lift(dest)
         if source >= 0:
-            self.stacks.setdefault(source, []).append(piece)
+            self._drop(source, piece)
         self.where[piece] = source
+
+    def _lift(self, cell: int) -> None:
+        """Take the top piece off `cell`'s stack."""
+        stack = self.stacks[cell]
+        if len(stack) == 1:
+            del self.stacks[cell]
+            around = self.around
+            for step, bit in _BACK_BITS:
+                neighbour = cell + step
+                left = around[neighbour] & ~bit
+                if left:
+                    around[neighbour] = left
+                else:
+                    del around[neighbour]
+        else:
+            self.stacks[cell] = stack[:-1]
+
+    def _drop(self, cell: int, piece: int) -> None:
+        """Put `piece` on top of `cell`'s stack."""
+        stack = self.stacks.get(cell)
+        if stack:
+            self.stacks[cell] = (*stack, piece)
+        else:
+            self.stacks[cell] = (piece,)
+            _occupy(self.around, cell)
 
     # -- rules ---------------------------------------------------------------------------
 
     def surrounded(self, colour: int) -> bool:
         """Whether `colour`'s queen is on the board with all six neighbours occupied."""
         cell = self.where[QUEENS[colour]]
-        return cell >= 0 and all(cell + d in self.stacks for d in DIRECTIONS)
+        return cell >= 0 and self.around.get(cell) == 0b111111
 
     def moves(self) -> list[Move]:
         """Every legal placement and movement of the mover, placements first, in a fixed order."""
         colour = self.mover
-        result = [(piece, cell) for cell in self.placement_cells(colour) for piece in self.placeable(colour)]
+        pieces = self.placeable(colour)
+        result = [(piece, cell) for cell in self.placement_cells(colour) for piece in pieces] if pieces else []
         if self.where[QUEENS[colour]] >= 0:
             result.extend(self.movements(colour))
         return result
@@ -148,53 +225,48 @@ class Board:
             return [ORIGIN]
         if self.ply == 1:
             return [ORIGIN + d for d in DIRECTIONS]
-        stacks = self.stacks
-        own, seen = [], set()
-        for cell, stack in stacks.items():
-            if colour_of(stack[-1]) != colour:
-                continue
-            for d in DIRECTIONS:
-                target = cell + d
-                if target in stacks or target in seen:
-                    continue
-                seen.add(target)
-                if all(target + e not in stacks or colour_of(stacks[target + e][-1]) == colour for e in DIRECTIONS):
-                    own.append(target)
-        own.sort()
-        return own
+        touching: tuple[set[int], set[int]] = (set(), set())  # cells next to a white top, next to a black top
+        for cell, stack in self.stacks.items():
+            touching[stack[-1] // PER_SIDE].update([cell + d for d in DIRECTIONS])
+        return sorted(touching[colour] - touching[1 - colour] - self.stacks.keys())
 
     def pinned(self) -> set[int]:
         """Cells whose single piece cannot leave without splitting the hive: articulation points, one DFS."""
         stacks = self.stacks
         if len(stacks) < 3:
             return set()
-        root = next(iter(stacks))
-        order, low, result = {root: 0}, {root: 0}, set()
-        # Iterative Tarjan: (cell, parent, next direction index).
-        stack = [(root, -1, 0)]
-        root_children = 0
-        while stack:
-            cell, parent, index = stack[-1]
-            if index < 6:
-                stack[-1] = (cell, parent, index + 1)
-                child = cell + DIRECTIONS[index]
-                if child not in stacks or child == parent:
+        around = self.around
+        order: dict[int, int] = {}
+        result: set[int] = set()
+
+        def low_point(cell: int, parent: int) -> int:
+            """Tarjan: the earliest cell reachable from `cell`'s subtree by one back edge (recursion ≤ 22 deep)."""
+            order[cell] = low = entered = len(order)
+            for step in _OCCUPIED_STEPS[around[cell]]:
+                child = cell + step
+                if child == parent:
                     continue
-                if child in order:
-                    low[cell] = min(low[cell], order[child])
-                else:
-                    order[child] = low[child] = len(order)
-                    stack.append((child, cell, 0))
-                    if cell == root:
-                        root_children += 1
-                continue
-            stack.pop()
-            if parent >= 0:
-                low[parent] = min(low[parent], low[cell])
-                if parent != root and low[cell] >= order[parent]:
-                    result.add(parent)
-        if root_children > 1:
-            result.add(root)
+                seen = order.get(child)
+                if seen is not None:
+                    if seen < low:
+                        low = seen
+                    continue
+                child_low = low_point(child, cell)
+                if child_low < low:
+                    low = child_low
+                if child_low >= entered:
+                    result.add(cell)  # the child's subtree hangs on this cell alone
+            return low
+
+        root = next(iter(stacks))
+        order[root] = 0
+        subtrees = 0
+        for step in _OCCUPIED_STEPS[around[root]]:
+            if root + step not in order:
+                subtrees += 1
+                low_point(root + step, root)
+        if subtrees > 1:
+            result.add(root)  # the root is a cut cell when the search had to start afresh from it
         return result
 
     def movements(self, colour: int) -> list[Move]:
@@ -208,8 +280,7 @@ class Board:
                 continue
             if len(stack) == 1 and cell in pinned:
                 continue
-            for dest in self.destinations(piece, cell):
-                result.append((piece, dest))
+            result.extend([(piece, dest) for dest in self.destinations(piece, cell)])
         return result
 
     def destinations(self, piece: int, cell: int) -> list[int]:
@@ -219,42 +290,33 @@ class Board:
             return self._beetle(cell)
         if kind == "G":
             return self._grasshopper(cell)
+        if kind == "A":
+            return sorted(self._ant(cell))
         stacks = self.stacks
         lifted = stacks.pop(cell)
         try:
-            if kind == "Q":
-                found = set(self._slides(cell))
-            elif kind == "A":
-                found = self._ant(cell)
-            else:
-                found = self._spider(cell)
+            found = set(self._slides(cell)) if kind == "Q" else self._spider(cell)
         finally:
             stacks[cell] = lifted
         return sorted(found)
 
-    def _slides(self, cell: int) -> Iterable[int]:
-        """Empty neighbours reachable in one ground slide: exactly one of the two flanking cells occupied.
-
-        Both occupied is a gate too narrow to pass (freedom to move); neither would lose touch with the hive.
-        """
-        stacks = self.stacks
-        for step, left, right in _STEPS:
-            target = cell + step
-            if target not in stacks and ((cell + left in stacks) != (cell + right in stacks)):
-                yield target
+    def _slides(self, cell: int) -> list[int]:
+        """Empty neighbours reachable in one ground slide (see `_slide_steps`)."""
+        return [cell + step for step in _SLIDE_STEPS[_around(self.stacks, cell)]]
 
     def _ant(self, start: int) -> set[int]:
-        """Every cell reachable by any number of slides (the hot loop of move generation: `_slides` inlined)."""
-        stacks = self.stacks
+        """Every cell reachable by any number of slides (the hot loop of move generation); the ant is lifted
+        from `start` by clearing its bit in its neighbours' `around`, in a copy."""
+        around = self.around.copy()
+        for step, bit in _BACK_BITS:
+            around[start + step] &= ~bit
         seen = {start}
         frontier = [start]
         while frontier:
             cell = frontier.pop()
-            for step, left, right in _STEPS:
+            for step in _SLIDE_STEPS[around[cell]]:
                 target = cell + step
-                if target in seen or target in stacks:
-                    continue
-                if (cell + left in stacks) != (cell + right in stacks):
+                if target not in seen:
                     seen.add(target)
                     frontier.append(target)
         seen.discard(start)

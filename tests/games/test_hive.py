@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -150,6 +151,26 @@ def play(*moves: str) -> HiveState:
     for move in moves:
         state = GAME.apply(state, GAME.parse_action(state, move))
     return state
+
+
+def test_the_neighbour_bits_the_board_keeps_equal_bits_worked_out_afresh():
+    # make/unmake keep `around` up to date; a board built from the same stacks works it out from scratch.
+    rng, board = random.Random(3), Board()
+    while board.ply < 120 and not (board.surrounded(0) or board.surrounded(1)):
+        moves = board.moves()
+        for move in moves:
+            source = board.make(move)
+            assert board.around == Board(board.where, dict(board.stacks), board.ply).around
+            board.unmake(move, source)
+        assert board.around == Board(board.where, dict(board.stacks), board.ply).around
+        board.make(rng.choice(moves) if moves else None)
+    assert board.ply == 120  # the whole stretch was checked, not a game cut short by a surrounded queen
+
+
+def test_a_state_made_by_replace_works_out_its_own_position():
+    state = play("wA1", "bA1 wA1-")
+    assert GAME.current_player(state) == 0  # its position is now kept with it
+    assert GAME.outcome(replace(state, ply=MAX_PLIES)).reason == f"{MAX_PLIES}-turn limit"
 
 
 def test_queen_must_be_placed_by_the_fourth_turn_and_nothing_moves_before():

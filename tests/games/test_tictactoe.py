@@ -38,6 +38,13 @@ def test_the_winner_kept_in_a_state_is_the_one_its_board_shows():
     assert len(seen) == 5_478  # every reachable position
 
 
+def test_a_stored_state_whose_ply_disagrees_with_its_board_is_refused():
+    data = GAME.to_json(GAME.apply(GAME.initial_state(seed=0), 4))
+    assert GAME.from_json(data).ply == 1
+    with pytest.raises(ValueError, match="ply 2 does not match the 1 marks"):
+        GAME.from_json({**data, "ply": 2})
+
+
 def test_outcomes_and_reasons():
     state = GAME.initial_state(seed=0)
     for cell in (0, 3, 1, 4, 2):  # X takes the top row
