@@ -109,3 +109,11 @@ def test_a_ladder_measured_in_a_variant_plays_it_and_says_so(tmp_path, monkeypat
     assert entry["variant"] == "gamebench"
     page = calibrate_ladder.render_markdown({"pit": entry})
     assert f"## pit\n\nMeasured {entry['date']} in the `gamebench` variant, 1 games per seat." in page
+    # The runs named before were in the standard rules: none of their units counts, so they are named no more.
+    results = tmp_path / "ladders.json"
+    results.write_text(json.dumps({"pit": {"commands": ["a standard-rules run"]}}))
+    args = ["--game", "pit", "--games-per-seat", "1", "--workers", "1", "--results", str(results)]
+    call_command("calibrate_ladder", *args, "--output", str(tmp_path / "ladders.md"))
+    assert json.loads(results.read_text())["pit"]["commands"] == [
+        "manage.py calibrate_ladder --game pit --games-per-seat 1 --workers 1"
+    ]

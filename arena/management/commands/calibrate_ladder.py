@@ -119,7 +119,9 @@ class Command(BaseCommand):
         def write(slugs: list[str]) -> None:
             for slug in slugs:
                 # Every run that played some of the units stays named: a game's figures can come from several.
-                before = data.get(slug, {}).get("commands", [])
+                # Runs in another variant played none of the units counted now.
+                entry = data.get(slug, {})
+                before = entry.get("commands", []) if entry.get("variant", "") == ladder_variant(slug) else []
                 commands = [*before, command] if slug in played and command not in before else before
                 data[slug] = summarize(slug, read_units(slug), commands)
             results_path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
