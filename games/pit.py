@@ -223,6 +223,14 @@ class Pit(Game[PitState, Action]):
     def outcome(self, state: PitState) -> Outcome | None:
         return self._over(state)
 
+    def ladder_scores(self, state: PitState) -> tuple[float, ...]:
+        """The outcome's scores; in the gamebench variant the side with the larger share wins a ladder game (1 and
+        0, equal shares ½ each), as its two sides' points decide who did better."""
+        scores = self.outcome(state).scores  # type: ignore[union-attr]
+        if not state.gamebench:
+            return scores
+        return tuple(1.0 if s > 0.5 else 0.0 if s < 0.5 else 0.5 for s in scores)
+
     def points(self, state: PitState) -> tuple[int, ...]:
         """GameBench's score: the cornered commodity's value to the player who cornered it, 0 to everyone else;
         in the gamebench variant each seat's points over the deals."""

@@ -52,6 +52,11 @@ def ladder(game_slug: str) -> list[Bot]:
     return list(import_module(LADDER_MODULES[game_slug]).LADDER)
 
 
+def ladder_variant(game_slug: str) -> str:
+    """The variant `game_slug`'s ladder is measured in: its module's LADDER_VARIANT, "" (the standard rules) if none."""
+    return getattr(import_module(LADDER_MODULES[game_slug]), "LADDER_VARIANT", "")
+
+
 def get_bot(bot_slug: str) -> Bot:
     """The bot named like `reversi-lv2`."""
     match = _BOT_SLUG.match(bot_slug)
@@ -64,4 +69,4 @@ def get_bot(bot_slug: str) -> Bot:
     return bots[level]
 
 
-__all__ = ["LADDER_MODULES", "Bot", "UnknownBot", "get_bot", "ladder"]
+__all__ = ["LADDER_MODULES", "Bot", "UnknownBot", "get_bot", "ladder", "ladder_variant"]

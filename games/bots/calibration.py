@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from games import get_game
 from games.base import Game
-from games.bots import ladder
+from games.bots import ladder, ladder_variant
 from games.bots.base import Bot
 
 
@@ -38,9 +38,17 @@ class SeriesResult:
         return 1000 * self.challenger_seconds / self.challenger_moves if self.challenger_moves else 0.0
 
 
-def play_game(game: Game, bots: list[Bot], seed: int) -> tuple[tuple[float, ...], list[float], list[int]]:
-    """One bot game from `seed` (`bots` per seat): per-seat ladder scores, thinking seconds and move counts."""
-    state = game.initial_state(seed=seed)
+def variant_options(game: Game, variant: str) -> dict:
+    """The `initial_state` options of a named variant of `game`; "" is the standard rules."""
+    return game.variants[variant] if variant else {}
+
+
+def play_game(
+    game: Game, bots: list[Bot], seed: int, variant: str = ""
+) -> tuple[tuple[float, ...], list[float], list[int]]:
+    """One bot game from `seed` (`bots` per seat) in `variant` ("" the standard rules): per-seat ladder scores,
+    thinking seconds and move counts."""
+    state = game.initial_state(seed=seed, **variant_options(game, variant))
     rngs = [random.Random(seed * 7919 + seat) for seat in range(len(bots))]
     seconds = [0.0] * len(bots)
     moves = [0] * len(bots)
@@ -60,22 +68,24 @@ def play_series(
     games_per_seat: int,
     first_seed: int = 0,
     on_game: Callable[[], None] | None = None,
+    variant: str = "",
 ) -> SeriesResult:
     """`games_per_seat` games with the challenger on side 0, the same seeds with it on each other side in turn.
 
     A side is a seat in two-player games and a team (`game.team_of`) in team games: the challenger
     then fills every seat of its team. In free-for-all games (more than two sides, e.g. Diplomacy, Mahjong) the
     challenger plays each side in turn against defenders on all the others, and its result is its pairwise
-    score against them (as the ratings count it): a win above ½, a draw at ½, a loss below.
+    score against them (as the ratings count it): a win above ½, a draw at ½, a loss below. Every game is played
+    in `variant` (a name in `game.variants`, "" the standard rules), which may set the sides (Pit's gamebench).
     """
     wins = draws = losses = moves = 0
     seconds = 0.0
     for seed in range(first_seed, first_seed + games_per_seat):
-        start = game.initial_state(seed=seed)
+        start = game.initial_state(seed=seed, **variant_options(game, variant))
         sides = [game.team_of(start, seat) for seat in range(game.num_players)]
         for side in sorted(set(sides)):
             bots = [challenger if sides[seat] == side else defender for seat in range(game.num_players)]
-            scores, game_seconds, game_moves = play_game(game, bots, seed)
+            scores, game_seconds, game_moves = play_game(game, bots, seed, variant)
             mine = [seat for seat in range(game.num_players) if sides[seat] == side]
             score = scores[mine[0]]
             if len(set(sides)) > 2:
@@ -99,9 +109,11 @@ def play_unit(unit: tuple[str, int, int]) -> dict:
     """
     slug, pair, seed = unit
     bots = ladder(slug)
-    result = play_series(get_game(slug), bots[pair + 1], bots[pair], 1, first_seed=seed)
+    variant = ladder_variant(slug)
+    result = play_series(get_game(slug), bots[pair + 1], bots[pair], 1, first_seed=seed, variant=variant)
     return {
         "game": slug,
+        "variant": variant,
         "pair": pair,
         "challenger": bots[pair + 1].slug,
         "defender": bots[pair].slug,

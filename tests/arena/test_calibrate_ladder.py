@@ -93,3 +93,27 @@ def test_one_step_can_be_played_further_and_every_run_stays_named(tmp_path, monk
     call_command("calibrate_ladder", "--write-only", *args)
     assert len(json.loads(results.read_text())["tic-tac-toe"]["commands"]) == 2  # writing the page plays nothing
     assert "--pair 2" in output.read_text()
+
+
+def test_a_ladder_measured_in_a_variant_plays_it_and_says_so(tmp_path, monkeypatch):
+    # Pit's ladder plays the gamebench variant: two sides of two hands, so one seed is two games, not four.
+    unit = play_unit(("pit", 0, 0))
+    assert unit["variant"] == "gamebench"
+    assert unit["wins"] + unit["draws"] + unit["losses"] == 2
+    monkeypatch.setattr(calibrate_ladder, "PROGRESS_DIR", tmp_path)
+    standard = {**unit, "seed": 1, "variant": ""}  # a unit played under the standard rules is not counted
+    (tmp_path / "pit.jsonl").write_text(json.dumps(unit) + "\n" + json.dumps(standard) + "\n")
+    assert calibrate_ladder.read_units("pit") == [unit]
+    step = play_unit(("pit", 1, 0))
+    entry = calibrate_ladder.summarize("pit", [unit, step], ["c"])
+    assert entry["variant"] == "gamebench"
+    page = calibrate_ladder.render_markdown({"pit": entry})
+    assert f"## pit\n\nMeasured {entry['date']} in the `gamebench` variant, 1 games per seat." in page
+    # The runs named before were in the standard rules: none of their units counts, so they are named no more.
+    results = tmp_path / "ladders.json"
+    results.write_text(json.dumps({"pit": {"commands": ["a standard-rules run"]}}))
+    args = ["--game", "pit", "--games-per-seat", "1", "--workers", "1", "--results", str(results)]
+    call_command("calibrate_ladder", *args, "--output", str(tmp_path / "ladders.md"))
+    assert json.loads(results.read_text())["pit"]["commands"] == [
+        "manage.py calibrate_ladder --game pit --games-per-seat 1 --workers 1"
+    ]

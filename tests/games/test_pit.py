@@ -109,6 +109,41 @@ def gamebench_table(*hands: tuple[int, ...], totals=(0, 0, 0, 0), deal: int = 1)
     return replace(GB, hands=hands, totals=totals, deal=deal)
 
 
+def test_the_gamebench_ladder_bots_keep_the_bull_and_offer_the_bear_first():
+    collector, spreader = ladder("pit")[1:3]
+    rest = ((1, 3, 3, 2, 0, 0), (2, 3, 2, 1, 0, 0), (1, 2, 3, 3, 0, 0))
+    with_bear = gamebench_table((4, 1, 2, 1, 1, 1), *rest)
+    assert {collector.choose(GAME, with_bear, random.Random(s)) for s in range(8)} == {("bear", 1)}
+    assert {spreader.choose(GAME, with_bear, random.Random(s)) for s in range(8)} == {("bear", 1)}
+    # Four wheat kept, the Bull never offered: the collector gives its one barley, the spreader 2 of its 3 corn.
+    no_bear = gamebench_table((4, 1, 3, 1, 1, 0), *rest)
+    assert {collector.choose(GAME, no_bear, random.Random(s)) for s in range(8)} == {("barley", 1), ("soybeans", 1)}
+    assert {spreader.choose(GAME, no_bear, random.Random(s)) for s in range(8)} == {("corn", 2)}
+    # Three wheat and three corn: the more valuable wheat is kept, so both offer corn.
+    tie = gamebench_table((3, 2, 3, 1, 1, 0), *rest)
+    assert collector.choose(GAME, tie, random.Random(0)) == ("soybeans", 1)
+    assert spreader.choose(GAME, tie, random.Random(0)) == ("corn", 2)
+
+
+def test_a_gamebench_ladder_game_is_won_by_the_side_with_the_larger_share():
+    won = play(
+        gamebench_table(
+            (1, 3, 3, 2, 0, 1), (5, 1, 1, 3, 0, 0), (2, 3, 2, 1, 1, 0), (1, 2, 3, 3, 0, 0), totals=(300, 150, 100, 0)
+        ),
+        "1 wheat",
+        "1 barley",
+        "pass",
+        "pass",
+    )
+    assert GAME.ladder_scores(won) == (1.0, 1.0, 0.0, 0.0)  # shares 550/650 and 100/650
+    level = replace(won, totals=(300, 250, 500, 50))  # 550 points each: equal shares
+    assert GAME.ladder_scores(level) == (0.5, 0.5, 0.5, 0.5)
+    cornered = play(
+        table((5, 0, 0, 4), (0, 4, 5, 0), (4, 0, 0, 5), (0, 5, 4, 0)), "4 soybeans", "pass", "4 wheat", "pass"
+    )
+    assert GAME.ladder_scores(cornered) == (0.5, 0.0, 0.5, 0.0)  # the standard rules: the outcome's scores
+
+
 def test_the_gamebench_deal_adds_the_bull_and_bear_round_robin():
     state = GAME.initial_state(seed=5, gamebench=True)
     assert [sum(hand) for hand in state.hands] == [10, 10, 9, 9]  # 38 cards dealt from Player 1

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena.record.selectors import draw_rate_levels
-from games.bots import LADDER_MODULES, ladder
+from games.bots import LADDER_MODULES, ladder, ladder_variant
 from games.bots.calibration import play_unit
 from ratings.metrics import wilson_interval
 
@@ -25,11 +25,13 @@ TARGET = (0.70, 0.90)
 
 
 def read_units(slug: str) -> list[dict]:
-    """The finished units of a game from its progress file, only those of the ladder as it is now."""
+    """The finished units of a game from its progress file, only those of the ladder as it is now (its levels, in
+    the variant it is measured in)."""
     path = PROGRESS_DIR / f"{slug}.jsonl"
     if not path.exists():
         return []
     bots = ladder(slug)
+    variant = ladder_variant(slug)
     units = []
     for line in path.read_text().splitlines():
         try:
@@ -37,7 +39,8 @@ def read_units(slug: str) -> list[dict]:
         except json.JSONDecodeError:
             continue  # a line cut short by an interruption: that unit is played again
         pair = unit.get("pair", -1)
-        if 0 <= pair < len(bots) - 1 and unit.get("levels") == [bots[pair + 1].description, bots[pair].description]:
+        current = 0 <= pair < len(bots) - 1 and unit.get("variant", "") == variant
+        if current and unit.get("levels") == [bots[pair + 1].description, bots[pair].description]:
             units.append(unit)
     return units
 
@@ -116,7 +119,9 @@ class Command(BaseCommand):
         def write(slugs: list[str]) -> None:
             for slug in slugs:
                 # Every run that played some of the units stays named: a game's figures can come from several.
-                before = data.get(slug, {}).get("commands", [])
+                # Runs in another variant played none of the units counted now.
+                entry = data.get(slug, {})
+                before = entry.get("commands", []) if entry.get("variant", "") == ladder_variant(slug) else []
                 commands = [*before, command] if slug in played and command not in before else before
                 data[slug] = summarize(slug, read_units(slug), commands)
             results_path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
@@ -169,6 +174,7 @@ def summarize(slug: str, units: list[dict], commands: list[str]) -> dict:
         "date": date.today().isoformat(),
         "commands": commands,
         "games_per_seat": min((r["games_per_seat"] for r in rows), default=0),
+        "variant": ladder_variant(slug),
         "levels": [{"slug": b.slug, "description": b.description} for b in bots],
         "pairs": rows,
     }
@@ -215,7 +221,8 @@ def render_markdown(data: dict) -> str:
     ]
     for slug in sorted(data):
         entry = data[slug]
-        lines += [f"## {slug}", "", f"Measured {entry['date']}, {entry['games_per_seat']} games per seat."]
+        variant = f" in the `{entry['variant']}` variant" if entry.get("variant") else ""
+        lines += [f"## {slug}", "", f"Measured {entry['date']}{variant}, {entry['games_per_seat']} games per seat."]
         if entry.get("commands"):
             lines.append("Commands: " + "; then ".join(f"`{c}`" for c in entry["commands"]) + ".")
         lines += ["", "| level | plays |", "|---|---|"]
