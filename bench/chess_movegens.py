@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import random
 import statistics
 import sys
@@ -170,14 +171,17 @@ def agreement(names: list[str], games: int) -> dict[str, Agreement]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--packages", required=True, help="Folder the candidates were installed into (--target).")
+    parser.add_argument("--packages", help="Folder the candidates were installed into (--target); without it, none.")
     parser.add_argument("--seconds", type=float, default=1.5, help="Time per measurement round.")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=100, help="Seeded random games for the move-list comparison.")
     parser.add_argument("--candidate", action="append", choices=list(CANDIDATES))
     args = parser.parse_args()
-    sys.path.append(args.packages)
-    names = args.candidate or list(CANDIDATES)
+    if args.packages:
+        sys.path.append(args.packages)
+    names = [name for name in args.candidate or CANDIDATES if importlib.util.find_spec(CANDIDATES[name].module)]
+    for name in sorted(set(args.candidate or CANDIDATES) - set(names)):
+        print(f"{name}: not installed (see this script's docstring), skipped")
     peer: list[Rate] = []
     rates: dict[str, list[Rate]] = {"python-chess": [], **{name: [] for name in names}}
     for round_ in range(args.rounds):
