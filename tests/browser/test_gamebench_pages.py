@@ -34,6 +34,11 @@ UNLABELLED_CONTROLS = f"""() => [...document.querySelectorAll('{CONTROLS}')]
     .map(el => el.outerHTML)"""
 
 
+def finished_match(live_site, game: str) -> dict:
+    """A match of the game's Lv1 bot in every seat, played to its end: its id and number of plies."""
+    return json.loads(live_site.manage("shell", "-c", FINISHED_MATCH.format(game=game)).strip().splitlines()[-1])
+
+
 def fits_the_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -51,7 +56,7 @@ def test_live_board_rules_and_replay_fit_a_phone_and_label_their_controls(page, 
     expect(page.locator(".board")).to_have_count(1)  # the rules page draws an example table
     assert fits_the_phone(page)
 
-    made = json.loads(live_site.manage("shell", "-c", FINISHED_MATCH.format(game=game)).strip().splitlines()[-1])
+    made = finished_match(live_site, game)
     page.goto(f"{live_site.url}/matches/{made['match']}/?ply=1")
     counter = page.locator(".ply-counter strong")
     expect(counter).to_have_text("1")
@@ -65,3 +70,23 @@ def test_live_board_rules_and_replay_fit_a_phone_and_label_their_controls(page, 
     expect(counter).to_have_text(str(made["plies"] - 1))
     page.keyboard.press("Home")
     expect(counter).to_have_text("0")
+
+
+def resolved_colour(page, css: str) -> str:
+    """The rgb() a CSS colour expression resolves to on this page (custom properties included)."""
+    return page.evaluate(
+        """css => { const probe = document.body.appendChild(document.createElement('span'));
+        probe.style.color = css; const rgb = getComputedStyle(probe).color; probe.remove(); return rgb; }""",
+        css,
+    )
+
+
+def test_two_rooms_draws_blue_in_the_site_blue_not_in_the_colour_of_secrets(page, live_site):
+    live_site.manage("seed", "--no-demo", "--game", "two-rooms-and-a-boom")
+    made = finished_match(live_site, "two-rooms-and-a-boom")
+    page.goto(f"{live_site.url}/matches/{made['match']}/?ply=1")  # a replay shows every card: three Blue players
+    blue = page.locator(".tr-team-blue")
+    expect(blue).to_have_count(3)
+    border = blue.first.evaluate("el => getComputedStyle(el).borderTopColor")
+    assert border == resolved_colour(page, "var(--accent)")  # Air, Land & Sea's Blue
+    assert border != resolved_colour(page, "var(--info)")  # the shared chat's "secret" marking
