@@ -11,8 +11,7 @@ from games.air_land_sea.rules import Action, AirLandSeaState, controller, streng
 def move_label(action: Action) -> str:
     """A button's words for a person: card names instead of ids."""
     if action[0] in ("deploy", "improvise"):
-        how = "face up" if action[0] == "deploy" else "face down"
-        return f"{CARDS[action[1]][0]} ({action[1]}) {how} to {action[2]}"
+        return f"{CARDS[action[1]][0]} ({action[1]}) {card_move_label(action)}"
     if action[0] == "flip":
         return f"flip {action[1]}'s top card in {action[2]}"
     if action[0] == "move":
@@ -22,6 +21,22 @@ def move_label(action: Action) -> str:
     if action[0] == "reinforce":
         return f"play the top card face down to {action[1]}"
     return action[0]
+
+
+def card_move_label(action: Action) -> str:
+    """The short words of a deploy or improvise button drawn under its card ("face down to Land")."""
+    return f"{'face up' if action[0] == 'deploy' else 'face down'} to {action[2]}"
+
+
+def view_move(action: Action) -> dict[str, str]:
+    """One move button: its cell, its full label, and for a card play the card it plays and its short label."""
+    plays_card = action[0] in ("deploy", "improvise")
+    return {
+        "cell": "-".join(action),
+        "label": move_label(action),
+        "card": action[1] if plays_card else "",
+        "short": card_move_label(action) if plays_card else "",
+    }
 
 
 def table_view(
@@ -95,8 +110,9 @@ def table_view(
         "deck_count": len(state.deck),
         "deck": list(state.deck) if reveal else [],
         "to_act": mover,
-        # the viewer's own moves, one button each (data-cell); no one else's, so nothing of a hand leaks
-        "moves": [{"cell": "-".join(a), "label": move_label(a)} for a in moves],
+        # the viewer's own moves, one button each (data-cell; a card play drawn under its card); no one else's,
+        # so nothing of a hand leaks
+        "moves": [view_move(a) for a in moves],
         "pending": f"{SIDES[pending[0]]}: {pending[1]} (from {state.order[pending[2]]})" if pending else "",
         "reinforce_card": peek,
         "air_drop": SIDES[state.air_drop] if state.air_drop >= 0 else "",

@@ -14,6 +14,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_a_person_improvises_a_card_which_only_they_see(page, chromium, live_site):
     live_site.manage("seed", "--no-demo", "--game", "air-land-sea")  # the site seeds only two games' bots
     url = start_game(page, live_site, "air-land-sea", "air-land-sea-lv1", "Ada")  # Blue, 1st player in battle 1
+    # Each of our six cards carries its own plays under it (battle 1's first move: face up to its own theater, face
+    # down to each of the three), each button labelled with the whole move; only withdraw stands apart.
+    hand = page.locator(".als-hand .als-hand-card")
+    expect(hand).to_have_count(6)
+    for i in range(6):
+        name, theater = hand.nth(i).locator(".als-card").inner_text().split("\n")[0].rsplit(" ", 2)[:2]
+        plays = hand.nth(i).locator(".als-moves button")
+        texts = plays.all_inner_texts()
+        assert texts[0] == f"face up to {theater}"
+        assert sorted(texts[1:]) == ["face down to Air", "face down to Land", "face down to Sea"]
+        assert all(label.startswith(f"{name} (") for label in plays.evaluate_all("bs => bs.map(b => b.ariaLabel)"))
+    assert page.locator("[aria-label='your other moves'] button").all_inner_texts() == ["withdraw"]
     face_down = page.locator(".als-moves [data-cell^='improvise-']").first
     _, card, theater = face_down.get_attribute("data-cell").split("-")
     name = CARDS[card][0]

@@ -51,6 +51,11 @@ def test_a_person_clicks_offers_until_a_trade_and_sees_only_their_own_hand(page,
     # Every other trader's hand is hidden: only question marks in their rows, no counts anywhere else.
     for row in range(1, 4):
         assert rows.nth(row).locator("td").all_inner_texts()[:4] == ["?"] * 4
+        assert rows.nth(row).locator("td.pit-hidden[title=hidden]").count() == 4  # marked hidden, not just blank
+    assert rows.first.get_attribute("class").split()[0] == "pit-you"
+    # On a 390 px phone the whole table fits, what we received included, with no sideways scrolling.
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("(t => t.scrollWidth <= t.clientWidth)(document.querySelector('.board-pit .table-scroll'))")
     assert '"hands"' not in page.content()  # nor does the state travel to the page in any other form
     assert page.locator(".pit-log").inner_text().count("trade") >= 1
     moves = page.locator(".move-list li:not(.muted)").all_inner_texts()
