@@ -339,6 +339,21 @@ def _count(matches: list[tuple], seat_agents: dict[int, dict[int, int]]) -> None
     _add_up(RatingCell, ("key", "prompt", "day", "a_id", "b_id", "first_mover", "score"), "weight", weights)
 
 
+@transaction.atomic
+def cells_agent_merge(*, source: Agent, target: Agent) -> None:
+    """Move `source`'s pairwise results in the rating cells to `target` (a guest's games merged into an account;
+    the guest's rows would otherwise go with it when it is deleted), adding to `target`'s rows where they exist.
+    The counts stay: the matches are the same matches."""
+    cells = RatingCell.objects.select_for_update().filter(Q(a=source) | Q(b=source))
+    moved: dict[tuple, float] = {}
+    for cell in cells:
+        a, b = (target.pk if end == source.pk else end for end in (cell.a_id, cell.b_id))
+        values = (cell.key, cell.prompt, cell.day, a, b, cell.first_mover, cell.score)
+        moved[values] = moved.get(values, 0.0) + cell.weight
+    cells.delete()
+    _add_up(RatingCell, ("key", "prompt", "day", "a_id", "b_id", "first_mover", "score"), "weight", moved)
+
+
 #: Rows written per statement when adding up cells.
 ADD_UP_BATCH = 500
 
