@@ -390,11 +390,10 @@ def _upsert_add(model, fields: tuple[str, ...], total: str, amounts: dict[tuple,
     table, added = quote(model._meta.db_table), quote(columns[-1].column)
     names = ", ".join(quote(column.column) for column in columns)
     keys = ", ".join(quote(column.column) for column in columns[:-1])
-    items = list(amounts.items())
+    items, row = list(amounts.items()), f"({', '.join(['%s'] * len(columns))})"
     with connection.cursor() as cursor:
         for start in range(0, len(items), ADD_UP_BATCH):
             batch = items[start : start + ADD_UP_BATCH]
-            row = f"({', '.join(['%s'] * len(columns))})"
             cursor.execute(
                 f"INSERT INTO {table} ({names}) VALUES {', '.join([row] * len(batch))} "
                 f"ON CONFLICT ({keys}) DO UPDATE SET {added} = {table}.{added} + EXCLUDED.{added}",
