@@ -74,7 +74,7 @@ def main() -> None:
     from django.test import Client
 
     from arena.models import Match
-    from ratings.services import cells_add, cells_catch_up, snapshot_refit, snapshot_replay
+    from ratings.services import cells_add_finished, cells_catch_up, snapshot_refit, snapshot_replay
 
     started = time.perf_counter()
     populate(args.matches, args.agents)
@@ -85,13 +85,14 @@ def main() -> None:
         f"counted {counted} matches into the cells at once (what finishing matches do one by one): "
         f"{time.perf_counter() - started:.1f} s"
     )
-    # One more finished match counted, as the match_finished handler does, then a refit: the worker's job.
+    # One more finished match counted, as the match_finished handler does (its seats not cached: a process
+    # that did not run the match reads them once), then a refit: the worker's job.
     populate(args.refits, args.agents, seed=2)
-    fresh = Match.objects.order_by("-pk").values_list("pk", flat=True)[: args.refits]
+    fresh = list(Match.objects.order_by("-pk")[: args.refits])
     adds, refits, refit_cpu = [], [], []
-    for pk in fresh:
+    for match in fresh:
         started = time.perf_counter()
-        cells_add(match_ids=[pk])
+        cells_add_finished(match=match)
         adds.append(1000 * (time.perf_counter() - started))
         started, cpu = time.perf_counter(), time.process_time()
         snapshot = snapshot_refit(game="")

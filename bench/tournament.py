@@ -47,10 +47,12 @@ def print_profile(profile: cProfile.Profile, decisions: int, top: int) -> None:
     print(out.getvalue())
 
 
-def print_parts(game_slug: str, agents: list, matches: int, queries: QueryCounter) -> None:
+def print_parts(game_slug: str, agents: list, rated: list, matches: int, queries: QueryCounter) -> None:
     """Process CPU and SQL statements per match of each step of a bots' match, each timed on its own over
     `matches` fresh matches: creating it, the runner's claim and seats, the bots' decisions, recording them,
-    what listens to match_finished, and the rest of run_match (event loop, thread hops, broadcasts)."""
+    what listens to match_finished (alone, on matches played with it off: the bench's self-play, which is not
+    rated, and `rated`, a pair of different agents), and the rest of run_match (event loop, thread hops,
+    broadcasts)."""
     from asgiref.sync import async_to_sync
 
     from arena.record.services import decisions_record, match_create
@@ -70,8 +72,14 @@ def print_parts(game_slug: str, agents: list, matches: int, queries: QueryCounte
     seeds = range(2 * 10**6, 2 * 10**6 + matches)
     bots = [loop.BotAgent(version.config["bot"]) for version in (a.current_version() for a in agents)]
 
-    def fresh() -> list:
-        return [match_create(game=game_slug, agents=agents, seed=seed) for seed in seeds]
+    def fresh(pair: list = agents) -> list:
+        return [match_create(game=game_slug, agents=pair, seed=seed) for seed in seeds]
+
+    def run_quietly(pair: list) -> list:
+        return [async_to_sync(loop.run_match)(m.pk) for m in fresh(pair)]
+
+    def announce(match) -> None:
+        match_finished.send(sender=type(match), match=match)
 
     measure("match_create", lambda seed: match_create(game=game_slug, agents=agents, seed=seed), list(seeds))
     loaded = measure("claim, seats and state (runner _load)", lambda m: loop._load(m.pk, "parts"), fresh())
@@ -90,9 +98,12 @@ def print_parts(game_slug: str, agents: list, matches: int, queries: QueryCounte
             list(zip(loaded, decided, strict=True)),
         )
         measure("whole run_match, listeners off", lambda m: async_to_sync(loop.run_match)(m.pk), fresh())
+        finished = {label: run_quietly(pair) for label, pair in (("self-play, unrated", agents), ("rated", rated))}
     finally:
         match_finished.receivers = receivers
         match_finished.sender_receivers_cache.clear()
+    for label, matches_finished in finished.items():
+        measure(f"match_finished listeners alone ({label})", announce, matches_finished)
     measure("whole run_match, listeners on", lambda m: async_to_sync(loop.run_match)(m.pk), fresh())
 
 
@@ -119,7 +130,7 @@ def main() -> None:
     queries.install(None, connection)
     connection_created.connect(queries.install)
     for game_slug in GAMES:
-        lv0 = bots_ensure(game=game_slug)[0]
+        lv0, lv1 = bots_ensure(game=game_slug)[:2]
         game = get_game(game_slug)
         bot = get_bot(f"{game_slug}-lv0")
         run_matches(game_slug, [lv0, lv0], range(-5, 0))  # warm up: imports, caches, the first queries
@@ -158,7 +169,7 @@ def main() -> None:
             profile.disable()
             print_profile(profile, decisions, args.top)
         if args.parts:
-            print_parts(game_slug, [lv0, lv0], args.matches, queries)
+            print_parts(game_slug, [lv0, lv0], [lv0, lv1], args.matches, queries)
 
 
 if __name__ == "__main__":

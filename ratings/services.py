@@ -10,12 +10,13 @@ from urllib.parse import urlencode
 
 import numpy as np
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, JSONField, Q, Sum, Value, When
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
+from arena.record.selectors import seat_versions
 from games import get_game
 from games.registry import GAMES
 from ratings.game_metrics import star_performance
@@ -296,6 +297,33 @@ def cells_add(*, match_ids: list[int]) -> int:
     seats = Seat.objects.filter(match__in=[m[0] for m in matches])
     for match_id, index, agent_id in seats.values_list("match_id", "index", "agent_version__agent_id"):
         seat_agents.setdefault(match_id, {})[index] = agent_id
+    CountedMatch.objects.bulk_create([CountedMatch(match_id=m[0]) for m in matches])
+    _count(matches, seat_agents)
+    return len(matches)
+
+
+def cells_add_finished(*, match: Match) -> bool:
+    """Count one match that has just ended into the rating cells, from the closed row the record announced and
+    its seats as this process already knows them (`seat_versions`, read when the runner loaded the match); True
+    when counted now. Each match once: its marker's insert fails for a match counted before, and the cells'
+    additions commit with the marker or not at all. A transaction of one insert when the match is not rated
+    (self-play), of three (marker, count, cells) when it is."""
+    if match.status != Match.Status.FINISHED or match.scores is None:
+        return False
+    by_seat = {index: version.agent_id for index, version in enumerate(seat_versions(match.uid))}
+    fields = (match.pk, match.scores, match.game, match.options, match.state, match.record, match.finished_at)
+    try:
+        with transaction.atomic():
+            CountedMatch.objects.create(match_id=match.pk)
+            _count([fields], {match.pk: by_seat})
+    except IntegrityError:  # counted already: the receiver ran twice, or a catch-up got there first
+        return False
+    return True
+
+
+def _count(matches: list[tuple], seat_agents: dict[int, dict[int, int]]) -> None:
+    """Add the rated ones among `matches` (pk, scores, game, options, final state, record, finished_at) to their
+    cells and counts; the caller marks them counted in the same transaction."""
     weights: dict[tuple, float] = {}
     counts: dict[tuple, int] = {}
     for pk, scores, game, options, state, record, finished_at in matches:
@@ -307,31 +335,74 @@ def cells_add(*, match_ids: list[int]) -> int:
         for pair in rated_match.pairs:
             cell = (*scope, pair.a, pair.b, rated_match.first_mover, pair.score_a)
             weights[cell] = weights.get(cell, 0.0) + pair.weight
-    CountedMatch.objects.bulk_create([CountedMatch(match_id=m[0]) for m in matches])
     _add_up(RatingCount, ("key", "prompt", "day"), "matches", counts)
     _add_up(RatingCell, ("key", "prompt", "day", "a_id", "b_id", "first_mover", "score"), "weight", weights)
-    return len(matches)
+
+
+@transaction.atomic
+def cells_agent_merge(*, source: Agent, target: Agent) -> None:
+    """Move `source`'s pairwise results in the rating cells to `target` (a guest's games merged into an account;
+    the guest's rows would otherwise go with it when it is deleted), adding to `target`'s rows where they exist.
+    The counts stay: the matches are the same matches."""
+    cells = RatingCell.objects.select_for_update().filter(Q(a=source) | Q(b=source))
+    moved: dict[tuple, float] = {}
+    for cell in cells:
+        a, b = (target.pk if end == source.pk else end for end in (cell.a_id, cell.b_id))
+        values = (cell.key, cell.prompt, cell.day, a, b, cell.first_mover, cell.score)
+        moved[values] = moved.get(values, 0.0) + cell.weight
+    cells.delete()
+    _add_up(RatingCell, ("key", "prompt", "day", "a_id", "b_id", "first_mover", "score"), "weight", moved)
+
+
+#: Rows written per statement when adding up cells.
+ADD_UP_BATCH = 500
 
 
 def _add_up(model, fields: tuple[str, ...], total: str, amounts: dict[tuple, float]) -> None:
-    """Add `amounts` (keyed by the values of `fields`, "day" among them) to the rows' `total`, creating missing
-    rows: a few statements however many rows, the rows locked while they change."""
-    days = {k[2] for k in amounts}
-    scope = Q(day__in=days - {None}) | (Q(day__isnull=True) if None in days else Q(pk__in=[]))
+    """Add `amounts` (keyed by the values of `fields`, "day" third) to the rows' `total`, creating missing rows.
+    Dated rows: one INSERT … ON CONFLICT DO UPDATE per ADD_UP_BATCH rows (SQLite and PostgreSQL add up a row
+    atomically, whoever else writes it). Undated rows, whose NULL day never conflicts in the unique index (only
+    imported matches without a finishing time have one): locked, read and written."""
+    _upsert_add(model, fields, total, {k: v for k, v in amounts.items() if k[2] is not None})
+    undated = {k: v for k, v in amounts.items() if k[2] is None}
+    if not undated:
+        return
+    scope = Q(day__isnull=True)
     for i, field in enumerate(fields):
         if field != "day":  # one match's rows are found exactly, a batch's among a superset
-            scope &= Q(**{f"{field}__in": {k[i] for k in amounts}})
+            scope &= Q(**{f"{field}__in": {k[i] for k in undated}})
     existing = {tuple(getattr(row, f) for f in fields): row for row in model.objects.select_for_update().filter(scope)}
     changed, fresh = [], []
-    for values, amount in amounts.items():
+    for values, amount in undated.items():
         row = existing.get(values)
         if row is None:
             fresh.append(model(**dict(zip(fields, values, strict=True)), **{total: amount}))
         else:
             setattr(row, total, getattr(row, total) + amount)
             changed.append(row)
-    model.objects.bulk_update(changed, [total], batch_size=500)
-    model.objects.bulk_create(fresh, batch_size=500)
+    model.objects.bulk_update(changed, [total], batch_size=ADD_UP_BATCH)
+    model.objects.bulk_create(fresh, batch_size=ADD_UP_BATCH)
+
+
+def _upsert_add(model, fields: tuple[str, ...], total: str, amounts: dict[tuple, float]) -> None:
+    """INSERT the rows, or add to `total` where the unique constraint on `fields` already has the row."""
+    quote, columns = connection.ops.quote_name, [model._meta.get_field(f) for f in (*fields, total)]
+    table, added = quote(model._meta.db_table), quote(columns[-1].column)
+    names = ", ".join(quote(column.column) for column in columns)
+    keys = ", ".join(quote(column.column) for column in columns[:-1])
+    items, row = list(amounts.items()), f"({', '.join(['%s'] * len(columns))})"
+    with connection.cursor() as cursor:
+        for start in range(0, len(items), ADD_UP_BATCH):
+            batch = items[start : start + ADD_UP_BATCH]
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) VALUES {', '.join([row] * len(batch))} "
+                f"ON CONFLICT ({keys}) DO UPDATE SET {added} = {table}.{added} + EXCLUDED.{added}",
+                [
+                    column.get_db_prep_value(value, connection)
+                    for values, amount in batch
+                    for column, value in zip(columns, (*values, amount), strict=True)
+                ],
+            )
 
 
 #: Matches counted into the cells per transaction when catching up.

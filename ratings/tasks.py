@@ -10,7 +10,7 @@ from django.tasks import task
 from arena.models import Match
 from ratings.models import RatingSnapshot
 from ratings.services import (
-    cells_add,
+    cells_add_finished,
     cells_catch_up,
     rating_key,
     snapshot_fail,
@@ -51,9 +51,13 @@ def replay_ratings_task(game: str = "", filters: str = "") -> int:
 
 def request_refresh(*, games: list[str]) -> None:
     """After matches in `games` finish: queue a refit and a replay of each snapshot they change, each unless one
-    is pending (a refit that starts clears its flag, so results arriving meanwhile queue exactly one more)."""
-    scopes = {("", "")} | {(game, "") for game in games}
-    _queue(scopes | set(RatingSnapshot.objects.filter(game__in=["", *games]).values_list("game", "filters")))
+    is pending (a refit that starts clears its flag, so results arriving meanwhile queue exactly one more). One
+    read when all of them are pending already, as while matches finish faster than the worker refits."""
+    scopes = RatingSnapshot.objects.filter(game__in=["", *games])
+    flags = scopes.values_list("game", "filters", "stale", "replay_stale")
+    pending = {(game, filters): stale and replay for game, filters, stale, replay in flags}
+    wanted = {("", "")} | {(game, "") for game in games} | pending.keys()
+    _queue({scope for scope in wanted if not pending.get(scope)})
 
 
 def _queue(scopes: set[tuple[str, str]]) -> None:
@@ -79,5 +83,5 @@ def refresh_on_match_finished(sender: type, *, match: Match, **kwargs: Any) -> N
     """`match_finished` receiver: a scored result is counted into the rating cells (once, whoever asks again) and
     queues the refresh of the leaderboards it changes."""
     if match.scores is not None:
-        cells_add(match_ids=[match.pk])
+        cells_add_finished(match=match)
         request_refresh(games=[rating_key(match.game, match.options)])

@@ -31,7 +31,7 @@ from arena.record.services import (
 )
 from arena.tournaments.services import tournament_create
 from games import IllegalAction, get_game
-from ratings.services import rating_key
+from ratings.services import cells_agent_merge, rating_key
 from ratings.tasks import request_refresh
 
 #: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.
@@ -105,6 +105,7 @@ def guest_merge(*, guest: Agent, user) -> Agent:
         account.baseline_consent = guest.baseline_consent
         account.save(update_fields=["baseline_consent"])
     games = sorted({rating_key(m.game, m.options) for m in Match.objects.filter(pk__in=match_ids)})
+    cells_agent_merge(source=guest, target=account)
     guest.delete()
     transaction.on_commit(lambda: request_refresh(games=games))
     return account

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+import uuid
 from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from arena.models import Agent, Match, Seat, Tournament
+from arena.models import Agent, AgentVersion, Match, Seat, Tournament
 from games import get_game
 from games.bots import ladder
 from ratings.ladder import Record, ladder_rating
+
+
+@functools.lru_cache(maxsize=4096)
+def seat_versions(match_uid: uuid.UUID) -> tuple[AgentVersion, ...]:
+    """Who plays a match, in seat order, with their agents: fixed when it is made (and versions are frozen once
+    they play), so a process reads it once, not on every bot turn of a person's game nor again when it ends."""
+    seats = Seat.objects.filter(match__uid=match_uid).select_related("agent_version__agent").order_by("index")
+    return tuple(seat.agent_version for seat in seats)
 
 
 class ReplayMismatch(Exception):

@@ -3,9 +3,10 @@
 `match_finished` is sent by `arena.record.services` once per match, when the transaction that ended it
 (its last move, a resignation or an abort) has committed; a rolled-back ending sends nothing. Receivers get
 `sender=Match` and `match`, the closed row: `status` is finished or aborted, `scores` is None when aborted,
-and `tournament_id`, `game` and `record` are as stored. They run synchronously, in the writer's thread, in
-the order they were connected (apps' `ready()`); an exception propagates to the writer's caller, with the
-record already committed.
+and `uid`, `tournament_id`, `game`, `options`, `state` (the final one), `record` and `finished_at` are as
+stored (the ratings receiver counts the match from these without reading it again). They run synchronously,
+in the writer's thread, in the order they were connected (apps' `ready()`); an exception propagates to the
+writer's caller, with the record already committed.
 """
 
 from __future__ import annotations

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import os
 import socket
 import time
-import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -22,7 +20,8 @@ from arena.agents.base import DecisionResult, SeatAgent
 from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.outside import OUTSIDE_AGENTS, close_agents
-from arena.models import Agent, AgentVersion, Match, Seat
+from arena.models import Agent, AgentVersion, Match
+from arena.record.selectors import seat_versions
 from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
     ServiceError,
@@ -71,16 +70,8 @@ def _load(match_id: int, worker: str):
     # The claim stamps `started_at` only when it starts the match, with the same instant as the
     # heartbeat: equal stamps say "was pending" without another query on every bot turn.
     was_pending = match.started_at == match.heartbeat_at
-    agents = [seat_agent(version, match_id=match.pk) for version in _seat_versions(match.uid)]
+    agents = [seat_agent(version, match_id=match.pk) for version in seat_versions(match.uid)]
     return match, agents, get_game(match.game).from_json(match.state), was_pending
-
-
-@functools.lru_cache(maxsize=4096)
-def _seat_versions(match_uid: uuid.UUID) -> tuple[AgentVersion, ...]:
-    """Who plays a match, in seat order: fixed when it is made (and versions are frozen once they
-    play), so a process reads it once rather than on every bot turn of a person's game."""
-    seats = Seat.objects.filter(match__uid=match_uid).select_related("agent_version__agent").order_by("index")
-    return tuple(seat.agent_version for seat in seats)
 
 
 async def broadcast_match_updated(match: Match) -> None:

@@ -7,6 +7,7 @@ import pytest
 from arena.models import Agent, Match, Seat
 from arena.play.people import person_agent_for_user
 from arena.record.services import bots_ensure, decision_record, match_claim
+from ratings.models import RatingCell
 from ratings.services import snapshot_refresh
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +64,25 @@ def test_signing_in_after_playing_as_a_guest_offers_the_merge_and_moves_the_game
     assert not any(r["slug"] == guest.slug for r in rows)
     assert "(you)" in client.get(f"/play/{match.pk}/").content.decode()
     assert client.get("/accounts/merge-guest/").status_code == 302  # nothing left to merge
+
+
+def test_a_merged_game_already_counted_into_the_rating_cells_moves_there_too(
+    client, account, django_capture_on_commit_callbacks
+):
+    match = _play_as_guest(client)
+    guest = Agent.objects.get(kind=Agent.Kind.HUMAN, user__isnull=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        _finish(match)  # match_finished counts the guest's win into its cell at once
+    (bot,) = Agent.objects.filter(slug="tic-tac-toe-lv0")
+    assert list(RatingCell.objects.values_list("a", "b", "score", "weight")) == [(guest.pk, bot.pk, 1.0, 1.0)]
+    _sign_in(client)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/accounts/merge-guest/", {"action": "merge", "next": "/leaderboard/"})
+    assert list(RatingCell.objects.values_list("a", "b", "score", "weight")) == [(account.pk, bot.pk, 1.0, 1.0)]
+    rows = snapshot_refresh(game="tic-tac-toe").data["rows"]  # before: no cells left, so no rows at all
+    mine = next(r for r in rows if r["slug"] == account.slug)
+    assert (mine["matches"], mine["wins"]) == (1, 1)
+    assert mine["rating"] > next(r for r in rows if r["slug"] == bot.slug)["rating"]
 
 
 def test_an_unfinished_guest_game_is_not_merged_and_nothing_moves(client, account):

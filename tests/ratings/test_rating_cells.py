@@ -4,14 +4,18 @@ and each finished match counted into its cells exactly once."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import numpy as np
 import pytest
 from asgiref.sync import async_to_sync
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from arena.models import Agent, AgentVersion, Match, Seat
 from arena.record.services import bots_ensure, match_create
+from arena.record.signals import match_finished
 from arena.runner.loop import run_match
 from games import get_game
 from ratings import bradley_terry
@@ -22,6 +26,7 @@ from ratings.services import (
     _matches,
     _rated,
     cells_add,
+    cells_add_finished,
     cells_catch_up,
     scope_cells,
     snapshot_refit,
@@ -111,9 +116,11 @@ def _direct(game: str, filters: dict[str, str]):
 def test_a_fit_from_the_cells_equals_the_fit_from_the_matches(seed, synthetic):
     rng = np.random.default_rng(seed)
     ids = _random_record(rng, 160)
-    for pk in ids[:40]:  # as matches finish, one by one …
+    for pk in ids[:40]:  # as matches finish, one by one, as the receiver counts them …
+        assert cells_add_finished(match=Match.objects.get(pk=pk))
+    for pk in ids[40:80]:  # … or as one batch of the catch-up would …
         assert cells_add(match_ids=[pk]) == 1
-    assert cells_catch_up() == 120  # … and the rest as a dataset import would leave them
+    assert cells_catch_up() == 80  # … and the rest as a dataset import would leave them
     for game, filters in SCOPES:
         cells, order, draws = scope_cells(game=game, filters=filters)
         direct, direct_order, direct_draws = _direct(game, filters)
@@ -151,6 +158,7 @@ def test_a_finished_match_updates_its_cell_exactly_once_also_when_the_handler_ru
     match = async_to_sync(run_match)(match_create(game="tic-tac-toe", agents=agents, seed=4).pk)
     assert match.status == Match.Status.FINISHED  # match_finished has run the handler once, on commit
     refresh_on_match_finished(Match, match=match)  # … and again, as a retried signal would
+    assert not cells_add_finished(match=match)
     assert cells_add(match_ids=[match.pk]) == 0
     assert cells_catch_up() == 0
     (cell,) = RatingCell.objects.all()
@@ -160,6 +168,34 @@ def test_a_finished_match_updates_its_cell_exactly_once_also_when_the_handler_ru
     (count,) = RatingCount.objects.all()
     assert (count.key, count.matches) == ("tic-tac-toe", 1)
     assert CountedMatch.objects.get().match_id == match.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_match_is_counted_from_what_the_process_knows_in_one_statement_per_table():
+    bots = {a.slug: a for a in bots_ensure(game="connect-four")}
+    agents = [bots["connect-four-lv1"], bots["connect-four-lv0"]]
+    quiet = match_finished.receivers
+    match_finished.receivers = []
+    match_finished.sender_receivers_cache.clear()
+    try:  # the runner plays and closes the match; the cells are counted below, on their own
+        match = async_to_sync(run_match)(match_create(game="connect-four", agents=agents, seed=7).pk)
+    finally:
+        match_finished.receivers = quiet
+        match_finished.sender_receivers_cache.clear()
+    with CaptureQueriesContext(connection) as statements:
+        assert cells_add_finished(match=match)
+    tables = [re.findall(r'"(arena_\w+|ratings_\w+)"', query["sql"])[:1] for query in statements.captured_queries]
+    # No read of the match or its seats: the closed row and the runner's seat_versions say all it needs.
+    assert [t for t in tables if t] == [["ratings_countedmatch"], ["ratings_ratingcount"], ["ratings_ratingcell"]]
+    (cell,) = RatingCell.objects.all()
+    assert (cell.a_id, cell.b_id, cell.score, cell.weight) == (agents[0].pk, agents[1].pk, match.scores[0], 1.0)
+    assert not cells_add_finished(match=match)  # asked again: nothing added, nothing left half-written
+    second = async_to_sync(run_match)(match_create(game="connect-four", agents=agents, seed=7).pk)
+    assert second.scores == match.scores  # same seed, same bots: the same cell, now counted twice
+    (cell,) = RatingCell.objects.all()
+    assert cell.weight == 2.0
+    assert RatingCount.objects.get().matches == 2
+    assert CountedMatch.objects.count() == 2
 
 
 @pytest.mark.django_db

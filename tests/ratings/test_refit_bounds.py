@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import async_to_sync
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
 from arena.agents.llm import PROMPT_VERSION
-from ratings.models import RatingSnapshot
+from arena.models import Match
+from arena.record.services import bots_ensure, match_create
+from arena.runner.loop import run_match
+from ratings.models import RatingCount, RatingSnapshot
+from ratings.services import snapshot_refit
 from ratings.tasks import refresh_ratings_task, request_refresh
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +116,32 @@ def test_a_failed_refit_shows_its_error_and_the_page_stops_polling(client):
     assert client.get("/leaderboard/tic-tac-toe/?since=2026-01-01&format=json").json()["error"].startswith("ValueError")
     request_refresh(games=["tic-tac-toe"])  # new results try again
     assert RatingSnapshot.objects.get(filters="since=2026-01-01").stale
+
+
+def queued(task: str, game: str) -> int:
+    return DBTaskResult.objects.filter(task_path__endswith=task, args_kwargs__kwargs__game=game).count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_finishing_while_refits_are_pending_queue_nothing_more_and_read_one_row_set_each():
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    agents = [bots["tic-tac-toe-lv1"], bots["tic-tac-toe-lv0"]]
+    played = [match_create(game="tic-tac-toe", agents=agents, seed=seed) for seed in range(6)]
+    async_to_sync(run_match)(played[0].pk)  # the first result queues a refit and a replay of each board
+    refits = {game: queued("refresh_ratings_task", game) for game in ("", "tic-tac-toe")}
+    assert refits == {"": 1, "tic-tac-toe": 1}
+    assert queued("replay_ratings_task", "") == queued("replay_ratings_task", "tic-tac-toe") == 1
+    for match in played[1:4]:  # more results while the worker has not started those: coalesced
+        finished = async_to_sync(run_match)(match.pk)
+        with CaptureQueriesContext(connection) as statements:
+            request_refresh(games=["tic-tac-toe"])  # what the receiver asks, asked again: one read, no write
+        assert [q["sql"].split()[0] for q in statements.captured_queries] == ["SELECT"]
+        assert finished.status == Match.Status.FINISHED
+    assert DBTaskResult.objects.count() == 4
+    assert sum(RatingCount.objects.values_list("matches", flat=True)) == 4  # all in the cells the refit reads
+    snapshot_refit(game="tic-tac-toe")  # the worker starts the game's refit: its flag clears first
+    async_to_sync(run_match)(played[4].pk)
+    async_to_sync(run_match)(played[5].pk)
+    assert queued("refresh_ratings_task", "tic-tac-toe") == 2  # exactly one more for the results since
+    assert queued("refresh_ratings_task", "") == 1
+    assert queued("replay_ratings_task", "tic-tac-toe") == 1  # its replay had not started: still the one

@@ -96,9 +96,10 @@ def test_two_workers_on_postgresql_run_every_match_exactly_once(scaled_site, tmp
     facts = scaled_site.python(
         """
 import json
-from django.db.models import Count
+from django.db.models import Count, Sum
 from django_tasks_db.models import DBTaskResult
 from arena.models import Decision, Match
+from ratings.models import CountedMatch, RatingCell, RatingCount
 tasks = list(DBTaskResult.objects.filter(task_path__endswith="run_match_task")
              .values_list("args_kwargs", "status", "worker_ids", "return_value"))
 runs = {}
@@ -110,10 +111,14 @@ for m in Match.objects.prefetch_related("seats__agent_version__agent"):
     moves = list(m.decisions.order_by("ply").values_list("action_text", flat=True))
     results[f"{m.seed}|{seats}"] = [moves, m.scores, m.ply]
 doubles = Decision.objects.values("match", "ply").annotate(n=Count("pk")).filter(n__gt=1).count()
-print(json.dumps({"runs": runs, "results": results, "doubles": doubles}))
+cells = [CountedMatch.objects.count(), RatingCount.objects.aggregate(n=Sum("matches"))["n"],
+         RatingCell.objects.aggregate(w=Sum("weight"))["w"]]
+print(json.dumps({"runs": runs, "results": results, "doubles": doubles, "cells": cells}))
 """
     )
     assert facts["doubles"] == 0
+    # Both workers' match_finished receivers added to the same rating cells at once: every match counted once.
+    assert facts["cells"] == [80, 80, 80.0]
     assert len(facts["runs"]) == len(expected) == 80
     workers = set()
     for match_id, runs in facts["runs"].items():
