@@ -285,21 +285,38 @@ def _cell_prompt(record: dict) -> str:
 def cells_add(*, match_ids: list[int]) -> int:
     """Count the finished, scored matches among `match_ids` not counted yet into the rating cells (each match
     once, however often asked: the handler may run twice); returns how many were counted now."""
-    rated = Match.objects.select_for_update().filter(
-        pk__in=match_ids, status=Match.Status.FINISHED, scores__isnull=False
-    )
+    rated = Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED, scores__isnull=False)
     fresh = rated.exclude(pk__in=CountedMatch.objects.filter(match_id__in=match_ids).values("match_id"))
     fields = ("pk", "scores", "game", "options", "final", "record", "finished_at")
     matches = list(fresh.annotate(final=_final_state()).values_list(*fields))
     if not matches:
         return 0
+    # A receiver may count one of them between the read above and here: only the markers inserted now count.
+    claimed = _markers_claim(sorted(m[0] for m in matches))
+    matches = [m for m in matches if m[0] in claimed]
     seat_agents: dict[int, dict[int, int]] = {}
     seats = Seat.objects.filter(match__in=[m[0] for m in matches])
     for match_id, index, agent_id in seats.values_list("match_id", "index", "agent_version__agent_id"):
         seat_agents.setdefault(match_id, {})[index] = agent_id
-    CountedMatch.objects.bulk_create([CountedMatch(match_id=m[0]) for m in matches])
     _count(matches, seat_agents)
     return len(matches)
+
+
+def _markers_claim(match_ids: list[int]) -> set[int]:
+    """Insert the counted-match markers that do not exist yet; the ids inserted now (a concurrent insert of the
+    same marker waits for the other transaction, then inserts nothing)."""
+    table, column = connection.ops.quote_name(CountedMatch._meta.db_table), CountedMatch._meta.pk.column
+    claimed = set()
+    with connection.cursor() as cursor:
+        for start in range(0, len(match_ids), ADD_UP_BATCH):
+            batch = match_ids[start : start + ADD_UP_BATCH]
+            cursor.execute(
+                f"INSERT INTO {table} ({connection.ops.quote_name(column)}) VALUES {', '.join(['(%s)'] * len(batch))} "
+                f"ON CONFLICT DO NOTHING RETURNING {connection.ops.quote_name(column)}",
+                batch,
+            )
+            claimed.update(row[0] for row in cursor.fetchall())
+    return claimed
 
 
 def cells_add_finished(*, match: Match) -> bool:
@@ -390,7 +407,8 @@ def _upsert_add(model, fields: tuple[str, ...], total: str, amounts: dict[tuple,
     table, added = quote(model._meta.db_table), quote(columns[-1].column)
     names = ", ".join(quote(column.column) for column in columns)
     keys = ", ".join(quote(column.column) for column in columns[:-1])
-    items, row = list(amounts.items()), f"({', '.join(['%s'] * len(columns))})"
+    # One order for every writer (receivers and catch-ups add to the same rows at once): no deadlock between them.
+    items, row = sorted(amounts.items(), key=lambda item: repr(item[0])), f"({', '.join(['%s'] * len(columns))})"
     with connection.cursor() as cursor:
         for start in range(0, len(items), ADD_UP_BATCH):
             batch = items[start : start + ADD_UP_BATCH]
