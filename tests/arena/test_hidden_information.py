@@ -1,5 +1,5 @@
 """Hidden information never reaches a viewer who may not see it: every frame a player and a spectator
-receive during a live poker match is checked against the deal."""
+receive during a live poker, Arctic Scavengers or Two Rooms match is checked against the deal."""
 
 from __future__ import annotations
 
@@ -130,3 +130,62 @@ async def test_a_stratego_setup_is_not_shown_to_the_other_seat(django_user_model
         html = await sync_to_async(live_match_html)(match, viewer)
         assert "setup (hidden)" in html
         assert f"<li>{escape(setup_text)}</li>" not in html
+
+
+def unseen_secrets(slug: str, state, viewer: int | None) -> list[str]:
+    """Markup of the board that would show `viewer` what it may not know at `state`: another player's card in
+    Two Rooms (on its player button), another tribe's hand or the dug cards in Arctic Scavengers."""
+    game = get_game(slug)
+    if slug == "two-rooms-and-a-boom":
+        from games.two_rooms.state import NAMES, known_cards
+
+        known = known_cards(state, viewer)
+        return [f'data-cell="{NAMES[s]}" data-card=' for s in range(game.num_players) if s not in known]
+    if state.phase == "skirmish":  # both hands are shown to both tribes for the fight
+        return []
+    hands = [f'aria-label="{name}\'s hand"' for seat, name in enumerate(game.seat_names) if seat != viewer]
+    return hands + (['data-cell="dug-', "Dug: "] if state.phase == "dig" and viewer != state.turn else [])
+
+
+@pytest.mark.parametrize("slug", ["arctic-scavengers", "two-rooms-and-a-boom"])
+@override_settings(ARENA_RATE_LIMITS={"frames": (10_000, 10)})
+async def test_no_frame_of_the_newest_games_shows_a_card_its_viewer_has_not_seen(client, django_user_model, slug):
+    user = await sync_to_async(django_user_model.objects.create_user)("rhea", password="pw-123456")
+    await sync_to_async(client.force_login)(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+
+    def create() -> Match:
+        bots_ensure(game=slug)
+        person = person_agent_for_user(user=user)
+        return person_match_create(person=person, opponent=Agent.objects.get(slug=f"{slug}-lv0"), game=slug, seat=0)
+
+    match = await sync_to_async(create)()
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    player = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=[*headers, (b"cookie", cookie)])
+    spectator = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers)
+    assert (await player.connect())[0]
+    assert (await spectator.connect())[0]
+    moves: list[str] = []
+    player_frames = await frames_until_over(player, True, moves, limit=400)
+    spectator_frames = await frames_until_over(spectator, False, [], limit=400)
+    await player.disconnect()
+    await spectator.disconnect()
+    assert len(moves) >= 3, "the person hardly got to act"
+
+    match = await Match.objects.aget(pk=match.pk)
+    decisions = [(d.ply, d.seat, d.action_text) async for d in match.decisions.order_by("ply")]
+    checked = 0
+    for frames, viewer in ((player_frames, 0), (spectator_frames, None)):
+        for frame in frames:
+            if 'data-status="running"' not in frame["html"]:
+                continue
+            state = await sync_to_async(match_state_at)(match, frame["ply"])
+            mine = {text for _, seat, text in decisions if seat == viewer}
+            # which dug card another tribe kept (its move list says only that it kept one)
+            kept = [
+                f"<li>{escape(t)}</li>" for p, s, t in decisions if p < frame["ply"] and s != viewer and t not in mine
+            ]
+            for secret in unseen_secrets(slug, state, viewer) + [k for k in kept if ">keep " in k]:
+                assert secret not in frame["html"], (slug, viewer, frame["ply"], secret)
+                checked += 1
+    assert checked > 20
