@@ -5,6 +5,7 @@ agent on a whole team (as GameBench did) and rates the teams on the game's leade
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -14,6 +15,7 @@ from django.utils.html import escape
 
 from arena.models import Match, Tournament
 from arena.play.rendering import board_html
+from arena.record.dataset import import_dataset
 from arena.record.selectors import match_state_at
 from arena.record.services import bots_ensure, match_create
 from arena.runner.loop import run_match
@@ -66,8 +68,15 @@ def test_the_replay_of_a_finished_match_shows_what_the_live_views_hid(client, sl
     assert escape(match.decisions.get(ply=ply - 1).action_text) in body
 
 
+def downloaded(client, slug: str) -> list[str]:
+    """The dataset download's lines for one game."""
+    response = client.get(f"/dataset.jsonl?game={slug}")
+    return b"".join(response.streaming_content).decode().splitlines(keepends=True)
+
+
 @override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
-def test_one_agent_plays_a_whole_two_rooms_team_and_the_teams_are_rated(client):
+def test_one_agent_plays_a_whole_two_rooms_team_and_the_teams_are_rated(client, settings, tmp_path):
+    settings.VAR_DIR = tmp_path  # where the dataset download is cached
     slug = "two-rooms-and-a-boom"
     bots = {agent.slug: agent for agent in bots_ensure(game=slug)}
     strong, weak = bots[f"{slug}-lv2"], bots[f"{slug}-lv0"]
@@ -86,6 +95,14 @@ def test_one_agent_plays_a_whole_two_rooms_team_and_the_teams_are_rated(client):
         )
         match = async_to_sync(run_match)(match.pk)
         wins[seated[match.scores.index(1.0)]] += 1
+        if match.pk == matches[0].pk:
+            # its seed deals the cards of a match still to play: neither the page nor the download shows it
+            assert f"seed {match.seed}" not in client.get(f"/matches/{match.pk}/").content.decode()
+            assert json.loads(downloaded(client, slug)[0])["counts"].get("match", 0) == 0
+    assert f"seed {matches[0].seed}" in client.get(f"/matches/{matches[0].pk}/").content.decode()
+    lines = downloaded(client, slug)
+    assert json.loads(lines[0])["counts"]["match"] == len(matches)
+    assert import_dataset(lines).rejected == []  # checksum, manifest and records hold
     assert sum(wins.values()) == len(matches)  # one team wins each match
     assert len(matches) >= 2  # the strong agent on Blue and on Red
     rows = {row["slug"]: row for row in snapshot_compute(game=slug)["rows"]}
