@@ -8,6 +8,7 @@ import random
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.utils.html import escape
 
 from arena.agents.llm.agent import LLMAgent
 from arena.models import Attempt, Decision, Match
@@ -81,7 +82,7 @@ def play(slug: str, llm_config: dict, seed: int = 11) -> Match:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("slug", NEWEST)
-def test_a_whole_match_with_a_model_seat_is_recorded_and_replays(slug, scripted, llm_config):
+def test_a_whole_match_with_a_model_seat_is_recorded_and_replays(slug, scripted, llm_config, client):
     scripted.responder = first_legal_move
     match = play(slug, llm_config)
     assert match.status == Match.Status.FINISHED
@@ -94,6 +95,13 @@ def test_a_whole_match_with_a_model_seat_is_recorded_and_replays(slug, scripted,
         assert [a.verdict for a in decision.attempts.all()] == ["ok"]
         assert decision.fallback == ""
     assert len(scripted.chat_requests()) == model_decisions.count()
+    # The replay's trace of a model move: its verdict badge, its reply and the prompt it answered.
+    decision = model_decisions.order_by("ply").last()
+    trace = client.get(f"/matches/{match.pk}/replay/?ply={decision.ply + 1}").content.decode()
+    attempt = decision.attempts.get()
+    assert "badge-ok" in trace
+    assert escape(attempt.raw_text) in trace
+    assert escape(attempt.messages[-1]["content"]) in trace
 
 
 @pytest.mark.django_db(transaction=True)
