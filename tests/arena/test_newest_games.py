@@ -105,10 +105,11 @@ def test_one_agent_plays_a_whole_two_rooms_team_and_the_teams_are_rated(client, 
     assert import_dataset(lines).rejected == []  # checksum, manifest and records hold
     assert sum(wins.values()) == len(matches)  # one team wins each match
     assert len(matches) >= 2  # the strong agent on Blue and on Red
-    rows = {row["slug"]: row for row in snapshot_compute(game=slug)["rows"]}
-    for agent in (strong, weak):
-        assert rows[agent.slug]["matches"] == len(matches)  # a whole team's three seats count as one result
-        assert rows[agent.slug]["wins"] == wins[agent.slug]
+    for scope in (slug, ""):  # the game's board and the all-games board
+        rows = {row["slug"]: row for row in snapshot_compute(game=scope)["rows"]}
+        for agent in (strong, weak):
+            assert rows[agent.slug]["matches"] == len(matches)  # a whole team's three seats count as one result
+            assert rows[agent.slug]["wins"] == wins[agent.slug]
     assert set(NEWEST) <= set(gamebench.GAMES)
     report = io.StringIO()
     call_command("report", "gamebench", "--format", "md", stdout=report)
