@@ -29,6 +29,8 @@ class ArcticScavengers(Game[ArcticState, Action]):
     # -- rules --------------------------------------------------------------------------------
 
     def initial_state(self, *, seed: int, **options: Any) -> ArcticState:
+        if options:
+            raise ValueError(f"arctic-scavengers takes no options, got {sorted(options)}")
         bare = ArcticState(seed, 0, 1, "gather", 0, (), (), (), (), (), (), (), (), (), (), (), ())
         return deal(seed, self.rng(bare))
 

@@ -1,5 +1,5 @@
 """Hidden information never reaches a viewer who may not see it: every frame a player and a spectator
-receive during a live poker match is checked against the deal."""
+receive during a live poker, Arctic Scavengers or Two Rooms match is checked against the deal."""
 
 from __future__ import annotations
 
@@ -41,10 +41,9 @@ async def frames_until_over(ws, person: bool, moves: list, limit: int = 60) -> l
     return seen
 
 
-@pytest.mark.parametrize("slug", ["kuhn-poker", "leduc-holdem"])
-# The scripted player answers faster than a person may (30 frames per 10 s): lift the frame limit here.
-@override_settings(ARENA_RATE_LIMITS={"frames": (10_000, 10)})
-async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_model, slug):
+async def live_match_frames(client, django_user_model, slug: str, limit: int = 60):
+    """A person in seat 0 against the game's Lv0 bot, played over the websocket to the end (or `limit` frames):
+    the finished match, the frames the person and a spectator received, and the person's moves."""
     user = await sync_to_async(django_user_model.objects.create_user)("pat", password="pw-123456")
     await sync_to_async(client.force_login)(user)
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
@@ -61,14 +60,21 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_
     assert (await player.connect())[0]
     assert (await spectator.connect())[0]
     moves: list[str] = []
-    player_frames = await frames_until_over(player, True, moves)
-    spectator_frames = await frames_until_over(spectator, False, [])
+    player_frames = await frames_until_over(player, True, moves, limit)
+    spectator_frames = await frames_until_over(spectator, False, [], limit)
     await player.disconnect()
     await spectator.disconnect()
+    return await Match.objects.aget(pk=match.pk), player_frames, spectator_frames, moves
+
+
+@pytest.mark.parametrize("slug", ["kuhn-poker", "leduc-holdem"])
+# The scripted player answers faster than a person may (30 frames per 10 s): lift the frame limit here.
+@override_settings(ARENA_RATE_LIMITS={"frames": (10_000, 10)})
+async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_model, slug):
+    match, player_frames, spectator_frames, moves = await live_match_frames(client, django_user_model, slug)
     assert moves, "the person never got to act"
 
     game = get_game(slug)
-    match = await Match.objects.aget(pk=match.pk)
     checked = 0
     for frames, hidden_seats in ((player_frames, (1,)), (spectator_frames, (0, 1))):
         for frame in frames:
@@ -130,3 +136,44 @@ async def test_a_stratego_setup_is_not_shown_to_the_other_seat(django_user_model
         html = await sync_to_async(live_match_html)(match, viewer)
         assert "setup (hidden)" in html
         assert f"<li>{escape(setup_text)}</li>" not in html
+
+
+def unseen_secrets(slug: str, state, viewer: int | None) -> list[str]:
+    """Markup of the board that would show `viewer` what it may not know at `state`: another player's card in
+    Two Rooms (on its player button), another tribe's hand or the dug cards in Arctic Scavengers."""
+    game = get_game(slug)
+    if slug == "two-rooms-and-a-boom":
+        from games.two_rooms.state import NAMES, known_cards
+
+        known = known_cards(state, viewer)
+        return [f'data-cell="{NAMES[s]}" data-card=' for s in range(game.num_players) if s not in known]
+    if state.phase == "skirmish":  # both hands are shown to both tribes for the fight
+        return []
+    hands = [f'aria-label="{name}\'s hand"' for seat, name in enumerate(game.seat_names) if seat != viewer]
+    return hands + (['data-cell="dug-', "Dug: "] if state.phase == "dig" and viewer != state.turn else [])
+
+
+@pytest.mark.parametrize("slug", ["arctic-scavengers", "two-rooms-and-a-boom"])
+@override_settings(ARENA_RATE_LIMITS={"frames": (10_000, 10)})
+async def test_no_frame_of_the_newest_games_shows_a_card_its_viewer_has_not_seen(client, django_user_model, slug):
+    match, player_frames, spectator_frames, moves = await live_match_frames(client, django_user_model, slug, 400)
+    assert len(moves) >= 3, "the person hardly got to act"
+    assert match.status == Match.Status.FINISHED
+    decisions = [(d.ply, d.seat, d.action_text) async for d in match.decisions.order_by("ply")]
+    checked = 0
+    for frames, viewer in ((player_frames, 0), (spectator_frames, None)):
+        for frame in frames:
+            if 'data-status="running"' not in frame["html"]:
+                continue
+            state = await sync_to_async(match_state_at)(match, frame["ply"])
+            mine = {text for _, seat, text in decisions if seat == viewer}
+            # which dug card another tribe kept (its move list says only that it kept one)
+            kept = [
+                f"<li>{escape(t)}</li>"
+                for p, s, t in decisions
+                if p < frame["ply"] and s != viewer and t not in mine and t.startswith("keep ")
+            ]
+            for secret in unseen_secrets(slug, state, viewer) + kept:
+                assert secret not in frame["html"], (slug, viewer, frame["ply"], secret)
+                checked += 1
+    assert checked > 20

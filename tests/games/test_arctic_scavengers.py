@@ -41,6 +41,8 @@ def test_the_deal_gives_each_tribe_ten_cards_and_a_hand_of_five():
     assert state.supply == (8, 8, 8, 8, 5, 5, 5, 14)
     assert GAME.player_view(state, 0)["players"][0]["tribe"] == 8  # 4 Refugees, 3 Scavengers, a Brawler
     assert (GAME.current_player(state), state.phase, state.round) == (0, "gather", 1)
+    with pytest.raises(ValueError, match="takes no options"):
+        GAME.initial_state(seed=5, rounds=6)
 
 
 def test_an_action_needs_a_person_and_each_tool_its_own_person():

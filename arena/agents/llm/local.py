@@ -26,6 +26,9 @@ SMOLLM2_REASONING = "smollm2-135m-reasoning"
 GEMMA3 = "gemma3-270m"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_PORT = 8081
+#: Context window of the local models, prompt and reply: Arctic Scavengers' prompts reach about 2,450 SmolLM2
+#: tokens late in a game (its card list, long legal move lists, the public log), past the 2,048 it used to be.
+N_CTX = 4096
 
 
 class LocalModelMissing(RuntimeError):
@@ -83,7 +86,7 @@ def gemma3_gguf(directory: Path | None = None) -> Path:
 
 
 def server_config(
-    port: int, *, host: str = "127.0.0.1", n_ctx: int = 2048, n_threads: int = 2, models: tuple[str, ...] = ()
+    port: int, *, host: str = "127.0.0.1", n_ctx: int = N_CTX, n_threads: int = 2, models: tuple[str, ...] = ()
 ) -> dict[str, Any]:
     """llama-cpp-python's `--config_file` document for the local models (all, or those named)."""
     paths = {SMOLLM2: smollm2_gguf, GEMMA3: gemma3_gguf}
@@ -121,7 +124,7 @@ def start_server(
     port: int,
     *,
     models: tuple[str, ...] = (),
-    n_ctx: int = 2048,
+    n_ctx: int = N_CTX,
     n_threads: int = 2,
     log_path: Path | None = None,
     wait_s: float = 180.0,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,26 +52,31 @@ def split_reasoning(content: str) -> tuple[str, str]:
     return rest.strip(), "\n\n".join(t for t in thoughts if t)
 
 
-def clean(text: str) -> str:
+def clean(text: str, trailing: str = TRAILING) -> str:
     """Strip markdown emphasis, backticks, quotes and trailing punctuation from a candidate."""
     text = text.strip()
     previous = None
     while text != previous:
         previous = text
-        text = text.strip(WRAPPERS).rstrip(TRAILING).strip()
+        text = text.strip(WRAPPERS).rstrip(trailing).strip()
     return text
 
 
-def _answer_line(reply: str) -> str | None:
+def unwrap(text: str) -> str:
+    """Strip markdown emphasis, backticks and quotes only: free text keeps its own punctuation."""
+    return clean(text, trailing="")
+
+
+def _answer_line(reply: str, tidy: Callable[[str], str] = clean) -> str | None:
     found = None
     lines = reply.splitlines()
     for index, line in enumerate(lines):
         matches = list(ANSWER_RE.finditer(line))
         if not matches:
             continue
-        value = clean(matches[-1].group(1))
+        value = tidy(matches[-1].group(1))
         if not value:  # "Answer:" alone on its line, the move on the next one
-            following = [clean(rest) for rest in lines[index + 1 :] if clean(rest)]
+            following = [tidy(rest) for rest in lines[index + 1 :] if tidy(rest)]
             value = following[0] if following else ""
         if value:
             found = value
@@ -161,4 +167,10 @@ def parse_reply(game: Game, state: Any, reply: str, legal_texts: list[str]) -> P
             "unparseable",
             message="No move found in the reply: end it with a line `Answer: <move>` naming one legal move.",
         )
+    said = None if document else _answer_line(reply, tidy=unwrap)
+    if said and said != candidate:
+        # Free text (a question, a claim) keeps its own punctuation when the game reads it whole.
+        whole = validate(game, state, said)
+        if whole.verdict == "ok":
+            return whole
     return validate(game, state, candidate, legal_texts)

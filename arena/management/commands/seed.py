@@ -13,7 +13,7 @@ from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Match
 from arena.record.services import agent_ensure, bots_ensure, match_create
 from arena.runner.loop import run_match
-from arena.tournaments.services import first_run_tournaments_create
+from arena.tournaments.services import first_run_tournaments_create, seatings
 from games import get_game
 from games.bots import LADDER_MODULES
 
@@ -62,7 +62,8 @@ class Command(BaseCommand):
             self.stdout.write(f"first run: {count} bot matches queued for the worker ({len(queued)} ladders)")
 
     def _demo_matches(self, games: list[str]) -> None:
-        """A few finished bot games per game (Lv0–Lv2, both seat orders), so no page is empty on first visit."""
+        """A few finished bot games per game (Lv0–Lv2, both seat orders; in team games Lv1 holds every seat of one
+        team and Lv0 the rest, as GameBench duplicated an agent over its team), so no page is empty on first visit."""
         plans = []
         for game_slug in games:
             if Match.objects.filter(game=game_slug, record__demo=True).exists():
@@ -74,7 +75,7 @@ class Command(BaseCommand):
                 pairs = [(lv[1], lv[0]), (lv[0], lv[1])] + ([(lv[2], lv[1]), (lv[1], lv[2])] if len(lv) > 2 else [])
                 plans += [(game_slug, list(pair)) for pair in pairs]
             else:
-                plans.append((game_slug, [lv[1]] + [lv[0]] * (seats - 1)))
+                plans.append((game_slug, seatings(game_slug, DEMO_SEED, {}, lv[1], lv[0], None)[0]))
         for game_slug, agents in tqdm(plans, desc="demo matches", unit="match", disable=None):
             match = match_create(game=game_slug, agents=agents, seed=DEMO_SEED, extra_record={"demo": True})
             async_to_sync(run_match)(match.pk)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import random
 import socket
 
 import pytest
@@ -11,6 +12,7 @@ from asgiref.sync import async_to_sync
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.local import (
     GEMMA3,
+    N_CTX,
     SMOLLM2,
     SMOLLM2_REASONING,
     local_base_url,
@@ -18,7 +20,7 @@ from arena.agents.llm.local import (
     start_server,
     stop_server,
 )
-from arena.agents.llm.prompts import REASONING_CHARS
+from arena.agents.llm.prompts import REASONING_CHARS, first_messages
 from arena.models import Attempt, Decision, Match
 from arena.record.services import agent_ensure, match_create
 from arena.runner.loop import run_match
@@ -86,6 +88,31 @@ async def test_the_seeded_grammar_models_reason_briefly_then_make_a_legal_move_o
     assert answer == f"Answer: {attempt.parsed_action}"
     assert attempt.model_reported == spec["config"]["model"]
     assert attempt.completion_tokens > 0
+
+
+def longest_prompt_state(slug: str, games: int):
+    """The position whose prompt is the longest over `games` random games, and that prompt's length."""
+    game, longest = get_game(slug), (0, None)
+    for seed in range(games):
+        rng, state = random.Random(seed), game.initial_state(seed=seed)
+        while (seat := game.current_player(state)) is not None:
+            legal = [game.action_to_text(state, action) for action in game.legal_actions(state)]
+            messages = first_messages(game, state, seat, scaffold="grammar-reasoning", legal_texts=legal)
+            longest = max(longest, (sum(len(m["content"]) for m in messages), state), key=lambda pair: pair[0])
+            state = game.apply(state, game.random_action(state, rng))
+    return longest
+
+
+async def test_the_longest_arctic_scavengers_prompt_fits_the_local_context(local_llm_port):
+    # Over 2,048 tokens (the context it used to have) the server refuses the request: HTTP 400, a random fallback.
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2_REASONING)
+    game = get_game("arctic-scavengers")
+    chars, state = longest_prompt_state(game.slug, games=20)
+    assert chars > 8000
+    result = await LLMAgent(spec["config"]).decide(game, state, game.current_player(state), 1)
+    attempt = result.attempts[0]
+    assert attempt.verdict != Attempt.Verdict.API_ERROR, attempt.message
+    assert 2048 < attempt.prompt_tokens < N_CTX - spec["config"]["max_tokens"]
 
 
 def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):

@@ -51,6 +51,19 @@ def test_parse_reply_verdicts(ttt):
     assert (commented.verdict, commented.text) == ("ok", "c1")
 
 
+def test_free_text_keeps_its_own_punctuation():
+    from games import get_game
+
+    game = get_game("two-rooms-and-a-boom")
+    state = game.initial_state(seed=1)
+    mate = game.legal_actions(state)[0][1]
+    legal = [game.action_to_text(state, action) for action in game.legal_actions(state)]
+    asked = parse_reply(game, state, f"**Answer:** ask P{mate + 1} Are you the Bomber?", legal)
+    assert (asked.verdict, asked.action) == ("ok", ("ask", mate, "Are you the Bomber?"))
+    listed = parse_reply(game, state, f"Answer: ask P{mate + 1} Which team are you on?", legal)
+    assert listed.action == ("ask", mate, "Which team are you on?")
+
+
 def test_split_reasoning_moves_think_blocks_out():
     assert split_reasoning("<think>corner or centre?</think>\nAnswer: b2") == ("Answer: b2", "corner or centre?")
     assert split_reasoning("Answer: b2") == ("Answer: b2", "")
