@@ -37,6 +37,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "santorini",
         "hive",
         "sea-battle",
+        "codenames",  # as Table 3, which puts CN here and not under Hidden Information
     ),
     "Non-Deterministic": (
         "kuhn-poker",
@@ -53,7 +54,6 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "leduc-holdem",
         "holdem",
         "stratego",
-        "codenames",
         "werewolf",
         "are-you-the-traitor",
         "arctic-scavengers",  # ARC is in Abstract Strategy, Non-Deterministic and Hidden Information (Table 3)

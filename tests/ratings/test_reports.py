@@ -394,3 +394,28 @@ def test_dsgbench_page_tracks_a_real_stratego_games_moves(client):
         assert round(shown * moves.count()) == attacks
         assert cells["early: move"]["matches"] == [match.pk]
     assert 'id="decisions-stratego"' in client.get("/reports/dsgbench/").content.decode()
+
+
+def test_gamebench_categories_hold_its_nine_games_as_table_3_does():
+    # GameBench's Table 3, game abbreviations as its Figure 1 caption spells them out.
+    table_3 = {
+        "Abstract Strategy": "ALS ARC CN HV SN SB",
+        "Non-Deterministic": "ARC TRB SB",
+        "Hidden Information": "ARC AYT TRB",
+        "Language Communication": "AYT CN PT TRB",
+        "Social Deduction": "AYT TRB",
+        "Cooperation": "AYT CN SB TRB",
+    }
+    names = {
+        "air-land-sea": "ALS",
+        "arctic-scavengers": "ARC",
+        "are-you-the-traitor": "AYT",
+        "codenames": "CN",
+        "hive": "HV",
+        "pit": "PT",
+        "santorini": "SN",
+        "two-rooms-and-a-boom": "TRB",
+        "sea-battle": "SB",
+    }
+    ours = {category: {names[g] for g in games if g in names} for category, games in gamebench.CATEGORIES.items()}
+    assert ours == {category: set(games.split()) for category, games in table_3.items()}
