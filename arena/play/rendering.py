@@ -11,6 +11,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
+from arena.play.boards import PYTHON_BOARDS
 from arena.play.move_list import move_groups
 from arena.play.people import person_seats
 from arena.play.results import result_text
@@ -34,6 +35,8 @@ def board_html(game: Game, state: Any, seat: int | None, *, reveal: bool = False
 
 def render_view(game: Game, view: dict[str, Any], seat: int | None) -> str:
     """The game's board drawn from a view already computed for `seat` (None: a spectator)."""
+    if draw := PYTHON_BOARDS.get(game.slug):
+        return draw(view, seat)
     return render_plain(f"games/{game.slug}/board.html", {"view": view, "seat": seat})
 
 
