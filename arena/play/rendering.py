@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.play.boards import PYTHON_BOARDS
-from arena.play.move_list import move_groups
+from arena.play.move_list import move_groups, move_rows
 from arena.play.people import person_seats
 from arena.play.results import result_text
 from arena.record.selectors import match_state_at, tournament_progress
@@ -70,16 +70,16 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
     shown_to_move = game.shown_to_move(state, view_seat) if to_move is not None else None
-    moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at", "fallback"))
-    fallbacks = Counter(seat for _, seat, _, _, fallback in moves if fallback)
+    decisions = move_rows(match)  # one read serves the move list, the fallback badges and the clock
+    fallbacks = Counter(row.seat for row in decisions if row.fallback)
     seats = [{**seat, "fallbacks": fallbacks[seat["index"]]} for seat in seats]
     reasoning = None
-    last_seat = moves[-1][1] if moves else None
+    last_seat = decisions[-1].seat if decisions else None
     secret = match_secret(match)
-    if moves and seats[last_seat]["agent"].kind == Agent.Kind.LLM and trace_visible(game, secret, last_seat, mine):
-        ok = Attempt.objects.filter(decision_id=moves[-1][0], verdict=Attempt.Verdict.OK)
+    if decisions and seats[last_seat]["agent"].kind == Agent.Kind.LLM and trace_visible(game, secret, last_seat, mine):
+        ok = Attempt.objects.filter(decision_id=decisions[-1].pk, verdict=Attempt.Verdict.OK)
         reasoning = ok.values("reasoning_text", "raw_text").last()
-    since = moves[-1][3] if moves else (match.started_at or match.created_at)
+    since = decisions[-1].created_at if decisions else (match.started_at or match.created_at)
     my_turn = to_move is not None and to_move in mine
     view = game.player_view(state, view_seat)
     context = {
@@ -98,7 +98,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
-        "move_groups": move_groups(match, game, secret, mine),
+        "move_groups": move_groups(match, game, secret, mine, decisions),
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": view,
