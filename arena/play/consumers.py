@@ -191,7 +191,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.budget = ConnectionBudget("frames")
         # Joined before the first render, so no update between that render and joining is missed.
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
-        opened = await sync_to_async(self.open)()
+        # An anonymous spectator's `open` is one read: done in a worker thread, so a crowd arriving does not
+        # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside).
+        anonymous = not self.scope["user"].is_authenticated and not self.scope["session"].session_key
+        opened = await sync_to_async(self.open, thread_sensitive=not anonymous)()
         if opened is None:
             await self.close(code=4404)
             return

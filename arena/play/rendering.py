@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import accumulate
 from typing import Any
+from uuid import UUID
 
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
-from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
+from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Seat, Tournament
 from arena.play.boards import PYTHON_BOARDS
 from arena.play.move_list import move_groups, move_rows
 from arena.play.people import person_seats
@@ -49,12 +51,19 @@ def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
 
 
 def live_seats(match: Match) -> list[dict[str, Any]]:
-    """Who sits where: fixed when the match is made, so a live page fetches it once."""
-    names = get_game(match.game).seat_names
-    return [
-        {"index": seat.index, "name": names[seat.index], "agent": seat.agent_version.agent}
-        for seat in match.seats.select_related("agent_version__agent").order_by("index")
-    ]
+    """Who sits where. Fixed when the match is made, so while it is played a process reads it once (like the
+    runner's `_seat_versions`), not once per page: a crowd of spectators arriving costs no seat query each.
+    A finished match's seats are read afresh (a guest's games move to their account once they are over)."""
+    if match.status in (Match.Status.PENDING, Match.Status.RUNNING):
+        return list(_live_seats(match.uid, match.game))
+    return list(_live_seats.__wrapped__(match.uid, match.game))
+
+
+@functools.lru_cache(maxsize=4096)
+def _live_seats(match_uid: UUID, game: str) -> tuple[dict[str, Any], ...]:
+    names = get_game(game).seat_names
+    seats = Seat.objects.filter(match__uid=match_uid).select_related("agent_version__agent").order_by("index")
+    return tuple({"index": seat.index, "name": names[seat.index], "agent": seat.agent_version.agent} for seat in seats)
 
 
 def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> str:
