@@ -192,7 +192,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # Joined before the first render, so no update between that render and joining is missed.
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
         # An anonymous spectator's `open` is one read: done in a worker thread, so a crowd arriving does not
-        # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside).
+        # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside),
+        # and a crowd in the worker threads does not delay the players' own connects.
         anonymous = not self.scope["user"].is_authenticated and not self.scope["session"].session_key
         opened = await sync_to_async(self.open, thread_sensitive=not anonymous)()
         if opened is None:
@@ -205,15 +206,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
             person=person_key(self.scope.get("user"), self.scope.get("session")),
             seated=bool(self.mine),
         )
-        # Counted off the database thread: with REDIS_URL each count is a few round trips to Redis.
-        refusal = await sync_to_async(lease.acquire, thread_sensitive=False)()
-        await self.accept()
+        # With REDIS_URL a count is a few round trips to Redis: a crowd's are made off the database thread too.
+        refusal = await sync_to_async(lease.acquire, thread_sensitive=not anonymous)()
+        if not refusal:
+            self.lease = lease
+        try:
+            await self.accept()
+        except Exception:  # the client left, or daphne gave up on the handshake: give the lease back
+            await self.disconnect(code=1006)
+            raise
         if refusal:
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
             await self.send(text_data=json.dumps({"type": "error", "message": refusal}))
             await self.close(code=TOO_MANY_SOCKETS, reason=refusal)
             return
-        self.lease = lease
         self.renewing = asyncio.get_running_loop().create_task(self.renew_lease())
         if not frame:
             self.shown, frame = await self.render()
