@@ -28,7 +28,7 @@ LEGAL = re.compile(r'<script id="match-\d+-legal" type="application/json">(.*?)<
 #: (label, file fragment, function) whose cumulative time is reported as a share of the total.
 PARTS = [
     ("live panel render (live_match_html)", "arena/play/rendering.py", "live_match_html"),
-    ("  board template", "arena/play/rendering.py", "board_html"),
+    ("  board (connect_four_board)", "arena/play/boards.py", "connect_four_board"),
     ("  legal moves", "arena/play/rendering.py", "legal_moves"),
     ("person's move (person_move)", "arena/play/people.py", "person_move"),
     ("bot decision recorded (decision_record)", "arena/record/services.py", "decision_record"),
