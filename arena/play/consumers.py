@@ -199,7 +199,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if opened is None:
             await self.close(code=4404)
             return
-        frame, needs = opened
+        key, frame, needs = opened
         lease = socket_lease(
             match_id=self.match_id,
             address=socket_address(self.scope),
@@ -221,15 +221,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=TOO_MANY_SOCKETS, reason=refusal)
             return
         self.renewing = asyncio.get_running_loop().create_task(self.renew_lease())
-        if not frame:
-            self.shown, frame = await self.render()
+        if frame is None:  # a position nobody in this process has drawn: one render, however many arrive
+            self.shown, frame = await fragments.after(key, self.render)
         await self.send(text_data=frame)
         if needs:
             kick_runner(self.match_id)
 
-    def open(self) -> tuple[str, bool] | None:
-        """Who is watching, their first fragment if one is kept ("" if it must be rendered), and whether the
-        match needs a runner. None: no such match.
+    def open(self) -> tuple[tuple, str | None, bool] | None:
+        """Who is watching, the fragment key of the match as it stands, the first fragment (None: an anonymous
+        spectator's, to render), and whether the match needs a runner. None: no such match.
 
         An anonymous spectator of a position this process has drawn costs one small query: the match's
         seats and record are read only to render.
@@ -240,16 +240,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if position is None:
                 return None
             self.shown = shown_key(*position)
-            return fragments.get((self.match_id, *position, ())) or "", False
+            key = (self.match_id, *position, ())
+            return key, fragments.get(key), False
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return None
         self.seats = live_seats(match)
         self.mine = tuple(seat["index"] for seat in self.seats if seat["agent"].pk == self.viewer.pk)
         self.shown = shown_key(match.ply, match.status)
-        return fragments.get((match.pk, match.ply, match.status, self.mine)) or "", needs_runner(
-            match, self.seats, self.mine
-        )
+        frame = fragments.frame(match, self.viewer, self.seats, self.mine)
+        return (match.pk, match.ply, match.status, self.mine), frame, needs_runner(match, self.seats, self.mine)
 
     async def renew_lease(self) -> None:
         """Keep this socket counted in its limits for as long as it stays open (see arena.play.live_limits)."""
