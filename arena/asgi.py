@@ -18,15 +18,15 @@ from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from arena.play.ws_auth import viewer_middleware_stack  # noqa: E402
 from arena.play.ws_origin import SameOriginValidator  # noqa: E402
 from arena.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(viewer_middleware_stack(URLRouter(websocket_urlpatterns))),
     }
 )

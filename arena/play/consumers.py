@@ -11,6 +11,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -115,17 +116,23 @@ def shown_key(ply: int, status: str) -> tuple[int, int]:
     return ply, STATUS_ORDER.index(status)
 
 
+#: What a page shows: how far the match got (`shown_key`) and the fragment's frame.
+Shown = tuple[tuple[int, int], str]
+
+
 class FragmentCache:
     """This process's recent live panels by (match, ply, status, the viewer's seats).
 
     Every spectator of a position shares one render and each seat has its own: a viewer's identity
     changes only which seats are theirs. A panel is reused for `fresh_for_s` only, as it also shows
-    how long the side to move has been thinking.
+    how long the side to move has been thinking. While one page renders the panel for an update,
+    the other pages of its viewer kind wait for that render instead of queueing their own.
     """
 
     def __init__(self, size: int = 512, fresh_for_s: float = 2.0) -> None:
         self.size, self.fresh_for_s = size, fresh_for_s
         self.frames: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
+        self.rendering: dict[tuple, asyncio.Future] = {}
 
     def get(self, key: tuple) -> str | None:
         found = self.frames.get(key)
@@ -146,6 +153,19 @@ class FragmentCache:
         self.frames.move_to_end(key)
         return frame
 
+    async def after(self, key: tuple, render: Callable[[], Awaitable[Shown]]) -> Shown:
+        """The panel for the update `key` names: kept, or rendered once by `render` (which reads the match as
+        it is now: a later position than `key`'s) however many pages of the viewer kind ask at once."""
+        _, ply, status, _ = key
+        frame = self.get(key)
+        if frame is not None:
+            return shown_key(ply, status), frame
+        pending = self.rendering.get(key)
+        if pending is None:
+            pending = self.rendering[key] = asyncio.ensure_future(render())
+            pending.add_done_callback(lambda _: self.rendering.pop(key, None))
+        return await asyncio.shield(pending)  # one page closing does not cancel the others' render
+
 
 #: Shared by every consumer of this process; they all render on Django's one database thread.
 fragments = FragmentCache()
@@ -162,6 +182,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     lease: SocketLease | None = None
     renewing: asyncio.Task | None = None
     viewer: Agent | None = None
+    seats: list[dict[str, Any]] | None = None  # read when this page first renders or acts
     mine: tuple[int, ...] = ()
 
     async def connect(self) -> None:
@@ -170,50 +191,71 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.budget = ConnectionBudget("frames")
         # Joined before the first render, so no update between that render and joining is missed.
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
-        opened = await sync_to_async(self.open)()
+        # An anonymous spectator's `open` is one read: done in a worker thread, so a crowd arriving does not
+        # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside),
+        # and a crowd in the worker threads does not delay the players' own connects.
+        anonymous = not self.scope["user"].is_authenticated and not self.scope["session"].session_key
+        opened = await sync_to_async(self.open, thread_sensitive=not anonymous)()
         if opened is None:
             await self.close(code=4404)
             return
-        frame, needs, refusal = opened
-        await self.accept()
+        key, frame, needs = opened
+        lease = socket_lease(
+            match_id=self.match_id,
+            address=socket_address(self.scope),
+            person=person_key(self.scope.get("user"), self.scope.get("session")),
+            seated=bool(self.mine),
+        )
+        # With REDIS_URL a count is a few round trips to Redis: a crowd's are made off the database thread too.
+        refusal = await sync_to_async(lease.acquire, thread_sensitive=not anonymous)()
+        if not refusal:
+            self.lease = lease
+        try:
+            await self.accept()
+        except Exception:  # the client left, or daphne gave up on the handshake: give the lease back
+            await self.disconnect(code=1006)
+            raise
         if refusal:
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
             await self.send(text_data=json.dumps({"type": "error", "message": refusal}))
             await self.close(code=TOO_MANY_SOCKETS, reason=refusal)
             return
         self.renewing = asyncio.get_running_loop().create_task(self.renew_lease())
+        if frame is None:  # a position nobody in this process has drawn: one render, however many arrive
+            self.shown, frame = await fragments.after(key, self.render)
         await self.send(text_data=frame)
         if needs:
             kick_runner(self.match_id)
 
-    def open(self) -> tuple[str, bool, str] | None:
-        """Who is watching, their first fragment, whether the match needs a runner, and why this socket
-        is refused ("" if it is not). None: no such match."""
+    def open(self) -> tuple[tuple, str | None, bool] | None:
+        """Who is watching, the fragment key of the match as it stands, the first fragment (None: an anonymous
+        spectator's, to render), and whether the match needs a runner. None: no such match.
+
+        An anonymous spectator of a position this process has drawn costs one small query: the match's
+        seats and record are read only to render.
+        """
+        self.viewer = viewer_agent(self.scope)
+        if self.viewer is None:
+            position = Match.objects.filter(pk=self.match_id).values_list("ply", "status").first()
+            if position is None:
+                return None
+            self.shown = shown_key(*position)
+            key = (self.match_id, *position, ())
+            return key, fragments.get(key), False
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None:
             return None
-        self.viewer = viewer_agent(self.scope)
         self.seats = live_seats(match)
-        self.mine = tuple(seat["index"] for seat in self.seats if self.viewer and seat["agent"].pk == self.viewer.pk)
-        self.lease = socket_lease(
-            match_id=self.match_id,
-            address=socket_address(self.scope),
-            person=person_key(self.scope.get("user"), self.scope.get("session")),
-            seated=bool(self.mine),
-        )
-        refusal = self.lease.acquire()
-        if refusal:
-            self.lease = None  # nothing counted, nothing to give back
-            return "", False, refusal
+        self.mine = tuple(seat["index"] for seat in self.seats if seat["agent"].pk == self.viewer.pk)
         self.shown = shown_key(match.ply, match.status)
-        needs = needs_runner(match, self.seats, self.mine)
-        return fragments.frame(match, self.viewer, self.seats, self.mine), needs, ""
+        frame = fragments.frame(match, self.viewer, self.seats, self.mine)
+        return (match.pk, match.ply, match.status, self.mine), frame, needs_runner(match, self.seats, self.mine)
 
     async def renew_lease(self) -> None:
         """Keep this socket counted in its limits for as long as it stays open (see arena.play.live_limits)."""
         while True:
             await asyncio.sleep(SocketLease.renew_delay_s())
-            await sync_to_async(self.lease.renew)()
+            await sync_to_async(self.lease.renew, thread_sensitive=False)()
 
     async def disconnect(self, code: int) -> None:
         if self.renewing is not None:
@@ -221,7 +263,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "match_id"):
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
         if self.lease is not None:
-            await sync_to_async(self.lease.release)()
+            await sync_to_async(self.lease.release, thread_sensitive=False)()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -271,30 +313,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def match_updated(self, event: dict[str, Any]) -> None:
         if shown_key(event["ply"], event["status"]) <= self.shown:
             return  # already on the page
-        # A panel another page of this viewer kind rendered is a dictionary read: sent from the event
-        # loop, so a game's many spectators do not queue for the one database thread.
-        shared = fragments.get((self.match_id, event["ply"], event["status"], self.mine))
-        if shared is not None:
-            self.shown = shown_key(event["ply"], event["status"])
-            await self.send(text_data=shared)
-            return
-        frame = await sync_to_async(self.render)(event)
-        if frame is not None:
-            await self.send(text_data=frame)
+        # A panel another page of this viewer kind rendered, or is rendering, is awaited on the event loop,
+        # so a game's many spectators share one trip to the database thread.
+        shown, frame = await fragments.after((self.match_id, event["ply"], event["status"], self.mine), self.render)
+        if shown <= self.shown:
+            return  # this page moved on while it waited
+        self.shown = shown
+        await self.send(text_data=frame)
 
-    def render(self, event: dict[str, Any]) -> str | None:
-        """The current fragment, unless this page already shows that position.
+    async def render(self) -> Shown:
+        """The match's current panel for this page's viewer kind."""
+        return await sync_to_async(self.render_now)()
 
-        A fragment another page of this viewer kind rendered for the event's position while this one
-        waited for the database thread is sent without reading the match again.
-        """
-        shared = fragments.get((self.match_id, event["ply"], event["status"], self.mine))
-        if shared is not None:
-            self.shown = shown_key(event["ply"], event["status"])
-            return shared
+    def render_now(self) -> Shown:
         match = Match.objects.get(pk=self.match_id)
-        key = shown_key(match.ply, match.status)
-        if key <= self.shown:
-            return None
-        self.shown = key
-        return fragments.frame(match, self.viewer, self.seats, self.mine)
+        if self.seats is None:
+            self.seats = live_seats(match)
+        return shown_key(match.ply, match.status), fragments.frame(match, self.viewer, self.seats, self.mine)

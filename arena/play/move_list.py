@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
+
+from django.db.models import Case, F, JSONField, Value, When
 
 from arena.models import Match
 from arena.record.visibility import action_hidden, visible_action
@@ -23,37 +25,74 @@ _labels: OrderedDict[tuple[UUID, int], tuple[str, str]] = OrderedDict()
 _labels_lock = threading.Lock()
 
 
-def _labels_of(match: Match, game: Game, plies: list[int]) -> dict[int, tuple[str, str]]:
-    """(label, round heading) of the match's decision at each of `plies`, by ply."""
+class MoveRow(NamedTuple):
+    """A decision as the move list and the live panel read it; `state_before` and `action` only where this
+    process has not labelled the move yet (None elsewhere: the positions of a long game are not re-read)."""
+
+    ply: int
+    seat: int
+    action_text: str
+    fallback: str
+    pk: int
+    created_at: Any
+    state_before: dict | None
+    action: Any
+
+
+def move_rows(match: Match) -> list[MoveRow]:
+    """The match's decisions in ply order, in one query with what labelling the new ones needs."""
+    with _labels_lock:
+        unlabelled = next((ply for ply in range(match.ply) if (match.uid, ply) not in _labels), match.ply)
+
+    def if_unlabelled(field: str) -> Case:
+        return Case(When(ply__gte=unlabelled, then=F(field)), default=Value(None), output_field=JSONField())
+
+    rows = match.decisions.order_by("ply").values_list(
+        "ply",
+        "seat",
+        "action_text",
+        "fallback",
+        "pk",
+        "created_at",
+        if_unlabelled("state_before"),
+        if_unlabelled("action"),
+    )
+    return [MoveRow(*row) for row in rows]
+
+
+def _labels_of(match: Match, game: Game, rows: list[MoveRow]) -> dict[int, tuple[str, str]]:
+    """(label, round heading) of each row's decision, by ply."""
+    plies = [row.ply for row in rows]
     with _labels_lock:
         labels = {ply: _labels[match.uid, ply] for ply in plies if (match.uid, ply) in _labels}
         for ply in labels:
             _labels.move_to_end((match.uid, ply))
-    missing = [ply for ply in plies if ply not in labels]
-    if missing:
-        computed = {}
-        for ply, state_json, action_json in match.decisions.filter(ply__in=missing).values_list(
-            "ply", "state_before", "action"
-        ):
-            state = game.from_json(state_json)
-            computed[ply] = (game.action_label(state, game.action_from_json(action_json)), game.round_label(state))
+    missing = [row for row in rows if row.ply not in labels]
+    if any(row.state_before is None for row in missing):  # kept labels dropped since the rows were read
+        missing = [row for row in move_rows(match) if row.ply not in labels]
+    computed = {}
+    for row in missing:
+        state = game.from_json(row.state_before)
+        computed[row.ply] = (game.action_label(state, game.action_from_json(row.action)), game.round_label(state))
+    if computed:
         with _labels_lock:
             _labels.update({(match.uid, ply): label for ply, label in computed.items()})
             while len(_labels) > _LABELS_KEPT:
                 _labels.popitem(last=False)
-        labels |= computed
-    return labels
+    return labels | computed
 
 
-def move_groups(match: Match, game: Game, secret: bool, viewer_seats: list[int]) -> list[dict[str, Any]]:
+def move_groups(
+    match: Match, game: Game, secret: bool, viewer_seats: list[int], rows: list[MoveRow] | None = None
+) -> list[dict[str, Any]]:
     """The match's moves as a viewer may see them, in groups of one hand/round each (one untitled group in games
     without): {"title", "moves": [{"ply", "who", "label", "detail", "fallback"}]}; `who` names the seat in games
-    of more than two, `detail` is a plan's full text."""
-    rows = list(match.decisions.order_by("ply").values_list("ply", "seat", "action_text", "fallback"))
-    labels = _labels_of(match, game, [row[0] for row in rows])
+    of more than two, `detail` is a plan's full text. `rows` is `move_rows(match)` when the caller has read it."""
+    rows = move_rows(match) if rows is None else rows
+    labels = _labels_of(match, game, rows)
     groups: list[dict[str, Any]] = []
     named = len(game.seat_names) > 2  # with two seats the move number says who moved
-    for ply, seat, text, fallback in rows:
+    for ply, seat, text, fallback, *_ in rows:
         label, title = labels[ply]
         if action_hidden(game, secret, seat, text, viewer_seats):  # nor who acted: night order can give roles away
             label, detail, who = visible_action(game, secret, seat, text, viewer_seats), "", ""

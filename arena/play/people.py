@@ -225,7 +225,7 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
     Raises ServiceError (not your turn, stale position) or IllegalAction (with the rules' message);
     in both cases nothing about the game changes.
     """
-    match = Match.objects.get(pk=match_id)
+    match = _match_with_last_move(match_id)
     if match.status != Match.Status.RUNNING:
         raise ServiceError(f"This match is {match.get_status_display().lower()}; no more moves.")
     game = get_game(match.game)
@@ -265,10 +265,16 @@ def person_rejection_record(*, match: Match, ply: int, seat: int, text: str, mes
     )
 
 
+def _match_with_last_move(match_id: int) -> Match:
+    """The match and, in the same query, when its last decision was made (`last_move_at`; None before the first)."""
+    last = Decision.objects.filter(match=OuterRef("pk")).order_by("-ply").values("created_at")[:1]
+    return Match.objects.annotate(last_move_at=Subquery(last)).get(pk=match_id)
+
+
 def time_used_s(match: Match) -> float:
-    """Seconds the side to move has been thinking (since the last decision or the start)."""
-    last = match.decisions.order_by("-ply").values_list("created_at", flat=True).first()
-    since = last or match.started_at or match.created_at
+    """Seconds the side to move has been thinking (since the last decision or the start); `match` is read by
+    `_match_with_last_move`."""
+    since = match.last_move_at or match.started_at or match.created_at
     return (timezone.now() - since).total_seconds()
 
 
@@ -277,7 +283,7 @@ def person_flag(*, match_id: int, agent: Agent | None) -> Match | None:
 
     Only a player of the match may call the flag (ServiceError for anyone else).
     """
-    match = Match.objects.get(pk=match_id)
+    match = _match_with_last_move(match_id)
     if not person_seats(match, agent):
         raise ServiceError("Only the players of this match can flag its clock.")
     limit = match.record.get("policies", {}).get("move_time_limit_s")

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import accumulate
 from typing import Any
+from uuid import UUID
 
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
-from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
-from arena.play.move_list import move_groups
+from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Seat, Tournament
+from arena.play.boards import PYTHON_BOARDS
+from arena.play.move_list import move_groups, move_rows
 from arena.play.people import person_seats
 from arena.play.results import result_text
 from arena.record.selectors import match_state_at, tournament_progress
@@ -34,6 +37,8 @@ def board_html(game: Game, state: Any, seat: int | None, *, reveal: bool = False
 
 def render_view(game: Game, view: dict[str, Any], seat: int | None) -> str:
     """The game's board drawn from a view already computed for `seat` (None: a spectator)."""
+    if draw := PYTHON_BOARDS.get(game.slug):
+        return draw(view, seat)
     return render_plain(f"games/{game.slug}/board.html", {"view": view, "seat": seat})
 
 
@@ -46,12 +51,19 @@ def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
 
 
 def live_seats(match: Match) -> list[dict[str, Any]]:
-    """Who sits where: fixed when the match is made, so a live page fetches it once."""
-    names = get_game(match.game).seat_names
-    return [
-        {"index": seat.index, "name": names[seat.index], "agent": seat.agent_version.agent}
-        for seat in match.seats.select_related("agent_version__agent").order_by("index")
-    ]
+    """Who sits where. Fixed when the match is made, so while it is played a process reads it once (like the
+    runner's `_seat_versions`), not once per page: a crowd of spectators arriving costs no seat query each.
+    A finished match's seats are read afresh (a guest's games move to their account once they are over)."""
+    if match.status in (Match.Status.PENDING, Match.Status.RUNNING):
+        return list(_live_seats(match.uid, match.game))
+    return list(_live_seats.__wrapped__(match.uid, match.game))
+
+
+@functools.lru_cache(maxsize=4096)
+def _live_seats(match_uid: UUID, game: str) -> tuple[dict[str, Any], ...]:
+    names = get_game(game).seat_names
+    seats = Seat.objects.filter(match__uid=match_uid).select_related("agent_version__agent").order_by("index")
+    return tuple({"index": seat.index, "name": names[seat.index], "agent": seat.agent_version.agent} for seat in seats)
 
 
 def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> str:
@@ -67,16 +79,16 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
     shown_to_move = game.shown_to_move(state, view_seat) if to_move is not None else None
-    moves = list(match.decisions.order_by("ply").values_list("pk", "seat", "action_text", "created_at", "fallback"))
-    fallbacks = Counter(seat for _, seat, _, _, fallback in moves if fallback)
+    decisions = move_rows(match)  # one read serves the move list, the fallback badges and the clock
+    fallbacks = Counter(row.seat for row in decisions if row.fallback)
     seats = [{**seat, "fallbacks": fallbacks[seat["index"]]} for seat in seats]
     reasoning = None
-    last_seat = moves[-1][1] if moves else None
+    last_seat = decisions[-1].seat if decisions else None
     secret = match_secret(match)
-    if moves and seats[last_seat]["agent"].kind == Agent.Kind.LLM and trace_visible(game, secret, last_seat, mine):
-        ok = Attempt.objects.filter(decision_id=moves[-1][0], verdict=Attempt.Verdict.OK)
+    if decisions and seats[last_seat]["agent"].kind == Agent.Kind.LLM and trace_visible(game, secret, last_seat, mine):
+        ok = Attempt.objects.filter(decision_id=decisions[-1].pk, verdict=Attempt.Verdict.OK)
         reasoning = ok.values("reasoning_text", "raw_text").last()
-    since = moves[-1][3] if moves else (match.started_at or match.created_at)
+    since = decisions[-1].created_at if decisions else (match.started_at or match.created_at)
     my_turn = to_move is not None and to_move in mine
     view = game.player_view(state, view_seat)
     context = {
@@ -95,7 +107,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
-        "move_groups": move_groups(match, game, secret, mine),
+        "move_groups": move_groups(match, game, secret, mine, decisions),
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": view,

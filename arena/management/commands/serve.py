@@ -22,6 +22,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
+#: Seconds a websocket may take from its request to the application's accept before daphne drops it
+#: (daphne's own default is 5): a crowd arriving at once waits its turn instead of failing and retrying.
+HANDSHAKE_TIMEOUT_S = 20
+APP = "arena.asgi:application"
 
 
 def shared_channel_layer() -> bool:
@@ -53,7 +57,10 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot listen on {host}:{port}: {error.strerror}.") from None
         children = [
-            subprocess.Popen([DAPHNE, "--fd", str(sock.fileno()), "arena.asgi:application"], pass_fds=[sock.fileno()])
+            subprocess.Popen(
+                [DAPHNE, "--fd", str(sock.fileno()), "--websocket_connect_timeout", str(HANDSHAKE_TIMEOUT_S), APP],
+                pass_fds=[sock.fileno()],
+            )
             for sock in listeners
         ]
         for sock in listeners:
