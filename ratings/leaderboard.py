@@ -1,6 +1,6 @@
 """A leaderboard from plain match arrays: Bradley–Terry with intervals and rank ranges, Elo with its order spread, PWER.
 
-Pure numpy; `ratings.services` feeds it from the database and stores the result as a snapshot.
+Pure numpy; `ratings.refit` and `ratings.replay` feed it from the database, `ratings.services` stores the result.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from ratings.ladder import ladder_rating
 from ratings.metrics import wilson_interval
 from ratings.models import RatingSnapshot
 from ratings.pairwise import match_pairs
-from ratings.services import filter_key, rating_key, seat_sides
+from ratings.rated_matches import filter_key, rating_key, seat_sides
 
 #: Every agent kind, as the leaderboard's filter lists them.
 KINDS = tuple(KIND_NAMES)

@@ -9,10 +9,10 @@ from django.tasks import task
 
 from arena.models import Match
 from ratings.models import RatingSnapshot
+from ratings.rated_matches import rating_key
 from ratings.services import (
     cells_add_finished,
     cells_catch_up,
-    rating_key,
     snapshot_fail,
     snapshot_mark_stale,
     snapshot_open,

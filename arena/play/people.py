@@ -31,7 +31,8 @@ from arena.record.services import (
 )
 from arena.tournaments.services import tournament_create
 from games import IllegalAction, get_game
-from ratings.services import cells_agent_merge, rating_key
+from ratings.rated_matches import rating_key
+from ratings.services import cells_agent_merge
 from ratings.tasks import request_refresh
 
 #: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.

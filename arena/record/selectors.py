@@ -208,7 +208,7 @@ def adaptive_intervals(matches, slugs: list[str], rounds: int = 200) -> dict[str
 
     from ratings import bradley_terry
     from ratings.pairwise import match_pairs
-    from ratings.services import seat_sides
+    from ratings.rated_matches import seat_sides
 
     index = {slug: i for i, slug in enumerate(slugs)}
     rows, played = [], 0

@@ -14,9 +14,9 @@ from django.conf import settings
 from ratings import bradley_terry as bt
 from ratings.metrics import Estimate
 from ratings.models import ReferenceRecord
+from ratings.refit import bootstrap_rounds
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.record import Result, results
-from ratings.services import bootstrap_rounds
 
 TITLE = "GameBench: Bradley–Terry ratings per game and reasoning category"
 CITATION = "Costarelli et al., GameBench (2024), §3.3 (rating), Figure 1, Table 3 (categories)."

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 
 from arena.models import Agent, Match, Seat
 from ratings.pairwise import Pair, match_pairs
-from ratings.services import seat_sides
+from ratings.rated_matches import seat_sides
 
 HUMAN_BASELINE = "human-baseline"
 

@@ -21,14 +21,12 @@ from games import get_game
 from ratings import bradley_terry
 from ratings.leaderboard import as_cells
 from ratings.models import CountedMatch, RatingCell, RatingCount
+from ratings.refit import scope_cells
+from ratings.replay import _arrays, _matches, _rated
 from ratings.services import (
-    _arrays,
-    _matches,
-    _rated,
     cells_add,
     cells_add_finished,
     cells_catch_up,
-    scope_cells,
     snapshot_refit,
     snapshot_replay,
 )

@@ -1,0 +1,98 @@
+"""The Bradley–Terry part of a leaderboard, fitted from the rating cells (never the matches themselves)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+from django.conf import settings
+from django.db.models import Sum
+
+from arena.models import Agent
+from ratings.leaderboard import Cells, fit_cells
+from ratings.models import RatingCell, RatingCount
+
+
+def bootstrap_rounds() -> int:
+    return int(getattr(settings, "ARENA_BOOTSTRAP_ROUNDS", 1000))
+
+
+def _agent_row(agent: Agent) -> dict:
+    return {
+        "slug": agent.slug,
+        "name": agent.name,
+        "kind": agent.kind,
+        "game": agent.game,
+        "scaffold": agent.current_version().config.get("scaffold", "") if agent.kind == Agent.Kind.LLM else "",
+        "consent": agent.baseline_consent,
+    }
+
+
+def _anchors(agents: dict[int, Agent], index: dict[int, int]) -> list[int]:
+    """The Lv0 bots, whose mean rating is 1000 on every leaderboard."""
+    return [i for pk, i in index.items() if agents[pk].kind == Agent.Kind.BOT and agents[pk].slug.endswith("-lv0")]
+
+
+# Bradley–Terry from the cells: a refit reads one row per (pair, first mover, score, rating key, filter keys).
+
+
+def _scoped(rows, game: str, filters: dict[str, str]):
+    """Cells or counts of the scope ("" all, a game, or game:variant) under the fit-changing filters."""
+    if game:
+        rows = rows.filter(key=game)
+    if filters.get("prompt"):
+        rows = rows.filter(prompt=filters["prompt"])
+    if filters.get("since"):
+        rows = rows.filter(day__gte=date.fromisoformat(filters["since"]))
+    if filters.get("until"):
+        rows = rows.filter(day__lt=date.fromisoformat(filters["until"]))
+    return rows
+
+
+def scope_cells(*, game: str, filters: dict[str, str]) -> tuple[Cells, list[int], int]:
+    """The scope's cells as Bradley–Terry input (agent indices into the returned agent pks, ascending), each
+    weighted by N / (G · its game's matches) so every game counts equally, and N, the number of rated matches."""
+    counts = dict(_scoped(RatingCount.objects, game, filters).values_list("key").annotate(n=Sum("matches")))
+    counts = {key: n for key, n in counts.items() if n}
+    grouped = _scoped(RatingCell.objects, game, filters).values_list("key", "a", "b", "first_mover", "score")
+    cells = list(grouped.annotate(weight=Sum("weight")).order_by())
+    total = sum(counts.values())
+    order = sorted({c[1] for c in cells} | {c[2] for c in cells})
+    index = {pk: i for i, pk in enumerate(order)}
+    game_weight = {key: total / (len(counts) * n) for key, n in counts.items()}
+    arrays = Cells(
+        first=np.array([index[c[1]] for c in cells], dtype=np.int64),
+        second=np.array([index[c[2]] for c in cells], dtype=np.int64),
+        score_first=np.array([c[4] for c in cells], dtype=float),
+        weight=np.array([c[5] * game_weight[c[0]] for c in cells], dtype=float),
+        first_mover=np.array([c[3] for c in cells], dtype=float),
+    )
+    return arrays, order, total
+
+
+def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
+    """The Bradley–Terry part of a scope's leaderboard from the rating cells: per agent its rating, interval,
+    rank range and provisional flag (sorted best first), the first-move term and the number of rated matches.
+    Every game counts equally on the all-games board: a cell's weight is scaled by N / (G · its game's matches).
+    """
+    arrays, order, total = scope_cells(game=game, filters=filters or {})
+    agents = Agent.objects.in_bulk(order)
+    index = {pk: i for i, pk in enumerate(order)}
+    anchors = _anchors(agents, index)
+    rounds = bootstrap_rounds()
+    fitted = fit_cells(arrays, n_agents=len(order), anchors=anchors, rounds=rounds, draws=total) if order else None
+    table = []
+    for pk in order:
+        i = index[pk]
+        table.append(_agent_row(agents[pk]) | {column: fitted[column][i] for column in FIT_COLUMNS})
+    table.sort(key=lambda r: -(r["rating"] if r["rating"] is not None else -1e9))
+    return {
+        "rows": table,
+        "first_move_advantage": fitted and fitted["first_move_advantage"],
+        "first_move_interval": fitted and fitted["first_move_interval"],
+        "matches": total,
+    }
+
+
+#: The per-agent columns the Bradley–Terry refit writes (the others come from the replay of the record).
+FIT_COLUMNS = ("rating", "lower", "upper", "rank", "provisional")
