@@ -24,7 +24,7 @@ from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError
-from arena.runner.loop import broadcast_match_updated, match_group, run_match
+from arena.runner.loop import broadcast_match, broadcast_match_updated, match_group, run_match
 from games import IllegalAction, get_game
 
 logger = logging.getLogger(__name__)
@@ -153,16 +153,18 @@ class FragmentCache:
         self.frames.move_to_end(key)
         return frame
 
-    async def after(self, key: tuple, render: Callable[[], Awaitable[Shown]]) -> Shown:
-        """The panel for the update `key` names: kept, or rendered once by `render` (which reads the match as
-        it is now: a later position than `key`'s) however many pages of the viewer kind ask at once."""
+    async def after(self, key: tuple, render: Callable[[Match | None], Awaitable[Shown]]) -> Shown:
+        """The panel for the update `key` names: kept, or rendered once by `render` however many pages of the
+        viewer kind ask at once. `render` is given the match as this process broadcast it at `key`, if it did
+        (the runner's or a player's move here), and reads the match as it is now otherwise (a later position
+        than `key`'s, perhaps)."""
         _, ply, status, _ = key
         frame = self.get(key)
         if frame is not None:
             return shown_key(ply, status), frame
         pending = self.rendering.get(key)
         if pending is None:
-            pending = self.rendering[key] = asyncio.ensure_future(render())
+            pending = self.rendering[key] = asyncio.ensure_future(render(broadcast_match(*key[:3])))
             pending.add_done_callback(lambda _: self.rendering.pop(key, None))
         return await asyncio.shield(pending)  # one page closing does not cancel the others' render
 
@@ -321,12 +323,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.shown = shown
         await self.send(text_data=frame)
 
-    async def render(self) -> Shown:
-        """The match's current panel for this page's viewer kind."""
-        return await sync_to_async(self.render_now)()
+    async def render(self, match: Match | None = None) -> Shown:
+        """The panel of `match`, or of the match as it is now, for this page's viewer kind."""
+        return await sync_to_async(self.render_now)(match)
 
-    def render_now(self) -> Shown:
-        match = Match.objects.get(pk=self.match_id)
+    def render_now(self, match: Match | None = None) -> Shown:
+        match = match or Match.objects.get(pk=self.match_id)
         if self.seats is None:
             self.seats = live_seats(match)
         return shown_key(match.ply, match.status), fragments.frame(match, self.viewer, self.seats, self.mine)

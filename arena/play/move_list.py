@@ -12,6 +12,9 @@ from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.db.models import Case, F, JSONField, Value, When
+from django.urls import reverse
+from django.utils.html import conditional_escape as escape
+from django.utils.safestring import SafeString, mark_safe
 
 from arena.models import Match
 from arena.record.visibility import action_hidden, visible_action
@@ -103,3 +106,48 @@ def move_groups(
             groups.append({"title": title, "moves": []})
         groups[-1]["moves"].append({"ply": ply, "who": who, "label": label, "detail": detail, "fallback": fallback})
     return groups
+
+
+_FALLBACK_BADGE = (
+    ' <span class="badge badge-over_budget" title="The model gave no legal answer; the fallback policy chose this move'
+    ' at random.">random fallback</span>'
+)
+
+
+def move_list_html(groups: list[dict[str, Any]], replay: tuple[int, int] | None = None) -> SafeString:
+    """The move list of `move_groups`, drawn in Python: a live panel redraws it after every move and a template
+    spends a few microseconds per node on each of its moves. `replay` is (match id, ply shown) on the replay page,
+    where each move links to the position after it. Every value from the groups is escaped."""
+    parts = ['\n\n<div class="move-list" tabindex="0" aria-label="Moves">\n  ']
+    for group in groups:
+        title = f'<h3 class="move-group">{escape(group["title"])}</h3>' if group["title"] else ""
+        parts.append(f'\n    {title}\n    <ol start="{group["moves"][0]["ply"] + 1}">\n      ')
+        for move in group["moves"]:
+            who = f'<span class="muted">{escape(move["who"])}:</span> ' if move["who"] else ""
+            label = _replay_link(*replay, move["ply"] + 1, move["label"]) if replay else escape(move["label"])
+            detail = (
+                '\n          <details class="move-detail"><summary>plan JSON</summary><pre class="model-text">'
+                f"{escape(move['detail'])}</pre></details>"
+                if move["detail"]
+                else ""
+            )
+            fallback = move["fallback"]
+            parts.append(
+                f"\n        <li{' class="fallback"' if fallback else ''}>{who}{label}"
+                f"{_FALLBACK_BADGE if fallback else ''}{detail}</li>\n      "
+            )
+        parts.append("\n    </ol>\n  ")
+    parts.append("\n</div>\n")
+    if not groups:
+        parts.append('<p class="muted">No moves yet.</p>')
+    return mark_safe("".join(parts) + "\n")  # every value from the groups is escaped above
+
+
+def _replay_link(match_id: int, current: int, to: int, label: str) -> str:
+    """A move's link on the replay page, as templates/arena/partials/replay-link.html draws it (plain, no step)."""
+    url = reverse("match-replay", args=[match_id])
+    here = ' aria-current="step"' if current == to else ""
+    return (
+        f'<a href="?ply={to}" hx-get="{url}?ply={to}" hx-target="#match-{match_id}-replay" hx-swap="outerHTML" '
+        f'hx-push-url="?ply={to}"{here}>{escape(label)}</a>\n'  # the template file's last line ends
+    )

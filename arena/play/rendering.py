@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Seat, Tournament
 from arena.play.boards import PYTHON_BOARDS
-from arena.play.move_list import move_groups, move_rows
+from arena.play.move_list import move_groups, move_list_html, move_rows
 from arena.play.people import person_seats
 from arena.play.results import result_text
 from arena.record.selectors import match_state_at, tournament_progress
@@ -107,7 +107,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
-        "move_groups": move_groups(match, game, secret, mine, decisions),
+        "move_list": move_list_html(move_groups(match, game, secret, mine, decisions)),
         "last_reasoning": reasoning,
         "controls_template": f"games/{game.slug}/controls.html",
         "view": view,
@@ -178,7 +178,7 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
         "prev_ply": stops[max(step - 1, 0)],
         "next_ply": stops[min(step + 1, len(stops) - 1)],
         "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
-        "move_groups": groups,
+        "move_list": move_list_html(groups, replay=(match.pk, ply)),
         "turns": turns,
         "turn": turns[step - 1][0] if turns and step else "",
         "step": step,

@@ -7,6 +7,7 @@ import logging
 import os
 import socket
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -74,8 +75,22 @@ def _load(match_id: int, worker: str):
     return match, agents, get_game(match.game).from_json(match.state), was_pending
 
 
+#: The matches this process broadcast lately, by (id, ply, status): a page of this process that hears the update
+#: renders it from the match as it was recorded instead of reading it again. Touched on the event loop only.
+_BROADCAST_KEPT = 256
+_broadcast: OrderedDict[tuple[int, int, str], Match] = OrderedDict()
+
+
+def broadcast_match(match_id: int, ply: int, status: str) -> Match | None:
+    """The match as this process broadcast it at `ply` and `status`, if it did lately (None: read it)."""
+    return _broadcast.get((match_id, ply, str(status)))
+
+
 async def broadcast_match_updated(match: Match) -> None:
     """Tell every page watching the match that its record changed (how far it got, never state)."""
+    _broadcast[match.pk, match.ply, str(match.status)] = match
+    while len(_broadcast) > _BROADCAST_KEPT:
+        _broadcast.popitem(last=False)
     layer = get_channel_layer()
     if layer is not None:
         event = {"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status}

@@ -11,6 +11,7 @@ from asgiref.sync import async_to_sync
 from django.utils.html import escape
 
 from arena.models import Agent
+from arena.play.move_list import move_list_html
 from arena.play.people import guest_agent_create, person_match_create
 from arena.play.rendering import live_match_html
 from arena.record.services import bots_ensure, decision_record, match_claim, match_create
@@ -88,3 +89,30 @@ def test_a_sealed_plan_s_summary_shows_only_to_its_author_while_the_match_runs()
         assert "minions" not in theirs
         assert "cost" not in theirs
         assert "plan JSON" not in theirs
+
+
+def test_the_move_list_escapes_every_text_and_marks_fallbacks_and_the_shown_move():
+    groups = [
+        {
+            "title": "Hand <1>",
+            "moves": [
+                {"ply": 4, "who": "A&B", "label": "<b>", "detail": "", "fallback": ""},
+                {"ply": 5, "who": "", "label": "x", "detail": '{"c": "<i>"}', "fallback": "random"},
+            ],
+        }
+    ]
+    live = move_list_html(groups)
+    assert '<h3 class="move-group">Hand &lt;1&gt;</h3>\n    <ol start="5">' in live
+    assert '<li><span class="muted">A&amp;B:</span> &lt;b&gt;</li>' in live
+    assert '<li class="fallback">x <span class="badge badge-over_budget"' in live
+    assert '<pre class="model-text">{&quot;c&quot;: &quot;&lt;i&gt;&quot;}</pre>' in live
+    assert "<b>" not in live
+    assert "<i>" not in live
+    assert "No moves yet" not in live
+    replay = move_list_html(groups, replay=(7, 6))
+    assert (
+        '<li class="fallback"><a href="?ply=6" hx-get="/matches/7/replay/?ply=6" hx-target="#match-7-replay" '
+        'hx-swap="outerHTML" hx-push-url="?ply=6" aria-current="step">x</a>\n <span class="badge' in replay
+    )
+    assert 'hx-push-url="?ply=5">&lt;b&gt;</a>' in replay
+    assert move_list_html([]).endswith('</div>\n<p class="muted">No moves yet.</p>\n')

@@ -10,11 +10,12 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from arena.asgi import application
-from arena.models import Agent
+from arena.models import Agent, Match
 from arena.play.consumers import FragmentCache
 from arena.play.people import person_agent_for_user, person_match_create
 from arena.play.ws_auth import viewer_middleware_stack
 from arena.record.services import bots_ensure
+from arena.runner.loop import broadcast_match_updated
 
 
 class ScopeRecorder:
@@ -51,7 +52,7 @@ async def test_pages_asking_for_the_same_update_share_one_render():
     cache = FragmentCache()
     renders = []
 
-    async def render():
+    async def render(match=None):
         renders.append(1)
         await asyncio.sleep(0.01)  # other pages ask meanwhile
         return (5, 1), "frame at ply 5"
@@ -66,11 +67,28 @@ async def test_pages_asking_for_the_same_update_share_one_render():
 
 
 @pytest.mark.asyncio
+async def test_an_update_this_process_broadcast_is_rendered_from_the_match_it_broadcast():
+    cache = FragmentCache()
+    given = []
+
+    async def render(match=None):
+        given.append(match)
+        return (4, 1), "frame"
+
+    match = Match(pk=991, ply=4, status=Match.Status.RUNNING)
+    await broadcast_match_updated(match)
+    await cache.after((991, 4, "running", ()), render)
+    await cache.after((991, 5, "running", ()), render)  # an update made elsewhere: read afresh
+    assert given[0] is match
+    assert given[1] is None
+
+
+@pytest.mark.asyncio
 async def test_a_page_that_closes_while_waiting_does_not_cancel_the_others_render():
     cache = FragmentCache()
     started = asyncio.Event()
 
-    async def render():
+    async def render(match=None):
         started.set()
         await asyncio.sleep(0.01)
         return (3, 1), "frame"
