@@ -59,14 +59,27 @@ def move_rows(match: Match) -> list[MoveRow]:
             _rows.move_to_end(match.uid)
     if match.ply and len(kept) >= match.ply:
         return list(kept)
-    new = match.decisions.filter(ply__gte=len(kept)).order_by("ply").values_list(*_COLUMNS)
-    new = [MoveRow(*row) for row in new]
+    if recorded := _recorded_after(match, len(kept)):
+        new = recorded
+    else:
+        new = match.decisions.filter(ply__gte=len(kept)).order_by("ply").values_list(*_COLUMNS)
+        new = [MoveRow(*row) for row in new]
     if [row.ply for row in new] == list(range(len(kept), len(kept) + len(new))):  # contiguous from ply 0
         with _labels_lock:
             _rows[match.uid] = kept + tuple(row._replace(state_before=None, action=None) for row in new)
             while len(_rows) > _ROWS_KEPT_MATCHES:
                 _rows.popitem(last=False)
     return [*kept, *new]
+
+
+def _recorded_after(match: Match, kept: int) -> list[MoveRow]:
+    """The decisions this process recorded with `match` (arena.record.services sets `recorded_decisions` on the
+    match it returns), when they are the plies from `kept` to the match's ply; else none."""
+    recorded = getattr(match, "recorded_decisions", [])
+    plies = [decision.ply for decision in recorded]
+    if plies != list(range(kept, match.ply)) or any(decision.pk is None for decision in recorded):
+        return []
+    return [MoveRow(*(getattr(decision, column) for column in _COLUMNS)) for decision in recorded]
 
 
 def _positions_of(match: Match, plies: list[int]) -> list[MoveRow]:

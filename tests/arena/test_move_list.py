@@ -128,7 +128,9 @@ def test_the_kept_rows_draw_the_live_panel_a_fresh_read_draws_and_a_ply_already_
     match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t")
     for ply, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1"]):
         match = decision_record(match=match, ply=ply, action=uci)
-        live_match_html(match, None)  # each render reads only the new ply
+        with CaptureQueriesContext(connection) as queries:
+            live_match_html(match, None)  # the new ply comes with the recorded match
+        assert not [q["sql"] for q in queries if 'FROM "arena_decision"' in q["sql"]]
 
     def drawn():  # the panel without its clock, the seconds since the last move
         html = live_match_html(match, None)
