@@ -11,7 +11,6 @@ from collections import OrderedDict
 from typing import Any, NamedTuple
 from uuid import UUID
 
-from django.db.models import Case, F, JSONField, Value, When
 from django.urls import reverse
 from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
@@ -29,8 +28,8 @@ _labels_lock = threading.Lock()
 
 
 class MoveRow(NamedTuple):
-    """A decision as the move list and the live panel read it; `state_before` and `action` only where this
-    process has not labelled the move yet (None elsewhere: the positions of a long game are not re-read)."""
+    """A decision as the move list and the live panel read it; `state_before` and `action` only on the rows a
+    render read from the database (None on the rows kept from earlier reads: those moves are labelled already)."""
 
     ply: int
     seat: int
@@ -42,25 +41,50 @@ class MoveRow(NamedTuple):
     action: Any
 
 
+_COLUMNS = ("ply", "seat", "action_text", "fallback", "pk", "created_at", "state_before", "action")
+
+#: Each match's decisions as `move_rows` read them (without positions), for the last matches rendered; under
+#: `_labels_lock`. Keyed by uid like the labels.
+_ROWS_KEPT_MATCHES = 4096
+_rows: OrderedDict[UUID, tuple[MoveRow, ...]] = OrderedDict()
+
+
 def move_rows(match: Match) -> list[MoveRow]:
-    """The match's decisions in ply order, in one query with what labelling the new ones needs."""
+    """The match's decisions in ply order. Decisions are append-only (one per ply, recorded with the match's ply
+    in one transaction), so the rows this process has read are kept per match and a render reads only the plies
+    after them, with what labelling those needs; none at all when the kept rows reach `match.ply`."""
     with _labels_lock:
-        unlabelled = next((ply for ply in range(match.ply) if (match.uid, ply) not in _labels), match.ply)
+        kept = _rows.get(match.uid, ())
+        if kept:
+            _rows.move_to_end(match.uid)
+    if match.ply and len(kept) >= match.ply:
+        return list(kept)
+    if recorded := _recorded_after(match, len(kept)):
+        new = recorded
+    else:
+        new = match.decisions.filter(ply__gte=len(kept)).order_by("ply").values_list(*_COLUMNS)
+        new = [MoveRow(*row) for row in new]
+    if [row.ply for row in new] == list(range(len(kept), len(kept) + len(new))):  # contiguous from ply 0
+        with _labels_lock:
+            _rows[match.uid] = kept + tuple(row._replace(state_before=None, action=None) for row in new)
+            while len(_rows) > _ROWS_KEPT_MATCHES:
+                _rows.popitem(last=False)
+    return [*kept, *new]
 
-    def if_unlabelled(field: str) -> Case:
-        return Case(When(ply__gte=unlabelled, then=F(field)), default=Value(None), output_field=JSONField())
 
-    rows = match.decisions.order_by("ply").values_list(
-        "ply",
-        "seat",
-        "action_text",
-        "fallback",
-        "pk",
-        "created_at",
-        if_unlabelled("state_before"),
-        if_unlabelled("action"),
-    )
-    return [MoveRow(*row) for row in rows]
+def _recorded_after(match: Match, kept: int) -> list[MoveRow]:
+    """The decisions this process recorded with `match` (arena.record.services sets `recorded_decisions` on the
+    match it returns), when they are the plies from `kept` to the match's ply; else none."""
+    recorded = getattr(match, "recorded_decisions", [])
+    plies = [decision.ply for decision in recorded]
+    if plies != list(range(kept, match.ply)) or any(decision.pk is None for decision in recorded):
+        return []
+    return [MoveRow(*(getattr(decision, column) for column in _COLUMNS)) for decision in recorded]
+
+
+def _positions_of(match: Match, plies: list[int]) -> list[MoveRow]:
+    """The rows of `plies` with their positions, read again when their kept labels were dropped."""
+    return [MoveRow(*row) for row in match.decisions.filter(ply__in=plies).order_by("ply").values_list(*_COLUMNS)]
 
 
 def _labels_of(match: Match, game: Game, rows: list[MoveRow]) -> dict[int, tuple[str, str]]:
@@ -72,7 +96,7 @@ def _labels_of(match: Match, game: Game, rows: list[MoveRow]) -> dict[int, tuple
             _labels.move_to_end((match.uid, ply))
     missing = [row for row in rows if row.ply not in labels]
     if any(row.state_before is None for row in missing):  # kept labels dropped since the rows were read
-        missing = [row for row in move_rows(match) if row.ply not in labels]
+        missing = _positions_of(match, [row.ply for row in missing])
     computed = {}
     for row in missing:
         state = game.from_json(row.state_before)

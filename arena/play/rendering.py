@@ -63,7 +63,12 @@ def live_seats(match: Match) -> list[dict[str, Any]]:
 def _live_seats(match_uid: UUID, game: str) -> tuple[dict[str, Any], ...]:
     names = get_game(game).seat_names
     seats = Seat.objects.filter(match__uid=match_uid).select_related("agent_version__agent").order_by("index")
-    return tuple({"index": seat.index, "name": names[seat.index], "agent": seat.agent_version.agent} for seat in seats)
+    link = get_template("arena/partials/agent-link.html")  # drawn once per seat here, not on every render
+    return tuple(
+        {"index": seat.index, "name": names[seat.index], "agent": agent, "link": link.render({"agent": agent})}
+        for seat in seats
+        for agent in [seat.agent_version.agent]
+    )
 
 
 def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> str:

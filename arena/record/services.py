@@ -325,6 +325,7 @@ def _record(
     except IntegrityError:
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
     _attempts_attach(locked, rows, [result.attempts for result in decisions])
+    locked.recorded_decisions = rows  # the pages of this process that draw the match need not read them back
     locked.state = state_json
     locked.ply = ply + len(rows)  # safe: the row is locked and `ply` was checked above
     locked.heartbeat_at = timezone.now()

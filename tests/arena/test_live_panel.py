@@ -70,3 +70,16 @@ def test_werewolf_night_turn_is_not_shown_in_the_players_list_or_the_replay(pers
     assert heading == "Move 1"  # not "Move 1 · seat 1": who acted first at night gives a wolf away
     after = replay_html(match, 0, person, person.user)  # the start position has no move heading at all
     assert "Start position" in after
+
+
+def test_the_seats_agent_links_are_the_agent_link_template_drawn_once_per_seat(model, person):
+    from django.template import Context, Template
+
+    match = model_moves_first("kuhn-poker", model, person)
+    include = Template('{% include "arena/partials/agent-link.html" with agent=a %}')
+    players = re.search(r'<ol class="players">.*?</ol>', live_match_html(match, person), re.S).group(0)
+    for agent in (model, person):
+        link = include.render(Context({"a": agent}))
+        assert link in players
+        assert f'href="/agents/{agent.slug}/"' in link
+    assert players.count('<a class="agent agent-') == 2

@@ -116,3 +116,34 @@ def test_the_move_list_escapes_every_text_and_marks_fallbacks_and_the_shown_move
     )
     assert 'hx-push-url="?ply=5">&lt;b&gt;</a>' in replay
     assert move_list_html([]).endswith('</div>\n<p class="muted">No moves yet.</p>\n')
+
+
+def test_the_kept_rows_draw_the_live_panel_a_fresh_read_draws_and_a_ply_already_read_is_not_read_again():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from arena.play import move_list as kept
+
+    bots = bots_ensure(game="chess")
+    match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t")
+    for ply, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1"]):
+        match = decision_record(match=match, ply=ply, action=uci)
+        with CaptureQueriesContext(connection) as queries:
+            live_match_html(match, None)  # the new ply comes with the recorded match
+        assert not [q["sql"] for q in queries if 'FROM "arena_decision"' in q["sql"]]
+
+    def drawn():  # the panel without its clock, the seconds since the last move
+        html = live_match_html(match, None)
+        return re.sub(r'data-thinking="\d+"|data-clock>\d+ s<', "", html)
+
+    with CaptureQueriesContext(connection) as queries:
+        from_kept = drawn()
+    assert not [q["sql"] for q in queries if 'FROM "arena_decision"' in q["sql"]]
+    with kept._labels_lock:
+        kept._labels.clear()  # labels dropped, rows kept: the positions are read again for the labels
+    assert drawn() == from_kept
+    with kept._labels_lock:
+        kept._rows.clear()
+        kept._labels.clear()
+    assert drawn() == from_kept
+    assert re.findall(r"<li>(\S+)</li>", from_kept) == ["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6", "O-O"]
