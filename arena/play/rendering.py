@@ -12,12 +12,12 @@ from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
-from arena.models import Agent, Annotation, AnnotationTag, Attempt, Decision, Match, Seat, Tournament
+from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.play.boards import PYTHON_BOARDS
 from arena.play.move_list import move_groups, move_list_html, move_rows
 from arena.play.people import person_seats
 from arena.play.results import result_text
-from arena.record.selectors import match_state_at, tournament_progress
+from arena.record.selectors import match_state_at, seat_versions, tournament_progress
 from arena.record.visibility import action_hidden, decision_annotatable, match_secret, trace_visible, visible_action
 from games import Game, get_game
 
@@ -51,23 +51,25 @@ def legal_moves(game: Game, state: Any) -> list[dict[str, Any]]:
 
 
 def live_seats(match: Match) -> list[dict[str, Any]]:
-    """Who sits where. Fixed when the match is made, so while it is played a process reads it once (like the
-    runner's `_seat_versions`), not once per page: a crowd of spectators arriving costs no seat query each.
+    """Who sits where. Fixed when the match is made, so while it is played a process reads it once (the runner's
+    `seat_versions`), not once per page: a crowd of spectators arriving costs no seat query each.
     A finished match's seats are read afresh (a guest's games move to their account once they are over)."""
     if match.status in (Match.Status.PENDING, Match.Status.RUNNING):
         return list(_live_seats(match.uid, match.game))
-    return list(_live_seats.__wrapped__(match.uid, match.game))
+    return list(_seats_shown(match.game, seat_versions.__wrapped__(match.uid)))
 
 
 @functools.lru_cache(maxsize=4096)
 def _live_seats(match_uid: UUID, game: str) -> tuple[dict[str, Any], ...]:
+    return _seats_shown(game, seat_versions(match_uid))
+
+
+def _seats_shown(game: str, versions: tuple[AgentVersion, ...]) -> tuple[dict[str, Any], ...]:
     names = get_game(game).seat_names
-    seats = Seat.objects.filter(match__uid=match_uid).select_related("agent_version__agent").order_by("index")
     link = get_template("arena/partials/agent-link.html")  # drawn once per seat here, not on every render
     return tuple(
-        {"index": seat.index, "name": names[seat.index], "agent": agent, "link": link.render({"agent": agent})}
-        for seat in seats
-        for agent in [seat.agent_version.agent]
+        {"index": index, "name": names[index], "agent": version.agent, "link": link.render({"agent": version.agent})}
+        for index, version in enumerate(versions)
     )
 
 
