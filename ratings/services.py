@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -69,19 +69,18 @@ def _markers_claim(match_ids: list[int]) -> set[int]:
 def cells_add_finished(*, match: Match) -> bool:
     """Count one match that has just ended into the rating cells, from the closed row the record announced and
     its seats as this process already knows them (`seat_versions`, read when the runner loaded the match); True
-    when counted now. Each match once: its marker's insert fails for a match counted before, and the cells'
-    additions commit with the marker or not at all. A transaction of one insert when the match is not rated
-    (self-play), of three (marker, count, cells) when it is."""
+    when counted now. Each match once: its marker is claimed like the catch-up's (nothing is claimed for a match
+    counted before: the receiver ran twice, or a catch-up got there first), and the cells' additions commit with
+    the marker or not at all. A transaction of one insert when the match is not rated (self-play), of three
+    (marker, count, cells) when it is."""
     if match.status != Match.Status.FINISHED or match.scores is None:
         return False
     by_seat = {index: version.agent_id for index, version in enumerate(seat_versions(match.uid))}
     fields = (match.pk, match.scores, match.game, match.options, match.state, match.record, match.finished_at)
-    try:
-        with transaction.atomic():
-            CountedMatch.objects.create(match_id=match.pk)
-            _count([fields], {match.pk: by_seat})
-    except IntegrityError:  # counted already: the receiver ran twice, or a catch-up got there first
-        return False
+    with transaction.atomic():
+        if not _markers_claim([match.pk]):
+            return False
+        _count([fields], {match.pk: by_seat})
     return True
 
 
