@@ -6,6 +6,7 @@ steps of `decisions_record` for a caller that checks more in the same transactio
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -187,9 +188,16 @@ def decisions_record(
     release_to: Collection[int] = (),
 ) -> Match:
     """Record consecutive decisions from `ply` on (a run of bots' turns) in one transaction, as
-    `decision_record` would one by one: all of them or, on any refusal, none."""
+    `decision_record` would one by one: all of them or, on any refusal, none.
+
+    A `worker`'s match as its own last write left it (this function's, or the person's move that handed it over:
+    no tries can wait at its ply) is not read again: the record is written only if the match still stands there.
+    """
+    held = worker is not None and match.claimed_by == worker and match.ply == ply
+    as_left = held and getattr(match, "tries_waiting", None) is False
+    locked = copy.copy(match) if as_left else match_lock(match_id=match.pk)  # a copy: the caller's, if refused, stays
     return decisions_write(
-        locked=match_lock(match_id=match.pk), ply=ply, decisions=decisions, worker=worker, release_to=release_to
+        locked=locked, ply=ply, decisions=decisions, worker=worker, release_to=release_to, unread=as_left
     )
 
 
@@ -209,11 +217,14 @@ def decisions_write(
     release_to: Collection[int] = (),
     hand_to: str = "",
     facts: dict[str, Any] | None = None,
+    unread: bool = False,
 ) -> Match:
     """`decisions_record`'s work, inside the caller's transaction on a match `match_lock` locked in it.
 
     `hand_to`: when the seat to move next is not in `release_to` (a bot's or a model's) and nobody else holds
     the match, it is claimed for this worker in the same write (a person's move hands the reply to its runner).
+    `unread`: `locked` is the `worker`'s copy of the match as its last write left it, not read in this transaction;
+    the write is refused (ServiceError, nothing recorded) unless the match still stands at `ply`, run by `worker`.
     """
     if locked.status != Match.Status.RUNNING:
         raise ServiceError(f"Match {locked.pk} is {locked.status}; no more moves can be recorded.")
@@ -270,13 +281,19 @@ def decisions_write(
         locked.claimed_by = hand_to
         fields.append("claimed_by")
     locked.state = state_json
-    locked.ply = ply + len(rows)  # safe: the row is locked and `ply` was checked above
+    locked.ply = ply + len(rows)  # safe: the row is locked (or `unread`'s write checks it) and `ply` was checked
     locked.heartbeat_at = now
+    locked.tries_waiting = False  # none at the new ply yet: so its holder may record the next decisions unread
+    if unread:
+        still_there = Match.objects.filter(pk=locked.pk, status=Match.Status.RUNNING, claimed_by=worker, ply=ply)
+        if not still_there.update(**{name: getattr(locked, name) for name in fields}):
+            raise ServiceError(f"Match {locked.pk} ended or changed hands before ply {ply} was recorded.")
+        fields = []
     if to_move is None:
         outcome = game.outcome(state)
         scores = list(outcome.scores)
         _close(locked, status=Match.Status.FINISHED, scores=scores, termination=outcome.reason, also=fields)
-    else:
+    elif fields:
         locked.save(update_fields=fields)
     return locked
 
