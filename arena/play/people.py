@@ -24,6 +24,7 @@ from arena.models import Agent, Attempt, Challenge, Decision, Match, Seat, Tourn
 from arena.play.live_limits import limit
 from arena.record.selectors import socket_seats
 from arena.record.services import (
+    LOCK_QUERY,
     ServiceError,
     attempt_record_rejected,
     decisions_write,
@@ -232,7 +233,7 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str
     caller then starts it with `run_match(..., handed=match)`).
     """
     with transaction.atomic():  # one read, locked, then the writes: the match is not read twice
-        match = match_lock(match_id=match_id, last_move_at=_last_move_at())
+        match = match_lock(match_id=match_id, query=_MOVE_QUERY)
         game, state, seat = _check_turn(match, agent, ply)
         text = text.strip()
         if len(text) > MAX_MOVE_TEXT:
@@ -290,6 +291,10 @@ def person_rejection_record(*, match: Match, ply: int, seat: int, text: str, mes
 def _last_move_at() -> Subquery:
     """When the match's last decision was made (None before the first), as an annotation of the match."""
     return Subquery(Decision.objects.filter(match=OuterRef("pk")).order_by("-ply").values("created_at")[:1])
+
+
+#: A move's read: the match, locked, with its clock (built once, as LOCK_QUERY).
+_MOVE_QUERY = LOCK_QUERY.annotate(last_move_at=_last_move_at())
 
 
 def _match_with_last_move(match_id: int) -> Match:

@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Exists, FloatField, OuterRef, Value, When
+from django.db.models import Case, Exists, FloatField, OuterRef, QuerySet, Value, When
 from django.utils import timezone
 
 from arena.agents.base import AttemptData, DecisionResult
@@ -201,11 +201,16 @@ def decisions_record(
     )
 
 
-def match_lock(*, match_id: int, **annotations: Any) -> Match:
+#: `match_lock`'s query, built once (each use clones it): building its EXISTS each time cost as much as the read.
+LOCK_QUERY = Match.objects.select_for_update().annotate(
+    tries_waiting=Exists(Attempt.objects.filter(match=OuterRef("pk"), ply=OuterRef("ply")))
+)
+
+
+def match_lock(*, match_id: int, query: QuerySet[Match] = LOCK_QUERY) -> Match:
     """The match, locked until the caller's transaction ends, with `tries_waiting` (whether tries were turned
-    down at its ply: its next decision takes them) and any other `annotations`, all in one statement."""
-    tries = Attempt.objects.filter(match=OuterRef("pk"), ply=OuterRef("ply"))
-    return Match.objects.select_for_update().annotate(tries_waiting=Exists(tries), **annotations).get(pk=match_id)
+    down at its ply: its next decision takes them), in one statement; `query`: LOCK_QUERY with more annotations."""
+    return query.get(pk=match_id)
 
 
 def decisions_write(
@@ -303,8 +308,11 @@ def _attempts_attach(match: Match, decisions: list[Decision], attempts: list[lis
     decision and its attempts are numbered after them: a try is stored only at the match's current ply, so the
     later decisions of a batch, at plies the record had not reached, have none."""
     first = decisions[0]
-    waiting = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat)
-    earlier = waiting.update(decision=first) if match.tries_waiting else 0
+    earlier = 0
+    if match.tries_waiting:
+        earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
+    if not any(attempts):
+        return  # bots' decisions: no tries to store
     Attempt.objects.bulk_create(
         Attempt(
             match=match,
