@@ -19,7 +19,6 @@ from arena.agents.base import AttemptData, DecisionResult
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Attempt, Decision, Match, Seat
 from arena.record.agents import (  # noqa: F401 (the agents' writers, imported from here by their callers)
-    MAX_OWNED_AGENTS,
     agent_create,
     agent_ensure,
     agent_update,
