@@ -60,7 +60,7 @@ def seat_agent(version: AgentVersion, *, match_id: int | None = None) -> SeatAge
     raise ServiceError(f"{agent.slug} is a {agent.get_kind_display()}; the runner cannot seat it yet.")
 
 
-def _load(match_id: int, worker: str, handed: Match | None):
+def _load(match_id: int, worker: str, handed: Match | None = None):
     """Claim the match (unless it was `handed` to this worker); its agents; its state (the stored one: it is
     written with every decision)."""
     if handed is not None and handed.claimed_by == worker:
