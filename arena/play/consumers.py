@@ -24,7 +24,7 @@ from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError
-from arena.runner.loop import broadcast_match, broadcast_match_updated, match_group, run_match
+from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, match_group, run_match
 from games import IllegalAction, get_game
 
 logger = logging.getLogger(__name__)
@@ -79,9 +79,9 @@ def viewer_agent(scope: dict[str, Any]) -> Agent | None:
     return Agent.objects.filter(slug=slug, kind=Agent.Kind.HUMAN).first() if slug else None
 
 
-def kick_runner(match_id: int) -> None:
-    """Let bots and models take their turns in the background of this process."""
-    task = asyncio.get_running_loop().create_task(run_match(match_id))
+def kick_runner(match_id: int, handed: Match | None = None) -> None:
+    """Let bots and models take their turns in the background of this process (`handed`: see `run_match`)."""
+    task = asyncio.get_running_loop().create_task(run_match(match_id, handed=handed))
     _running.add(task)
     task.add_done_callback(_running.discard)
 
@@ -288,7 +288,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=shown)
         await broadcast_match_updated(match)
         if needs:
-            kick_runner(self.match_id)
+            kick_runner(self.match_id, handed=match)
 
     def act(self, frame: dict[str, Any]) -> tuple[Match | None, bool, str]:
         """Carry out a player's frame through the services: the match afterwards (None if nothing
@@ -297,8 +297,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         The fragment is rendered from the match the service returned, in the same trip to the
         database thread: the player sees their move without the match being read again.
         """
+        runner = default_worker_id()  # this process's runner: a bot's or model's reply is handed to it
         if frame["type"] == "move":
-            match = person_move(match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"])
+            match = person_move(
+                match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"], runner=runner
+            )
         elif frame["type"] == "resign":
             match = person_resign(match_id=self.match_id, agent=self.viewer)
         else:
@@ -308,7 +311,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.shown = shown_key(match.ply, match.status)
         return (
             match,
-            needs_runner(match, self.seats, self.mine),
+            match.claimed_by == runner or needs_runner(match, self.seats, self.mine),
             fragments.frame(match, self.viewer, self.seats, self.mine),
         )
 

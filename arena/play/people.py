@@ -10,6 +10,7 @@ import random
 import secrets
 import uuid
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -18,14 +19,17 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 
-from arena.agents.base import AttemptData
+from arena.agents.base import AttemptData, DecisionResult
 from arena.models import Agent, Attempt, Challenge, Decision, Match, Seat, Tournament
 from arena.play.live_limits import limit
+from arena.record.selectors import socket_seats
 from arena.record.services import (
+    LOCK_QUERY,
     ServiceError,
     attempt_record_rejected,
-    decision_record,
+    decisions_write,
     match_create,
+    match_lock,
     match_resign,
     variant_options,
 )
@@ -220,13 +224,33 @@ def _seats_held(match_uid: uuid.UUID, agent_pk: int) -> tuple[int, ...]:
     return tuple(seats.values_list("index", flat=True))
 
 
-def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
+def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str = "") -> Match:
     """A person's move, as typed or clicked. Illegal moves are recorded as rejected tries and raise.
 
     Raises ServiceError (not your turn, stale position) or IllegalAction (with the rules' message);
-    in both cases nothing about the game changes.
+    in both cases nothing about the game changes. `runner`: this process's runner, which the match is
+    handed to in the same write when a bot or a model is to reply (`match.claimed_by == runner`: the
+    caller then starts it with `run_match(..., handed=match)`).
     """
-    match = _match_with_last_move(match_id)
+    with transaction.atomic():  # one read, locked, then the writes: the match is not read twice
+        match = match_lock(match_id=match_id, query=_MOVE_QUERY)
+        game, state, seat = _check_turn(match, agent, ply)
+        text = text.strip()
+        if len(text) > MAX_MOVE_TEXT:
+            raise ServiceError(f"A move is at most {MAX_MOVE_TEXT:,} characters.")
+        try:
+            action = game.parse_action(state, text)
+            game.require_legal(state, action)
+        except IllegalAction as error:
+            refused = error  # recorded after this transaction, which would otherwise roll the record back
+        else:
+            return _move_write(match, game, state, action, text, runner)
+    person_rejection_record(match=match, ply=ply, seat=seat, text=text, message=str(refused))
+    raise refused
+
+
+def _check_turn(match: Match, agent: Agent, ply: int) -> tuple[Any, Any, int]:
+    """The game, state and seat to move, if a move by `agent` at `ply` may be made now (ServiceError if not)."""
     if match.status != Match.Status.RUNNING:
         raise ServiceError(f"This match is {match.get_status_display().lower()}; no more moves.")
     game = get_game(match.game)
@@ -236,21 +260,19 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int) -> Match:
         raise ServiceError("It is not your turn." if mine else "You are not playing this match.")
     if ply != match.ply:
         raise ServiceError("The position changed before your move arrived; look again and retry.")
-    text = text.strip()
-    if len(text) > MAX_MOVE_TEXT:
-        raise ServiceError(f"A move is at most {MAX_MOVE_TEXT:,} characters.")
-    try:
-        action = game.parse_action(state, text)
-        game.require_legal(state, action)
-    except IllegalAction as error:
-        person_rejection_record(match=match, ply=ply, seat=seat, text=text, message=str(error))
-        raise
+    return game, state, seat
+
+
+def _move_write(match: Match, game: Any, state: Any, action: Any, text: str, runner: str) -> Match:
+    """Record a legal move on the locked `match`, handing the reply to `runner` if a bot or a model makes it."""
     thought_s = time_used_s(match)
     if game.clock_runs(state):  # real-time games: the person's thinking delays the command
         action = game.arrival(state, action, thought_s)
     elapsed_ms = round(thought_s * 1000)  # a person's thinking time, recorded like a model's
     attempt = AttemptData(verdict="ok", raw_text=text, latency_ms=elapsed_ms)
-    return decision_record(match=match, ply=ply, action=action, attempts=[attempt], elapsed_ms=elapsed_ms)
+    decision = DecisionResult(action=action, attempts=[attempt], elapsed_ms=elapsed_ms)
+    people = socket_seats(match.uid)
+    return decisions_write(locked=match, ply=match.ply, decisions=[decision], release_to=people, hand_to=runner)
 
 
 @transaction.atomic
@@ -266,15 +288,23 @@ def person_rejection_record(*, match: Match, ply: int, seat: int, text: str, mes
     )
 
 
+def _last_move_at() -> Subquery:
+    """When the match's last decision was made (None before the first), as an annotation of the match."""
+    return Subquery(Decision.objects.filter(match=OuterRef("pk")).order_by("-ply").values("created_at")[:1])
+
+
+#: A move's read: the match, locked, with its clock (built once, as LOCK_QUERY).
+_MOVE_QUERY = LOCK_QUERY.annotate(last_move_at=_last_move_at())
+
+
 def _match_with_last_move(match_id: int) -> Match:
-    """The match and, in the same query, when its last decision was made (`last_move_at`; None before the first)."""
-    last = Decision.objects.filter(match=OuterRef("pk")).order_by("-ply").values("created_at")[:1]
-    return Match.objects.annotate(last_move_at=Subquery(last)).get(pk=match_id)
+    """The match and, in the same query, when its last decision was made (`last_move_at`)."""
+    return Match.objects.annotate(last_move_at=_last_move_at()).get(pk=match_id)
 
 
 def time_used_s(match: Match) -> float:
     """Seconds the side to move has been thinking (since the last decision or the start); `match` is read by
-    `_match_with_last_move`."""
+    `_match_with_last_move` or `person_move`'s lock."""
     since = match.last_move_at or match.started_at or match.created_at
     return (timezone.now() - since).total_seconds()
 

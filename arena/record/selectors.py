@@ -23,6 +23,17 @@ def seat_versions(match_uid: uuid.UUID) -> tuple[AgentVersion, ...]:
     return tuple(seat.agent_version for seat in seats)
 
 
+def moves_arrive_by_socket(version: AgentVersion) -> bool:
+    """Whether a seat's moves come through a websocket (a person's, a bot account's), not from the runner."""
+    kind = version.agent.kind
+    return kind == Agent.Kind.HUMAN or (kind == Agent.Kind.REMOTE and version.config.get("transport") == "websocket")
+
+
+def socket_seats(match_uid: uuid.UUID) -> frozenset[int]:
+    """The seats of a match whose moves come through a websocket (read once per process, as `seat_versions`)."""
+    return frozenset(index for index, version in enumerate(seat_versions(match_uid)) if moves_arrive_by_socket(version))
+
+
 class ReplayMismatch(Exception):
     """The stored moves do not reproduce the stored state or result."""
 

@@ -1,127 +1,34 @@
 """Every write to the match record goes through these functions (DESIGN §2).
 
-They are keyword-only, typed, atomic, and named <noun>_<verb>.
+They are keyword-only, typed, atomic, and named <noun>_<verb>; `match_lock` and `decisions_write` are the two
+steps of `decisions_record` for a caller that checks more in the same transaction (a person's move).
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, FloatField, Value, When
+from django.db.models import Case, Exists, FloatField, OuterRef, QuerySet, Value, When
 from django.utils import timezone
 
 from arena.agents.base import AttemptData, DecisionResult
 from arena.agents.llm import PROMPT_VERSION
-from arena.agents.llm_config import secret_keys_in
-from arena.models import Agent, AgentVersion, Attempt, Decision, Match, Seat
+from arena.models import Agent, Attempt, Decision, Match, Seat
+from arena.record.agents import (  # noqa: F401 (the agents' writers, imported from here by their callers)
+    agent_create,
+    agent_ensure,
+    agent_update,
+    bots_ensure,
+)
+from arena.record.errors import ServiceError
+from arena.record.selectors import socket_seats
 from arena.record.signals import match_finished
 from arena.record.versions import code_version
 from games import get_game
-from games.bots import ladder
-
-
-class ServiceError(Exception):
-    """A request the record cannot accept; the message says why."""
-
-
-# -- agents ------------------------------------------------------------------------------
-
-
-#: Agents one person (not staff) may register, through the pages or the API.
-MAX_OWNED_AGENTS = 20
-
-
-def _refuse_secrets(config: dict[str, Any]) -> None:
-    if found := secret_keys_in(config):
-        raise ServiceError(
-            f"Config field(s) {', '.join(found)} look like secrets; store the key in an environment "
-            "variable and give its name as api_key_env."
-        )
-
-
-@transaction.atomic
-def agent_create(
-    *,
-    slug: str,
-    name: str,
-    kind: str,
-    config: dict[str, Any],
-    game: str = "",
-    description: str = "",
-    user=None,
-    owner=None,
-) -> Agent:
-    """A new agent with its first version (`user`: the person it seats; `owner`: who registered it)."""
-    if kind not in Agent.Kind.values:
-        raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
-    if Agent.objects.filter(slug=slug).exists():
-        raise ServiceError(f"An agent called {slug!r} already exists.")
-    if owner is not None and not owner.is_staff and Agent.objects.filter(owner=owner).count() >= MAX_OWNED_AGENTS:
-        raise ServiceError(f"At most {MAX_OWNED_AGENTS} agents per person.")
-    _refuse_secrets(config)
-    agent = Agent.objects.create(
-        slug=slug, name=name, kind=kind, game=game, description=description, user=user, owner=owner
-    )
-    AgentVersion.objects.create(agent=agent, number=1, config=config)
-    return agent
-
-
-@transaction.atomic
-def agent_update(*, agent: Agent, config: dict[str, Any], name: str | None = None) -> AgentVersion:
-    """Change an agent's config. A version that has played is frozen, so this makes a new one."""
-    _refuse_secrets(config)
-    agent = Agent.objects.select_for_update().get(pk=agent.pk)
-    if name is not None and name != agent.name:
-        agent.name = name
-        agent.save(update_fields=["name"])
-    current = agent.current_version()
-    if current.config == config:
-        return current
-    if current.seats.exists():
-        return AgentVersion.objects.create(agent=agent, number=current.number + 1, config=config)
-    current.config = config
-    current.save(update_fields=["config"])
-    return current
-
-
-@transaction.atomic
-def agent_ensure(
-    *, slug: str, name: str, kind: str, config: dict[str, Any], game: str = "", description: str = ""
-) -> Agent:
-    """Create the agent, or bring an existing one up to `config` (idempotent; used by `seed`)."""
-    agent = Agent.objects.filter(slug=slug).first()
-    if agent is None:
-        return agent_create(slug=slug, name=name, kind=kind, config=config, game=game, description=description)
-    if agent.description != description:
-        agent.description = description
-        agent.save(update_fields=["description"])
-    agent_update(agent=agent, config=config, name=name)
-    return agent
-
-
-def bots_ensure(*, game: str) -> list[Agent]:
-    """The agents of `game`'s bot ladder, created or refreshed from the code (idempotent); a level the code no
-    longer has is retired (inactive: its matches and ratings stay, nobody can start a new game against it)."""
-    name = get_game(game).name
-    levels = {bot.slug for bot in ladder(game)}
-    Agent.objects.filter(kind=Agent.Kind.BOT, game=game, is_active=True).exclude(slug__in=levels).update(
-        is_active=False
-    )
-    return [
-        agent_ensure(
-            slug=bot.slug,
-            name=f"{name} Lv{bot.level}",
-            kind=Agent.Kind.BOT,
-            game=game,
-            description=bot.description,
-            config={"bot": bot.slug, "level": bot.level, "description": bot.description},
-        )
-        for bot in ladder(game)
-    ]
-
 
 # -- matches -----------------------------------------------------------------------------
 
@@ -195,22 +102,31 @@ HEARTBEAT_INTERVAL_S = 10.0
 STALE_AFTER_S = 30.0
 
 
+def _held_by_another(match: Match, worker: str, now, stale_after_s: float = STALE_AFTER_S) -> bool:
+    """Whether someone other than `worker` holds the match and proved it within `stale_after_s`."""
+    if not match.claimed_by or match.claimed_by == worker:
+        return False
+    return bool(match.heartbeat_at) and (now - match.heartbeat_at).total_seconds() < stale_after_s
+
+
 @transaction.atomic
 def match_claim(*, match_id: int, worker: str, stale_after_s: float = STALE_AFTER_S) -> Match | None:
     """Take a match to run: a pending one, a running one nobody holds, or one whose holder went quiet.
 
-    Returns None when someone else holds it (or it is over): the caller must not run it.
+    Returns None when someone else holds it (or it is over): the caller must not run it. A match whose seat to
+    move is a person's (a move arriving through a websocket) is started but not held (`claimed_by` empty):
+    nobody runs it until that move, which hands it to its own process's runner.
     """
     match = Match.objects.select_for_update().get(pk=match_id)
     now = timezone.now()
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
         return None
-    if match.claimed_by and match.claimed_by != worker:
-        alive = match.heartbeat_at and (now - match.heartbeat_at).total_seconds() < stale_after_s
-        if alive:
-            return None
+    if _held_by_another(match, worker, now, stale_after_s):
+        return None
+    game = get_game(match.game)
+    to_move = game.current_player(game.from_json(match.state))
     match.status = Match.Status.RUNNING
-    match.claimed_by = worker
+    match.claimed_by = "" if to_move in socket_seats(match.uid) else worker
     match.heartbeat_at = now
     match.started_at = match.started_at or now
     match.save(update_fields=["status", "claimed_by", "heartbeat_at", "started_at"])
@@ -255,7 +171,10 @@ def decision_record(
     """
     decision = DecisionResult(action=action, attempts=list(attempts), elapsed_ms=elapsed_ms, fallback=fallback)
     facts = {"round": round, "revised": revised, "plan_similarity": plan_similarity}
-    return _record(match=match, ply=ply, decisions=[decision], worker=worker, release_to=release_to, facts=facts)
+    return decisions_write(
+        locked=match_lock(match_id=match.pk), ply=ply, decisions=[decision], worker=worker, release_to=release_to,
+        facts=facts,
+    )  # fmt: skip
 
 
 @transaction.atomic
@@ -268,20 +187,49 @@ def decisions_record(
     release_to: Collection[int] = (),
 ) -> Match:
     """Record consecutive decisions from `ply` on (a run of bots' turns) in one transaction, as
-    `decision_record` would one by one: all of them or, on any refusal, none."""
-    return _record(match=match, ply=ply, decisions=decisions, worker=worker, release_to=release_to, facts={})
+    `decision_record` would one by one: all of them or, on any refusal, none.
+
+    A `worker`'s match as its own last write left it (this function's, or the person's move that handed it over:
+    no tries can wait at its ply) is not read again: the record is written only if the match still stands there.
+    """
+    held = worker is not None and match.claimed_by == worker and match.ply == ply
+    as_left = held and getattr(match, "tries_waiting", None) is False
+    locked = copy.copy(match) if as_left else match_lock(match_id=match.pk)  # a copy: the caller's, if refused, stays
+    return decisions_write(
+        locked=locked, ply=ply, decisions=decisions, worker=worker, release_to=release_to, unread=as_left
+    )
 
 
-def _record(
+#: `match_lock`'s query, built once (each use clones it): building its EXISTS each time cost as much as the read.
+LOCK_QUERY = Match.objects.select_for_update().annotate(
+    tries_waiting=Exists(Attempt.objects.filter(match=OuterRef("pk"), ply=OuterRef("ply")))
+)
+
+
+def match_lock(*, match_id: int, query: QuerySet[Match] = LOCK_QUERY) -> Match:
+    """The match, locked until the caller's transaction ends, with `tries_waiting` (whether tries were turned
+    down at its ply: its next decision takes them), in one statement; `query`: LOCK_QUERY with more annotations."""
+    return query.get(pk=match_id)
+
+
+def decisions_write(
     *,
-    match: Match,
+    locked: Match,
     ply: int,
     decisions: Sequence[DecisionResult],
-    worker: str | None,
-    release_to: Collection[int],
-    facts: dict[str, Any],
+    worker: str | None = None,
+    release_to: Collection[int] = (),
+    hand_to: str = "",
+    facts: dict[str, Any] | None = None,
+    unread: bool = False,
 ) -> Match:
-    locked = Match.objects.select_for_update().get(pk=match.pk)
+    """`decisions_record`'s work, inside the caller's transaction on a match `match_lock` locked in it.
+
+    `hand_to`: when the seat to move next is not in `release_to` (a bot's or a model's) and nobody else holds
+    the match, it is claimed for this worker in the same write (a person's move hands the reply to its runner).
+    `unread`: `locked` is the `worker`'s copy of the match as its last write left it, not read in this transaction;
+    the write is refused (ServiceError, nothing recorded) unless the match still stands at `ply`, run by `worker`.
+    """
     if locked.status != Match.Status.RUNNING:
         raise ServiceError(f"Match {locked.pk} is {locked.status}; no more moves can be recorded.")
     if worker is not None and locked.claimed_by != worker:
@@ -290,6 +238,7 @@ def _record(
         raise ServiceError(f"Match {locked.pk} is at ply {locked.ply}, not {ply}; this decision is stale.")
     if not decisions:
         raise ServiceError("No decision to record.")
+    facts = facts or {}
     game = get_game(locked.game)
     state, state_json = game.from_json(locked.state), locked.state
     rows = []
@@ -326,19 +275,29 @@ def _record(
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
     _attempts_attach(locked, rows, [result.attempts for result in decisions])
     locked.recorded_decisions = rows  # the pages of this process that draw the match need not read them back
-    locked.state = state_json
-    locked.ply = ply + len(rows)  # safe: the row is locked and `ply` was checked above
-    locked.heartbeat_at = timezone.now()
-    fields = ["state", "ply", "heartbeat_at"]
+    now = timezone.now()
     to_move = game.current_player(state)
+    fields = ["state", "ply", "heartbeat_at"]
     if worker is not None and to_move in release_to:
         locked.claimed_by = ""
         fields.append("claimed_by")
+    elif hand_to and to_move is not None and to_move not in release_to and not _held_by_another(locked, hand_to, now):
+        locked.claimed_by = hand_to
+        fields.append("claimed_by")
+    locked.state = state_json
+    locked.ply = ply + len(rows)  # safe: the row is locked (or `unread`'s write checks it) and `ply` was checked
+    locked.heartbeat_at = now
+    locked.tries_waiting = False  # none at the new ply yet: so its holder may record the next decisions unread
+    if unread:
+        still_there = Match.objects.filter(pk=locked.pk, status=Match.Status.RUNNING, claimed_by=worker, ply=ply)
+        if not still_there.update(**{name: getattr(locked, name) for name in fields}):
+            raise ServiceError(f"Match {locked.pk} ended or changed hands before ply {ply} was recorded.")
+        fields = []
     if to_move is None:
         outcome = game.outcome(state)
         scores = list(outcome.scores)
         _close(locked, status=Match.Status.FINISHED, scores=scores, termination=outcome.reason, also=fields)
-    else:
+    elif fields:
         locked.save(update_fields=fields)
     return locked
 
@@ -348,7 +307,11 @@ def _attempts_attach(match: Match, decisions: list[Decision], attempts: list[lis
     decision and its attempts are numbered after them: a try is stored only at the match's current ply, so the
     later decisions of a batch, at plies the record had not reached, have none."""
     first = decisions[0]
-    earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
+    earlier = 0
+    if match.tries_waiting:
+        earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
+    if not any(attempts):
+        return  # bots' decisions: no tries to store
     Attempt.objects.bulk_create(
         Attempt(
             match=match,

@@ -22,7 +22,7 @@ from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.outside import OUTSIDE_AGENTS, close_agents
 from arena.models import Agent, AgentVersion, Match
-from arena.record.selectors import seat_versions
+from arena.record.selectors import moves_arrive_by_socket, seat_versions
 from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
     ServiceError,
@@ -31,7 +31,6 @@ from arena.record.services import (
     match_abort,
     match_claim,
     match_heartbeat,
-    match_release,
     match_resign,
 )
 from games import Game, get_game
@@ -50,27 +49,29 @@ class HumanSeat:
 def seat_agent(version: AgentVersion, *, match_id: int | None = None) -> SeatAgent | HumanSeat:
     """The seat agent that plays for `version` (outside agents read their match's moves by `match_id`)."""
     agent = version.agent
-    if agent.kind == Agent.Kind.REMOTE and version.config.get("transport") == "websocket":
-        return HumanSeat()  # a bot account: like a person's, its moves arrive through a websocket
+    if moves_arrive_by_socket(version):
+        return HumanSeat()  # a person's, or a bot account's: like a person's, its moves arrive through a websocket
     if agent.kind in OUTSIDE_AGENTS:
         return OUTSIDE_AGENTS[agent.kind](version.config, match_id=match_id)
     if agent.kind == Agent.Kind.BOT:
         return BotAgent(version.config["bot"])
-    if agent.kind == Agent.Kind.HUMAN:
-        return HumanSeat()
     if agent.kind == Agent.Kind.LLM:
         return LLMAgent(version.config)
     raise ServiceError(f"{agent.slug} is a {agent.get_kind_display()}; the runner cannot seat it yet.")
 
 
-def _load(match_id: int, worker: str):
-    """Claim the match; its agents; its state (the stored one: it is written with every decision)."""
-    match = match_claim(match_id=match_id, worker=worker)
-    if match is None:
-        return None, None, None, False
-    # The claim stamps `started_at` only when it starts the match, with the same instant as the
-    # heartbeat: equal stamps say "was pending" without another query on every bot turn.
-    was_pending = match.started_at == match.heartbeat_at
+def _load(match_id: int, worker: str, handed: Match | None = None):
+    """Claim the match (unless it was `handed` to this worker); its agents; its state (the stored one: it is
+    written with every decision)."""
+    if handed is not None and handed.claimed_by == worker:
+        match, was_pending = handed, False
+    else:
+        match = match_claim(match_id=match_id, worker=worker)
+        if match is None:
+            return None, None, None, False
+        # The claim stamps `started_at` only when it starts the match, with the same instant as the
+        # heartbeat: equal stamps say "was pending" without another query on every bot turn.
+        was_pending = match.started_at == match.heartbeat_at
     agents = [seat_agent(version, match_id=match.pk) for version in seat_versions(match.uid)]
     return match, agents, get_game(match.game).from_json(match.state), was_pending
 
@@ -111,40 +112,33 @@ async def _heartbeat(match_id: int, worker: str) -> None:
             logger.warning("database unavailable for a heartbeat of match %s; will try again", match_id)
 
 
-async def run_match(match_id: int, *, worker: str | None = None) -> Match | None:
+async def run_match(match_id: int, *, worker: str | None = None, handed: Match | None = None) -> Match | None:
     """Play `match_id` from wherever its record stands, until it ends or a person is to move.
 
-    Returns None when another worker holds the match or it is already over.
+    `handed`: the match as a person's move just recorded it, claimed for this worker in the same write (see
+    `person_move`): it is run as it is, without a claim of its own. Returns None when another worker holds
+    the match or it is already over.
     """
     worker = worker or default_worker_id()
-    match, agents, state, was_pending = await sync_to_async(_load)(match_id, worker)
+    match, agents, state, was_pending = await sync_to_async(_load)(match_id, worker, handed)
     if match is None:
         return None
-    game = get_game(match.game)
     if was_pending:
         await broadcast_match_updated(match)  # watchers see the match start
+    if not match.claimed_by:
+        return match  # a person is to move: started, and held by nobody until that move
     try:
-        return await _play(match, agents, state, game, worker)
+        return await _play(match, agents, state, get_game(match.game), worker)
     finally:
         await close_agents(agents)  # kept-running programs and engines stop with the run
 
 
 async def _play(match: Match, agents: list, state: Any, game: Game, worker: str) -> Match:
+    """Take the bots' and models' turns from `state` on, while this worker holds the match: the record lets go of
+    it in the write that leaves a person to move (or ends it)."""
     match_id = match.pk
     people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
-    while (seat := game.current_player(state)) is not None:
-        if isinstance(agents[seat], HumanSeat):
-            await sync_to_async(match_release)(match_id=match_id, worker=worker)
-            # A person's move may have landed between our last read and the release; if a bot or
-            # model is to move now, nobody else will start it (we held the match): carry on.
-            match = await Match.objects.aget(pk=match_id)
-            state = game.from_json(match.state)
-            seat = game.current_player(state)
-            if match.status != Match.Status.RUNNING or seat is None or isinstance(agents[seat], HumanSeat):
-                return match
-            if await sync_to_async(match_claim)(match_id=match_id, worker=worker) is None:
-                return match
-            continue
+    while (seat := game.current_player(state)) is not None and seat not in people:
         beating = asyncio.create_task(_heartbeat(match_id, worker))
         try:
             decisions = await _decide(game, state, agents, seat, match.seed)

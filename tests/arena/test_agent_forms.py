@@ -117,7 +117,7 @@ def test_a_person_registers_a_bot_account_and_gets_a_token_it_plays_with(client,
 
 
 def test_a_person_registers_a_bounded_number_of_agents(client, person, monkeypatch):
-    monkeypatch.setattr("arena.record.services.MAX_OWNED_AGENTS", 1)
+    monkeypatch.setattr("arena.record.agents.MAX_OWNED_AGENTS", 1)
     assert client.post("/agents/new/?kind=websocket", {"slug": "one", "name": "one"}).status_code == 200
     refused = client.post("/agents/new/?kind=websocket", {"slug": "two", "name": "two"})
     assert "At most 1 agents per person." in refused.content.decode()

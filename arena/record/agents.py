@@ -1,0 +1,108 @@
+"""The agents' writers: who may play, and their frozen versions (DESIGN §2: only services write).
+
+`arena.record.services` re-exports them with the rest of the record's writers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from arena.agents.llm_config import secret_keys_in
+from arena.models import Agent, AgentVersion
+from arena.record.errors import ServiceError
+from games import get_game
+from games.bots import ladder
+
+#: Agents one person (not staff) may register, through the pages or the API.
+MAX_OWNED_AGENTS = 20
+
+
+def _refuse_secrets(config: dict[str, Any]) -> None:
+    if found := secret_keys_in(config):
+        raise ServiceError(
+            f"Config field(s) {', '.join(found)} look like secrets; store the key in an environment "
+            "variable and give its name as api_key_env."
+        )
+
+
+@transaction.atomic
+def agent_create(
+    *,
+    slug: str,
+    name: str,
+    kind: str,
+    config: dict[str, Any],
+    game: str = "",
+    description: str = "",
+    user=None,
+    owner=None,
+) -> Agent:
+    """A new agent with its first version (`user`: the person it seats; `owner`: who registered it)."""
+    if kind not in Agent.Kind.values:
+        raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
+    if Agent.objects.filter(slug=slug).exists():
+        raise ServiceError(f"An agent called {slug!r} already exists.")
+    if owner is not None and not owner.is_staff and Agent.objects.filter(owner=owner).count() >= MAX_OWNED_AGENTS:
+        raise ServiceError(f"At most {MAX_OWNED_AGENTS} agents per person.")
+    _refuse_secrets(config)
+    agent = Agent.objects.create(
+        slug=slug, name=name, kind=kind, game=game, description=description, user=user, owner=owner
+    )
+    AgentVersion.objects.create(agent=agent, number=1, config=config)
+    return agent
+
+
+@transaction.atomic
+def agent_update(*, agent: Agent, config: dict[str, Any], name: str | None = None) -> AgentVersion:
+    """Change an agent's config. A version that has played is frozen, so this makes a new one."""
+    _refuse_secrets(config)
+    agent = Agent.objects.select_for_update().get(pk=agent.pk)
+    if name is not None and name != agent.name:
+        agent.name = name
+        agent.save(update_fields=["name"])
+    current = agent.current_version()
+    if current.config == config:
+        return current
+    if current.seats.exists():
+        return AgentVersion.objects.create(agent=agent, number=current.number + 1, config=config)
+    current.config = config
+    current.save(update_fields=["config"])
+    return current
+
+
+@transaction.atomic
+def agent_ensure(
+    *, slug: str, name: str, kind: str, config: dict[str, Any], game: str = "", description: str = ""
+) -> Agent:
+    """Create the agent, or bring an existing one up to `config` (idempotent; used by `seed`)."""
+    agent = Agent.objects.filter(slug=slug).first()
+    if agent is None:
+        return agent_create(slug=slug, name=name, kind=kind, config=config, game=game, description=description)
+    if agent.description != description:
+        agent.description = description
+        agent.save(update_fields=["description"])
+    agent_update(agent=agent, config=config, name=name)
+    return agent
+
+
+def bots_ensure(*, game: str) -> list[Agent]:
+    """The agents of `game`'s bot ladder, created or refreshed from the code (idempotent); a level the code no
+    longer has is retired (inactive: its matches and ratings stay, nobody can start a new game against it)."""
+    name = get_game(game).name
+    levels = {bot.slug for bot in ladder(game)}
+    Agent.objects.filter(kind=Agent.Kind.BOT, game=game, is_active=True).exclude(slug__in=levels).update(
+        is_active=False
+    )
+    return [
+        agent_ensure(
+            slug=bot.slug,
+            name=f"{name} Lv{bot.level}",
+            kind=Agent.Kind.BOT,
+            game=game,
+            description=bot.description,
+            config={"bot": bot.slug, "level": bot.level, "description": bot.description},
+        )
+        for bot in ladder(game)
+    ]
