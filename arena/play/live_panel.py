@@ -8,6 +8,7 @@ agents' links and a game's controls (its template) arrive drawn and escaped alre
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django.template.defaultfilters import urlencode
@@ -27,6 +28,8 @@ _MOVE_STEP = (
 
 def _text(value: Any) -> str:
     """A value as `{{ value }}` prints it with localisation off: numbers as they are, everything escaped."""
+    if type(value) is str:  # most of them: what Django's escape does, without its check for lazy text
+        return html.escape(value)
     return conditional_escape(localize(value, use_l10n=False))
 
 
