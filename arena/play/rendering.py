@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.play.boards import PYTHON_BOARDS
+from arena.play.live_panel import live_panel_html
 from arena.play.move_list import move_groups, move_list_html, move_rows
 from arena.play.people import person_seats
 from arena.play.results import result_text
@@ -78,6 +79,11 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
 
     `seats` is `live_seats(match)` when the caller keeps it (a websocket consumer does).
     """
+    return live_panel_html(live_panel_context(match, viewer, seats))
+
+
+def live_panel_context(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What the live panel shows one viewer (arena.play.live_panel draws it; a game's controls template reads it)."""
     game = get_game(match.game)
     state = game.from_json(match.state)
     scores = match.scores or [None] * len(game.seat_names)
@@ -116,14 +122,16 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
         "move_list": move_list_html(move_groups(match, game, secret, mine, decisions)),
         "last_reasoning": reasoning,
-        "controls_template": f"games/{game.slug}/controls.html",
         "view": view,
         # "Play again" starts the same game against the same opponent.
         "opponent": next((seat["agent"] for seat in seats if seat["index"] not in mine), None),
         "variant": game.variant_of(match.options),
         "result": result_text(match.termination, seats, match.scores) if match.status == Match.Status.FINISHED else "",
     }
-    return render_plain("arena/partials/match-live.html", context)
+    # A game's own controls (bet sizes, plan editors) are its template, given everything above.
+    has_controls = my_turn and game.has_controls
+    context["controls"] = render_plain(f"games/{game.slug}/controls.html", context) if has_controls else ""
+    return context
 
 
 def tournament_progress_html(tournament: Tournament) -> str:

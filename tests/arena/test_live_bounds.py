@@ -11,13 +11,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import override_settings
-from django.test.signals import template_rendered
 from django.utils import timezone
 
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
-from arena.play import consumers
+from arena.play import consumers, rendering
 from arena.play.live_limits import TOO_MANY_SOCKETS
+from arena.play.live_panel import live_panel_html
 from arena.play.people import person_agent_for_user
 from arena.record.services import bots_ensure, match_claim, match_create, match_release
 from tests.arena.test_consumers import connect, make_match, next_error, next_fragment
@@ -177,7 +177,7 @@ async def test_a_flood_of_rejected_moves_stores_a_bounded_number_and_counts_the_
 # -- one render per viewer kind -----------------------------------------------------------
 
 
-async def test_a_position_is_rendered_once_per_viewer_kind_while_watchers_flood(person_cookie):
+async def test_a_position_is_rendered_once_per_viewer_kind_while_watchers_flood(person_cookie, monkeypatch):
     user, cookie = person_cookie
     match = await sync_to_async(make_match)(user)
     player = await connect(match.pk, cookie)
@@ -185,17 +185,14 @@ async def test_a_position_is_rendered_once_per_viewer_kind_while_watchers_flood(
     spectators = [(await open_socket(match.pk))[0] for _ in range(30)]  # a flood of watchers
     renders = []
 
-    def count(sender, context, **kwargs):
-        if sender.name == "arena/partials/match-live.html":
-            renders.append((context["match"].ply, context["match"].status, tuple(context["my_seats"])))
+    def counted(context):  # the real panel, each render noted
+        renders.append((context["match"].ply, context["match"].status, tuple(context["my_seats"])))
+        return live_panel_html(context)
 
-    template_rendered.connect(count)
-    try:
-        await player.send_to(text_data=move("b2", 0))
-        mine = await next_fragment(player, min_ply=2)  # our move and the bot's reply
-        theirs = [await next_fragment(spectator, min_ply=2) for spectator in spectators]
-    finally:
-        template_rendered.disconnect(count)
+    monkeypatch.setattr(rendering, "live_panel_html", counted)
+    await player.send_to(text_data=move("b2", 0))
+    mine = await next_fragment(player, min_ply=2)  # our move and the bot's reply
+    theirs = [await next_fragment(spectator, min_ply=2) for spectator in spectators]
     assert "Your move." in mine["html"]
     assert "(you)" in mine["html"]
     assert all(fragment == theirs[0] for fragment in theirs)  # the spectators all got one render…

@@ -1,4 +1,5 @@
-"""The live panel (play and spectate) shows a model's reasoning after its move, but never what a seat hides."""
+"""The live panel (play and spectate) shows a model's reasoning after its move, but never what a seat hides;
+every untrusted text in it is escaped."""
 
 from __future__ import annotations
 
@@ -7,9 +8,17 @@ import re
 import pytest
 
 from arena.agents.base import AttemptData
+from arena.play.live_panel import live_panel_html
 from arena.play.people import person_agent_for_user
-from arena.play.rendering import live_match_html, replay_html
-from arena.record.services import agent_create, bots_ensure, decision_record, match_claim, match_create
+from arena.play.rendering import live_match_html, live_panel_context, replay_html
+from arena.record.services import (
+    agent_create,
+    bots_ensure,
+    decision_record,
+    match_abort,
+    match_claim,
+    match_create,
+)
 from games import get_game
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +92,54 @@ def test_the_seats_agent_links_are_the_agent_link_template_drawn_once_per_seat(m
         assert link in players
         assert f'href="/agents/{agent.slug}/"' in link
     assert players.count('<a class="agent agent-') == 2
+
+
+NASTY = "<script>alert('x')</script> & \"q\""
+NASTY_ESCAPED = "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; &quot;q&quot;"
+
+
+def test_every_untrusted_text_the_panel_prints_is_escaped(person):
+    model = agent_create(slug="m", name=f"Model {NASTY}", kind="llm", config={"model": "x", "api_key_env": "M_KEY"})
+    match = match_claim(match_id=match_create(game="tic-tac-toe", agents=[model, person], seed=4).pk, worker="w")
+    game = get_game("tic-tac-toe")
+    state = game.from_json(match.state)
+    reply = AttemptData(verdict="ok", raw_text="Answer: b2", reasoning_text=f"Why: {NASTY}\x1b")
+    match = decision_record(match=match, ply=0, action=game.parse_action(state, "b2"), attempts=[reply], worker="w")
+
+    mine = live_match_html(match, person)  # the person's turn: the model's reasoning, the move form
+    assert 'data-ply="1" data-status="running"\n     data-my-turn="true"' in mine
+    assert "<strong>Your move.</strong>" in mine
+    assert f'<pre class="model-text">Why: {NASTY_ESCAPED}\u241b</pre>' in mine  # ESC shown as its picture
+    assert 'placeholder="e.g. a3"' in mine  # the first legal move
+
+    state = game.from_json(match.state)
+    match = decision_record(match=match, ply=1, action=game.parse_action(state, "a1"))
+    watched = live_match_html(match, None)  # a spectator while the model thinks
+    assert f"Model {NASTY_ESCAPED} is thinking…" in watched
+    assert 'data-my-turn="false"' in watched
+
+    match = match_abort(match=match, reason=f"operator: {NASTY}")
+    over = live_match_html(match, person)
+    assert f"<strong>Aborted:</strong> operator: {NASTY_ESCAPED}\n" in over
+    assert '<a class="button" href="/play/?game=tic-tac-toe&amp;opponent=m">Play again</a>' in over
+    for html in (mine, watched, over):
+        assert "<script>alert" not in html
+        assert "&lt;script&gt;" in html
+
+
+def test_drawing_a_panel_takes_a_few_hundred_calls_where_the_template_took_a_thousand(person):
+    """A bound that a template (1,004 calls for this panel) or per-node work in Python would break: 205 now."""
+    import cProfile
+    import pstats
+
+    bot = {a.slug: a for a in bots_ensure(game="connect-four")}["connect-four-lv0"]
+    match = match_claim(match_id=match_create(game="connect-four", agents=[person, bot], seed=1).pk, worker="w")
+    game = get_game("connect-four")
+    for column in "abcdefgd":
+        state = game.from_json(match.state)
+        match = decision_record(match=match, ply=match.ply, action=game.parse_action(state, column), worker="w")
+    context = live_panel_context(match, person)
+    profile = cProfile.Profile()
+    profile.runcall(live_panel_html, context)
+    assert "<strong>Your move.</strong>" in live_panel_html(context)
+    assert pstats.Stats(profile).total_calls <= 300
