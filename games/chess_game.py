@@ -27,11 +27,11 @@ from games.chess_position import (
     DEFAULT_MAX_PLIES,
     DRAW_RULES,
     ChessState,
-    attach,
     cache_key,
     child_of,
     position_of,
     remember,
+    successor,
 )
 
 SEATS = ("White", "Black")
@@ -107,17 +107,7 @@ class Chess(Game[ChessState, str]):
         move = node.move(action) if isinstance(action, str) and node.outcome is None else None
         if move is None:
             self.require_legal(state, action)  # raises with the reason
-        moves = (*state.moves, action)
-        child = child_of(node, move, len(moves) >= state.max_plies, state.draws)
-        after = ChessState(
-            seed=state.seed,
-            ply=state.ply + 1,
-            moves=moves,
-            fen0=state.fen0,
-            max_plies=state.max_plies,
-            draws=state.draws,
-        )
-        return attach(after, child)
+        return successor(state, action, child_of(node, move, state.ply + 1 >= state.max_plies, state.draws))
 
     def outcome(self, state: ChessState) -> Outcome | None:
         return position_of(state).outcome

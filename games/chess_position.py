@@ -48,10 +48,23 @@ class Position:
     its parent's FEN, so a kept state holds one board, not every earlier move. `python_board` is the same
     position for python-chess (notation, views), made when first asked."""
 
-    __slots__ = ("_legal", "_python_board", "board", "counts", "drawn", "fen", "key", "moves", "outcome", "repeats")
+    __slots__ = (
+        "_legal",
+        "_python_board",
+        "board",
+        "counts",
+        "drawn",
+        "fen",
+        "key",
+        "moves",
+        "outcome",
+        "repeats",
+        "white_to_move",
+    )
 
     def __init__(self, board: bc.Board, counts: dict[str, int], repeats: int, max_plies_hit: bool, draws: str) -> None:
         self.board = board
+        self.white_to_move = board.turn == bc.WHITE
         self.moves = legal_moves(board)  # drops an en passant square no capture can use, before the FEN is read
         self.fen = board.fen()
         self.key = identity(self.fen)
@@ -76,10 +89,6 @@ class Position:
         if self._python_board is None:
             self._python_board = chess.Board(self.fen)
         return self._python_board
-
-    @property
-    def white_to_move(self) -> bool:
-        return self.board.turn == bc.WHITE
 
     def draw(self, rng: Any) -> str:
         """A uniformly random legal move's UCI, remembered so that applying it needs no lookup."""
@@ -141,6 +150,11 @@ def _repeats_a_third_time(node: Position) -> bool:
     return False
 
 
+def _may_castle(key: str) -> bool:
+    """Whether a position identity (placement, turn, castling, en passant) has any castling right."""
+    return key[key.index(" ") + 3] != "-"
+
+
 def _root(fen0: str, max_plies_hit: bool, draws: str) -> Position:
     return Position(bc.Board.from_fen(fen0), {}, 0, max_plies_hit, draws)
 
@@ -150,7 +164,7 @@ def child_of(parent: Position, move: bc.Move, max_plies_hit: bool, draws: str) -
     board.apply(move)
     # After a capture, a pawn move or lost castling rights no earlier position can come back, so the counts
     # start afresh (`is_irreversible` would also restart when an en passant right lapses: a cost, not a need).
-    if board.halfmove_clock == 0 or board.castling_rights != parent.board.castling_rights:
+    if board.halfmove_clock == 0 or (_may_castle(parent.key) and board.castling_rights != parent.board.castling_rights):
         return Position(board, {}, 0, max_plies_hit, draws)
     return Position(board, dict(parent.counts), parent.repeats, max_plies_hit, draws)
 
@@ -178,6 +192,14 @@ def position_of(state: ChessState) -> Position:
         node = _rebuilt(state)
         attach(state, node)
     return node
+
+
+def successor(state: ChessState, action: str, node: Position) -> ChessState:
+    """The state after `action`, with its position `node` attached. Its fields are written in one go: the frozen
+    dataclass's `__init__` sets them one at a time, at about twice the cost (callgrind: 15k → 7k instructions)."""
+    after = object.__new__(ChessState)
+    after.__dict__.update(state.__dict__, ply=state.ply + 1, moves=(*state.moves, action), _position=node)
+    return after
 
 
 def attach(state: ChessState, node: Position) -> ChessState:
