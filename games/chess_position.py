@@ -36,6 +36,10 @@ class ChessState:
     #: value and not an argument: `dataclasses.replace` makes a state that works its own out.
     _position: Position | None = field(default=None, init=False, compare=False, repr=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without its position (bulletchess boards do not pickle); worked out again on use."""
+        return {**self.__dict__, "_position": None}
+
 
 #: The draw rules a state may follow.
 DRAW_RULES = ("standard", "botzone")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 
 import chess
@@ -275,6 +277,15 @@ def test_json_round_trip_rebuilds_an_evicted_board():
     assert GAME.legal_actions(restored) == [m.uci() for m in GAME.board(state).legal_moves]
     with pytest.raises(ValueError):
         GAME.legal_actions(GAME.from_json({**data, "moves": ["e2e4", "e2e4"], "ply": 2}))
+
+
+def test_a_state_pickles_and_copies_without_its_position_and_works_it_out_again():
+    state = play("e4", "c5", "Nf3")
+    assert GAME.current_player(state) == 1  # its position is now attached
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert copied == state
+        assert GAME.legal_actions(copied) == GAME.legal_actions(state)
+        assert GAME.to_json(copied) == GAME.to_json(state)
 
 
 def test_observation_has_fen_board_side_and_san_moves():
