@@ -1,13 +1,18 @@
 """Legal chess moves from bulletchess (a C move generator), listed in python-chess's order.
 
-bulletchess lists the same moves as python-chess's `generate_legal_moves`, by origin square upwards. The game's
-move order is python-chess's, since the seeded random play of every ladder level draws from it, so the list is
-sorted here by a key that reproduces python-chess's order:
+The game's move order is python-chess's `generate_legal_moves`, since the seeded random play of every ladder level
+draws from it. python-chess lists:
 
 - out of check: every piece's moves but the pawns' (the king's too), origin downwards, then destination downwards;
   castling, kingside first; pawn captures (origin, then destination downwards; promotions Q, R, B, N); pawn
   single pushes and then double pushes, destination downwards; en passant captures, origin downwards;
 - in check: the king's moves first (destination downwards), then the rest in the same order.
+
+bulletchess lists the same moves by origin upwards, then destination upwards. Reversed, that is python-chess's
+order for pieces; the moves that come later (every move from a square with one of the mover's pawns, and
+castling) are picked out by membership in a table of such moves for that pawn structure, then sorted by their
+keys, and when in check the king's moves are picked out and put first. Every pass over the moves runs in C
+(`map`, `compress`, dict lookups): a Python call per move would cost more than bulletchess's generation itself.
 
 A position's en passant square is kept only when an en passant capture is legal, as python-chess's FEN and
 its repetition identity have it (`Board.fen()`, `_transposition_key`).
@@ -15,16 +20,17 @@ its repetition identity have it (`Board.fen()`, `_transposition_key`).
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import not_
+
 import bulletchess as bc
 
-# Key categories, in python-chess's generation order.
-_KING_EVASION, _PIECE, _CASTLING, _PAWN_CAPTURE, _PAWN_PUSH, _PAWN_DOUBLE, _EN_PASSANT = range(7)
+# Key categories of the moves sorted after the pieces', in python-chess's generation order.
+_CASTLING, _PAWN_CAPTURE, _PAWN_PUSH, _PAWN_DOUBLE, _EN_PASSANT = range(2, 7)
 _PROMOTIONS = {"": 0, "q": 0, "r": 1, "b": 2, "n": 3}  # python-chess yields Q, R, B, N
 _CATEGORY = 16  # a key is category << 16 | (63 - origin) << 9 | (63 - destination) << 2 | promotion
 _CASTLING_SQUARE = (1 << 4, 1 << 60)  # e1 and e8: with the king there, e1g1 and e1c1 are castling
 _SQUARES = [f"{file}{rank}" for rank in "12345678" for file in "abcdefgh"]  # index = python-chess square
-
-Entry = tuple[int, int, int]  # the move's origin bit, its key if a pawn makes it, its key otherwise
 
 
 def _key(category: int, origin: int, destination: int, promotion: str = "") -> int:
@@ -44,32 +50,56 @@ def _pawn_category(colour: int, origin: int, destination: int) -> int | None:
     return None
 
 
-def _entries() -> tuple[tuple[dict[bc.Move, Entry], ...], ...]:
-    """[colour to move][its king on its castling square][move]: the move's `Entry`, for every move a piece of
-    that colour can make from some square (bulletchess rejects moves of no piece's shape)."""
-    tables: tuple[tuple[dict[bc.Move, Entry], ...], ...] = (({}, {}), ({}, {}))
-    castlings = (("e1g1", "e1c1"), ("e8g8", "e8c8"))
-    for origin, origin_name in enumerate(_SQUARES):
-        for destination, destination_name in enumerate(_SQUARES):
-            uci = origin_name + destination_name
-            for colour, castling in enumerate(castlings):
+def _pawn_moves_from() -> tuple[list[dict[bc.Move, int]], list[dict[bc.Move, int]]]:
+    """[colour][square]: every move a pawn of that colour on that square can make, with its key."""
+    tables: tuple[list[dict[bc.Move, int]], list[dict[bc.Move, int]]] = ([], [])
+    for colour, table in enumerate(tables):
+        for origin in range(64):
+            table.append({})
+            for destination in range(64):
                 category = _pawn_category(colour, origin, destination)
-                promotes = category is not None and destination // 8 in (0, 7)
-                for promotion in ("", "q", "r", "b", "n") if promotes else ("",):
-                    try:
-                        move = bc.Move.from_uci(uci + promotion)
-                    except ValueError:  # no piece moves so
-                        continue
-                    pawn_move = category is not None and bool(promotion) == promotes
-                    pawn_key = _key(category, origin, destination, promotion) if pawn_move else 0
-                    piece_key = _key(_PIECE, origin, destination)
-                    tables[colour][0][move] = (1 << origin, pawn_key, piece_key)
-                    castling_key = _key(_CASTLING, origin, destination) if uci in castling else piece_key
-                    tables[colour][1][move] = (1 << origin, pawn_key, castling_key)
+                if category is None or not 8 <= origin < 56:
+                    continue
+                for promotion in ("q", "r", "b", "n") if destination // 8 in (0, 7) else ("",):
+                    move = bc.Move.from_uci(_SQUARES[origin] + _SQUARES[destination] + promotion)
+                    table[origin][move] = _key(category, origin, destination, promotion)
     return tables
 
 
-_ENTRIES = _entries()
+def _king_moves_from() -> list[frozenset[bc.Move]]:
+    """[square]: every king step from that square."""
+    steps = []
+    for origin in range(64):
+        near = [d for d in range(64) if d != origin and max(abs(d % 8 - origin % 8), abs(d // 8 - origin // 8)) == 1]
+        steps.append(frozenset(bc.Move.from_uci(_SQUARES[origin] + _SQUARES[d]) for d in near))
+    return steps
+
+
+_PAWN_MOVES_FROM = _pawn_moves_from()
+_KING_MOVES_FROM = _king_moves_from()
+_CASTLING_MOVES = tuple(
+    {
+        bc.Move.from_uci(f"e{rank}{file}{rank}"): _key(_CASTLING, king, king + step)
+        for file, step in (("g", 2), ("c", -2))
+    }
+    for rank, king in (("1", 4), ("8", 60))
+)
+_late_cache: dict[tuple[int, int, bool], dict[bc.Move, int]] = {}
+
+
+def _late_moves(colour: int, pawns: int, may_castle: bool) -> dict[bc.Move, int]:
+    """The moves that come after the pieces' for this side and pawn structure (kept: pawn structures recur)."""
+    cache_key = (colour, pawns, may_castle)
+    late = _late_cache.get(cache_key)
+    if late is None:
+        late = dict(_CASTLING_MOVES[colour]) if may_castle else {}
+        for square in range(8, 56):
+            if pawns >> square & 1:
+                late.update(_PAWN_MOVES_FROM[colour][square])
+        if len(_late_cache) > 50_000:
+            _late_cache.clear()
+        _late_cache[cache_key] = late
+    return late
 
 
 def legal_moves(board: bc.Board) -> list[bc.Move]:
@@ -77,48 +107,40 @@ def legal_moves(board: bc.Board) -> list[bc.Move]:
     square when no en passant capture is legal (python-chess's position identity; bulletchess keeps it after
     every double push)."""
     moves = board.legal_moves()
+    moves.reverse()  # python-chess's order for pieces: origin, then destination downwards
     turn = board.turn
     colour = 0 if turn == bc.WHITE else 1
     pawns = int(board[turn, bc.PAWN])
     king = int(board[turn, bc.KING])
-    in_check = board in bc.CHECK
-    if not pawns and not in_check and not king & _CASTLING_SQUARE[colour]:  # a quarter of random games' plies
+    may_castle = bool(king & _CASTLING_SQUARE[colour])
+    if pawns or may_castle:
+        late = _late_moves(colour, pawns, may_castle)
+        is_late = list(map(late.__contains__, moves))
+        late_moves = list(compress(moves, is_late))
+        moves = list(compress(moves, map(not_, is_late)))
         if board.en_passant_square is not None:
-            board.en_passant_square = None  # no pawn to take with
-        moves.reverse()  # pieces' moves only: origin, then destination downwards
-        return moves
-    table = _ENTRIES[colour][1 if king & _CASTLING_SQUARE[colour] else 0]
-
-    def key(move: bc.Move) -> int:  # one call per move: measured cheaper than comprehensions over the list
-        entry = table[move]
-        return entry[1] if entry[0] & pawns else entry[2]
-
-    if in_check or board.en_passant_square is not None:
-        special = _special_keys(board, moves, table, pawns, king if in_check else 0)
-        if special:
-            moves.sort(key=lambda move: special[move] if move in special else key(move))
-            return moves
-    moves.sort(key=key)
+            late = _with_en_passant(board, late_moves, late)
+        late_moves.sort(key=late.__getitem__)
+        moves += late_moves
+    elif board.en_passant_square is not None:
+        board.en_passant_square = None  # no pawn to take with
+    if board in bc.CHECK:
+        is_kings = list(map(_KING_MOVES_FROM[king.bit_length() - 1].__contains__, moves))
+        moves = list(compress(moves, is_kings)) + list(compress(moves, map(not_, is_kings)))
     return moves
 
 
-def _special_keys(
-    board: bc.Board, moves: list[bc.Move], table: dict[bc.Move, Entry], pawns: int, king_in_check: int
-) -> dict[bc.Move, int]:
-    """The keys of the king's moves out of check (first of all) and of the legal en passant captures (last of
-    all). Drops the board's en passant square if no en passant capture is legal."""
-    special = {}
-    ep_square = board.en_passant_square
-    target = -1 if ep_square is None else _key(0, 0, ep_square.index()) & 0xFF  # its destination bits
-    for move in moves:
-        bit, pawn_key, piece_key = table[move]
-        if bit & king_in_check:
-            special[move] = piece_key - (_PIECE << _CATEGORY)  # _KING_EVASION
-        elif bit & pawns and pawn_key & 0xFF == target:  # only a capture reaches the square behind a pawn
-            special[move] = pawn_key + (_EN_PASSANT - _PAWN_CAPTURE << _CATEGORY)
-    if ep_square is not None and not any(key >> _CATEGORY == _EN_PASSANT for key in special.values()):
+def _with_en_passant(board: bc.Board, late_moves: list[bc.Move], late: dict[bc.Move, int]) -> dict[bc.Move, int]:
+    """The keys of `late_moves`, the legal en passant captures last; drops the board's en passant square if no
+    en passant capture is legal."""
+    target = _key(_PAWN_CAPTURE, 0, board.en_passant_square.index()) & 0xFF  # its destination bits
+    keys = {move: late[move] for move in late_moves}
+    captures = [move for move, key in keys.items() if key >> _CATEGORY == _PAWN_CAPTURE and key & 0xFF == target]
+    if not captures:
         board.en_passant_square = None
-    return special
+    for move in captures:
+        keys[move] += _EN_PASSANT - _PAWN_CAPTURE << _CATEGORY
+    return keys
 
 
 def identity(fen: str) -> str:
