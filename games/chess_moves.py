@@ -9,10 +9,10 @@ draws from it. python-chess lists:
 - in check: the king's moves first (destination downwards), then the rest in the same order.
 
 bulletchess lists the same moves by origin upwards, then destination upwards. Reversed, that is python-chess's
-order for pieces; the moves that come later (every move from a square with one of the mover's pawns, and
-castling) are picked out by membership in a table of such moves for that pawn structure, then sorted by their
-keys, and when in check the king's moves are picked out and put first. Every pass over the moves runs in C
-(`map`, `compress`, dict lookups): a Python call per move would cost more than bulletchess's generation itself.
+order for pieces; the moves that come later (those from the mover's pawns' squares, and castling) have keys in a
+dict kept per pawn structure that reads 0 for any other move, so one stable sort with that dict's lookup as key
+(a C call, no Python call per move: that would cost more than bulletchess's generation itself) puts them after
+the pieces' in python-chess's order. When in check, the king's steps are then picked out and put first.
 
 A position's en passant square is kept only when an en passant capture is legal, as python-chess's FEN and
 its repetition identity have it (`Board.fen()`, `_transposition_key`).
@@ -20,6 +20,7 @@ its repetition identity have it (`Board.fen()`, `_transposition_key`).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from itertools import compress
 from operator import not_
 
@@ -84,21 +85,25 @@ _CASTLING_MOVES = tuple(
     }
     for rank, king in (("1", 4), ("8", 60))
 )
-_late_cache: dict[tuple[int, int, bool], dict[bc.Move, int]] = {}
+_LATE_KEPT = 256  # pawn structures
+_late_kept: dict[tuple[int, int, bool], defaultdict[bc.Move, int]] = {}
 
 
-def _late_moves(colour: int, pawns: int, may_castle: bool) -> dict[bc.Move, int]:
-    """The moves that come after the pieces' for this side and pawn structure (kept: pawn structures recur)."""
-    cache_key = (colour, pawns, may_castle)
-    late = _late_cache.get(cache_key)
+def _late_keys(colour: int, pawns: int, may_castle: bool) -> defaultdict[bc.Move, int]:
+    """The keys of the moves that come after the pieces' for this side and pawn structure: the moves from its
+    pawns' squares and castling; any other move reads 0 (and is then kept as 0: no pawn or castling move of this
+    structure is missing, so 0 stays right). Kept for the last few structures: one lasts until a pawn moves."""
+    kept_as = (colour, pawns, may_castle)
+    late = _late_kept.get(kept_as)
     if late is None:
-        late = dict(_CASTLING_MOVES[colour]) if may_castle else {}
-        for square in range(8, 56):
-            if pawns >> square & 1:
-                late.update(_PAWN_MOVES_FROM[colour][square])
-        if len(_late_cache) > 50_000:
-            _late_cache.clear()
-        _late_cache[cache_key] = late
+        late = defaultdict(int, _CASTLING_MOVES[colour] if may_castle else {})
+        while pawns:
+            low = pawns & -pawns
+            late.update(_PAWN_MOVES_FROM[colour][low.bit_length() - 1])
+            pawns ^= low
+        if len(_late_kept) >= _LATE_KEPT:
+            del _late_kept[next(iter(_late_kept))]  # the oldest
+        _late_kept[kept_as] = late
     return late
 
 
@@ -114,14 +119,12 @@ def legal_moves(board: bc.Board) -> list[bc.Move]:
     king = int(board[turn, bc.KING])
     may_castle = bool(king & _CASTLING_SQUARE[colour])
     if pawns or may_castle:
-        late = _late_moves(colour, pawns, may_castle)
-        is_late = list(map(late.__contains__, moves))
-        late_moves = list(compress(moves, is_late))
-        moves = list(compress(moves, map(not_, is_late)))
-        if board.en_passant_square is not None:
-            late = _with_en_passant(board, late_moves, late)
-        late_moves.sort(key=late.__getitem__)
-        moves += late_moves
+        late = _late_keys(colour, pawns, may_castle)
+        if board.en_passant_square is None:
+            moves.sort(key=late.__getitem__)  # stable: the pieces' moves (key 0) keep their order
+        else:
+            captures = _en_passant_keys(board, moves, late)
+            moves.sort(key=lambda move: captures[move] if move in captures else late[move])
     elif board.en_passant_square is not None:
         board.en_passant_square = None  # no pawn to take with
     if board in bc.CHECK:
@@ -130,17 +133,18 @@ def legal_moves(board: bc.Board) -> list[bc.Move]:
     return moves
 
 
-def _with_en_passant(board: bc.Board, late_moves: list[bc.Move], late: dict[bc.Move, int]) -> dict[bc.Move, int]:
-    """The keys of `late_moves`, the legal en passant captures last; drops the board's en passant square if no
-    en passant capture is legal."""
+def _en_passant_keys(board: bc.Board, moves: list[bc.Move], late: defaultdict[bc.Move, int]) -> dict[bc.Move, int]:
+    """The keys of the legal en passant captures, after every other move; drops the board's en passant square if
+    there is none."""
     target = _key(_PAWN_CAPTURE, 0, board.en_passant_square.index()) & 0xFF  # its destination bits
-    keys = {move: late[move] for move in late_moves}
-    captures = [move for move, key in keys.items() if key >> _CATEGORY == _PAWN_CAPTURE and key & 0xFF == target]
+    captures = {
+        move: late[move] + (_EN_PASSANT - _PAWN_CAPTURE << _CATEGORY)
+        for move in moves
+        if late[move] >> _CATEGORY == _PAWN_CAPTURE and late[move] & 0xFF == target
+    }
     if not captures:
         board.en_passant_square = None
-    for move in captures:
-        keys[move] += _EN_PASSANT - _PAWN_CAPTURE << _CATEGORY
-    return keys
+    return captures
 
 
 def identity(fen: str) -> str:
