@@ -21,6 +21,7 @@ its repetition identity have it (`Board.fen()`, `_transposition_key`).
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 from itertools import compress
 from operator import not_
 
@@ -85,25 +86,18 @@ _CASTLING_MOVES = tuple(
     }
     for rank, king in (("1", 4), ("8", 60))
 )
-_LATE_KEPT = 256  # pawn structures
-_late_kept: dict[tuple[int, int, bool], defaultdict[bc.Move, int]] = {}
 
 
+@lru_cache(maxsize=256)  # the last pawn structures (one lasts until a pawn moves); thread-safe
 def _late_keys(colour: int, pawns: int, may_castle: bool) -> defaultdict[bc.Move, int]:
     """The keys of the moves that come after the pieces' for this side and pawn structure: the moves from its
     pawns' squares and castling; any other move reads 0 (and is then kept as 0: no pawn or castling move of this
-    structure is missing, so 0 stays right). Kept for the last few structures: one lasts until a pawn moves."""
-    kept_as = (colour, pawns, may_castle)
-    late = _late_kept.get(kept_as)
-    if late is None:
-        late = defaultdict(int, _CASTLING_MOVES[colour] if may_castle else {})
-        while pawns:
-            low = pawns & -pawns
-            late.update(_PAWN_MOVES_FROM[colour][low.bit_length() - 1])
-            pawns ^= low
-        if len(_late_kept) >= _LATE_KEPT:
-            del _late_kept[next(iter(_late_kept))]  # the oldest
-        _late_kept[kept_as] = late
+    structure is missing, so 0 stays right)."""
+    late = defaultdict(int, _CASTLING_MOVES[colour] if may_castle else {})
+    while pawns:
+        low = pawns & -pawns
+        late.update(_PAWN_MOVES_FROM[colour][low.bit_length() - 1])
+        pawns ^= low
     return late
 
 
