@@ -6,10 +6,14 @@ with `bench/engine.py`'s OpenSpiel and bare python-chess loops, as a ratio to Op
 Then, over the positions of seeded random games, whether each lists the same legal moves (as UCI) as python-chess,
 in the same order, and gives python-chess's insufficient-material verdict in every position of five men or fewer.
 
-The candidates are not project dependencies; install them aside and pass the folder:
+bulletchess, the one adopted (issue #23's fifth round: `games/chess_moves.py`), is a project dependency; the other
+candidates are not: install them aside and pass the folder:
     .venv/bin/pip install --no-deps --target /tmp/chess-movegens rust-chess==0.4.3 bulletchess==0.4.0 \
         pyrust-chess==0.1.1 cozy-chess-py==0.1.1 pyffish==0.0.90
     .venv/bin/python bench/chess_movegens.py --packages /tmp/chess-movegens [--seconds 1.5] [--rounds 3] [--games 100]
+
+`--contract-playouts N` only plays N seeded random playouts of our chess through the game contract, to count
+their instructions under `valgrind --tool=callgrind` (N minus N = 0).
 """
 
 from __future__ import annotations
@@ -169,6 +173,20 @@ def agreement(names: list[str], games: int) -> dict[str, Agreement]:
     return found
 
 
+def contract_playouts(games: int) -> int:
+    """Seeded random playouts through the game contract, as `bench/engine.py` plays them; returns the plies played.
+    For a deterministic count under callgrind (the machine is shared): instructions of N playouts minus N = 0."""
+    from games.chess_game import Chess
+
+    game, plies = Chess(), 0
+    for seed in range(games):
+        rng, state = random.Random(seed), game.initial_state(seed=seed)
+        while game.current_player(state) is not None:
+            state = game.apply(state, game.random_action(state, rng))
+            plies += 1
+    return plies
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--packages", help="Folder the candidates were installed into (--target); without it, none.")
@@ -176,7 +194,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=100, help="Seeded random games for the move-list comparison.")
     parser.add_argument("--candidate", action="append", choices=list(CANDIDATES))
+    parser.add_argument("--contract-playouts", type=int, metavar="N", help="Only play N seeded playouts of our chess.")
     args = parser.parse_args()
+    if args.contract_playouts is not None:
+        print(f"{contract_playouts(args.contract_playouts)} plies")
+        return
     if args.packages:
         sys.path.append(args.packages)
     names = [name for name in args.candidate or CANDIDATES if importlib.util.find_spec(CANDIDATES[name].module)]

@@ -1,4 +1,4 @@
-"""Standard chess through python-chess. Actions are UCI strings ("e2e4", "e7e8q"); White is seat 0.
+"""Standard chess. Actions are UCI strings ("e2e4", "e7e8q"); White is seat 0.
 
 Draws: stalemate, insufficient material, and the claimable draws (fifty-move rule, threefold
 repetition) are applied automatically — the game ends in a draw as soon as the side to move
@@ -10,7 +10,9 @@ no repetition or insufficient-material draw, and a draw once more than 50 plies 
 capture or pawn move (its published logs end on the 51st).
 
 The state and the position worked out for it (board, legal moves, repetition counts, result) live
-in `games.chess_position`.
+in `games.chess_position`; the legal moves come from bulletchess's C move generator in python-chess's order
+(`games.chess_moves`). python-chess reads and writes the notation (SAN, FEN), draws the board for people and
+models, and drives Stockfish for the bots.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ from games.chess_position import (
     DEFAULT_MAX_PLIES,
     DRAW_RULES,
     ChessState,
-    attach,
     cache_key,
     child_of,
     position_of,
     remember,
+    successor,
 )
 
 SEATS = ("White", "Black")
@@ -84,7 +86,7 @@ class Chess(Game[ChessState, str]):
         node = position_of(state)
         if node.outcome is not None:
             return None
-        return 0 if node.board.turn == chess.WHITE else 1
+        return 0 if node.white_to_move else 1
 
     def legal_actions(self, state: ChessState) -> list[str]:
         node = position_of(state)
@@ -105,17 +107,7 @@ class Chess(Game[ChessState, str]):
         move = node.move(action) if isinstance(action, str) and node.outcome is None else None
         if move is None:
             self.require_legal(state, action)  # raises with the reason
-        moves = (*state.moves, action)
-        child = child_of(node, move, len(moves) >= state.max_plies, state.draws)
-        after = ChessState(
-            seed=state.seed,
-            ply=state.ply + 1,
-            moves=moves,
-            fen0=state.fen0,
-            max_plies=state.max_plies,
-            draws=state.draws,
-        )
-        return attach(after, child)
+        return successor(state, action, child_of(node, move, state.ply + 1 >= state.max_plies, state.draws))
 
     def outcome(self, state: ChessState) -> Outcome | None:
         return position_of(state).outcome
@@ -129,7 +121,7 @@ class Chess(Game[ChessState, str]):
             "max_plies": state.max_plies,
             **({"draws": state.draws} if state.draws != "standard" else {}),
             "moves": list(state.moves),
-            "fen": node.board.fen(),  # derived, for readers; from_json ignores it
+            "fen": node.fen,  # derived, for readers; from_json ignores it
         }
 
     def from_json(self, data: dict[str, Any]) -> ChessState:
@@ -170,7 +162,7 @@ class Chess(Game[ChessState, str]):
         if not cleaned:
             raise IllegalAction("Empty move; write a move in UCI like e2e4 or SAN like Nf3.")
         node = position_of(state)
-        board = node.board
+        board = node.python_board
         match = _UCI.fullmatch(cleaned.lower().replace("-", "").replace("x", ""))
         if match:
             uci = match[0]
@@ -232,7 +224,7 @@ class Chess(Game[ChessState, str]):
         )
 
     def board_text(self, state: ChessState) -> str:
-        board = position_of(state).board
+        board = position_of(state).python_board
         rows = []
         for rank in range(7, -1, -1):
             pieces = [board.piece_at(chess.square(file, rank)) for file in range(8)]
@@ -255,7 +247,7 @@ class Chess(Game[ChessState, str]):
         return board.variation_san([chess.Move.from_uci(u) for u in state.moves]) if state.moves else "(none)"
 
     def observation_text(self, state: ChessState, player: int) -> str:
-        board = position_of(state).board
+        board = position_of(state).python_board
         lines = [
             f"You play {SEATS[player]}. {SEATS[0 if board.turn == chess.WHITE else 1]} to move"
             f"{' (in check)' if board.is_check() else ''}. Ply {state.ply + 1} of at most {state.max_plies}.",
@@ -267,7 +259,7 @@ class Chess(Game[ChessState, str]):
 
     def player_view(self, state: ChessState, player: int | None) -> dict[str, Any]:
         """Adds the 64 squares (in the viewer's orientation, with SVG coordinates), last move and check square."""
-        board = position_of(state).board
+        board = position_of(state).python_board
         flipped = player == 1
         last = state.moves[-1] if state.moves else ""
         last_squares = {last[:2], last[2:4]} if last else set()

@@ -1,8 +1,10 @@
-"""Chess rules through python-chess: notation, draw rules, outcomes, views and the bot ladder."""
+"""Chess: notation, draw rules, outcomes, views and the bot ladder (move generation: test_chess_moves.py)."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 
 import chess
@@ -26,52 +28,6 @@ def play(*moves: str, **options):
 
 def from_fen(fen: str, **options):
     return GAME.initial_state(seed=0, fen=fen, **options)
-
-
-# -- move generation: perft --------------------------------------------------------------------
-
-# Leaf counts from chessprogramming.org's "Perft Results" page: the start position, "Kiwipete" (castling,
-# en passant, promotions, pins), position 3 (en passant pins along the rank) and position 5.
-PERFT = [
-    (chess.STARTING_FEN, 4, 197_281),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97_862),
-    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43_238),
-    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62_379),
-]
-
-
-def perft(board: chess.Board, depth: int) -> int:
-    moves = chess_position.legal_moves(board)
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
-
-
-@pytest.mark.parametrize(("fen", "depth", "leaves"), PERFT)
-def test_perft_of_our_legal_move_list_equals_the_published_counts(fen, depth, leaves):
-    assert perft(chess.Board(fen), depth) == leaves
-
-
-def test_legal_actions_through_the_game_contract_count_the_start_position_perft_3():
-    start = GAME.initial_state(seed=0)
-    after_one = [GAME.apply(start, a) for a in GAME.legal_actions(start)]
-    after_two = [GAME.apply(state, a) for state in after_one for a in GAME.legal_actions(state)]
-    assert len(after_two) == 400
-    assert sum(len(GAME.legal_actions(state)) for state in after_two) == 8_902
-
-
-def test_our_legal_move_list_is_python_chess_own_in_order():
-    rng = random.Random(7)
-    for _ in range(6):
-        board = chess.Board()
-        while not board.is_game_over() and board.ply() < 300:
-            assert chess_position.legal_moves(board) == list(board.generate_legal_moves()), board.fen()
-            board.push(rng.choice(list(board.generate_legal_moves())))
 
 
 # -- notation -------------------------------------------------------------------------------
@@ -321,6 +277,15 @@ def test_json_round_trip_rebuilds_an_evicted_board():
     assert GAME.legal_actions(restored) == [m.uci() for m in GAME.board(state).legal_moves]
     with pytest.raises(ValueError):
         GAME.legal_actions(GAME.from_json({**data, "moves": ["e2e4", "e2e4"], "ply": 2}))
+
+
+def test_a_state_pickles_and_copies_without_its_position_and_works_it_out_again():
+    state = play("e4", "c5", "Nf3")
+    assert GAME.current_player(state) == 1  # its position is now attached
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert copied == state
+        assert GAME.legal_actions(copied) == GAME.legal_actions(state)
+        assert GAME.to_json(copied) == GAME.to_json(state)
 
 
 def test_observation_has_fen_board_side_and_san_moves():
