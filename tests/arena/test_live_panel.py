@@ -137,7 +137,7 @@ def test_drawing_a_panel_takes_a_few_hundred_calls_where_the_template_took_a_tho
     game = get_game("connect-four")
     for column in "abcdefgd":
         state = game.from_json(match.state)
-        match = decision_record(match=match, ply=match.ply, action=game.parse_action(state, column), worker="w")
+        match = decision_record(match=match, ply=match.ply, action=game.parse_action(state, column))
     context = live_panel_context(match, person)
     profile = cProfile.Profile()
     profile.runcall(live_panel_html, context)
