@@ -1,7 +1,7 @@
 """The match websocket: a thin transport adapter (DESIGN §2).
 
-Each frame is parsed and validated, one service is called, and the match group is told
-`match.updated` (ids only); every connected consumer then renders the fragment for its own viewer.
+Each frame is parsed and validated, one service is called, and the match's pages are told `match.updated`
+(ids only) through this process's hub (arena.play.hub); every page then renders the fragment for its viewer.
 """
 
 from __future__ import annotations
@@ -15,16 +15,19 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.utils import await_many_dispatch
 from django.utils import timezone
 
 from arena.models import Agent, Match
+from arena.play.hub import Inbox, local_hub
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError
-from arena.runner.loop import broadcast_match, broadcast_match_updated, match_group, run_match
+from arena.runner.loop import broadcast_match, broadcast_match_updated, run_match
 from games import IllegalAction, get_game
 
 logger = logging.getLogger(__name__)
@@ -181,18 +184,40 @@ class MatchConsumer(AsyncWebsocketConsumer):
     own move was rendered) is not rendered twice, and pages of the same viewer kind share a render.
     """
 
+    updates: Inbox  # what this process's hub heard about the match, in order
     lease: SocketLease | None = None
     renewing: asyncio.Task | None = None
     viewer: Agent | None = None
     seats: list[dict[str, Any]] | None = None  # read when this page first renders or acts
     mine: tuple[int, ...] = ()
 
+    async def __call__(self, scope, receive, send) -> None:
+        """As channels' AsyncConsumer, but the page's second source of messages is its inbox at this process's
+        hub (arena.play.hub), not a channel of its own in the channel layer: one subscription per process."""
+        self.scope, self.base_send, self.channel_layer = scope, send, None
+        self.updates = Inbox()
+        try:
+            await await_many_dispatch([receive, self.updates.get], self.dispatch)
+        except StopConsumer:
+            pass
+        finally:  # however the page ends (closed, refused, its task cancelled), it leaves the hub
+            if hasattr(self, "match_id"):
+                await local_hub().leave(self.match_id, self.updates)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        if message["type"] == "match.updated":
+            # Straight to the handler: channels' dispatch first takes a trip to the database thread to close
+            # old connections, once per update and page; the socket's own messages still do (below).
+            await self.match_updated(message)
+        else:
+            await super().dispatch(message)
+
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.shown = (-1, -1)
         self.budget = ConnectionBudget("frames")
         # Joined before the first render, so no update between that render and joining is missed.
-        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        await local_hub().join(self.match_id, self.updates)
         # An anonymous spectator's `open` is one read: done in a worker thread, so a crowd arriving does not
         # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside),
         # and a crowd in the worker threads does not delay the players' own connects.
@@ -218,7 +243,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.disconnect(code=1006)
             raise
         if refusal:
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+            await local_hub().leave(self.match_id, self.updates)
             await self.send(text_data=json.dumps({"type": "error", "message": refusal}))
             await self.close(code=TOO_MANY_SOCKETS, reason=refusal)
             return
@@ -262,8 +287,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.renewing is not None:
             self.renewing.cancel()
-        if hasattr(self, "match_id"):
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
         if self.lease is not None:
             await sync_to_async(self.lease.release, thread_sensitive=False)()
 
