@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.utils import await_many_dispatch
@@ -205,12 +206,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await local_hub().leave(self.match_id, self.updates)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        if message["type"] == "match.updated":
-            # Straight to the handler: channels' dispatch first takes a trip to the database thread to close
-            # old connections, once per update and page; the socket's own messages still do (below).
-            await self.match_updated(message)
-        else:
+        """Channels' dispatch first takes a trip to Django's database thread to close its old connections. Only
+        a player's frame and a known viewer's connect need it; an update (its renders are shared), a close and
+        an anonymous watcher's connect (read in a worker thread) go straight to their handler, and a crowd of
+        watchers arriving or leaving does not queue on the thread that records the players' moves."""
+        if message["type"] == "websocket.receive" or (message["type"] == "websocket.connect" and not self.anonymous):
             await super().dispatch(message)
+        else:
+            await getattr(self, get_handler_name(message))(message)
+
+    @property
+    def anonymous(self) -> bool:
+        """A viewer without an account or a session: a spectator, never a player."""
+        return not self.scope["user"].is_authenticated and not self.scope["session"].session_key
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -221,7 +229,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # An anonymous spectator's `open` is one read: done in a worker thread, so a crowd arriving does not
         # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside),
         # and a crowd in the worker threads does not delay the players' own connects.
-        anonymous = not self.scope["user"].is_authenticated and not self.scope["session"].session_key
+        anonymous = self.anonymous
         opened = await sync_to_async(self.open, thread_sensitive=not anonymous)()
         if opened is None:
             await self.close(code=4404)
