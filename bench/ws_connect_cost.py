@@ -119,13 +119,21 @@ async def open_and_close(url: str, match_ids: list[int], count: int, batch: int,
     client.config_resetstat()
     cpu = sum(map(cpu_seconds, pids))
     sockets = await open_sockets(url, match_ids, count, batch)
-    await asyncio.sleep(0.5)  # the last sockets' leases and subscriptions land
+    await settled(since)
     opened = since(cpu)
     client.config_resetstat()
     cpu = sum(map(cpu_seconds, pids))
     await asyncio.gather(*(ws.close() for ws in sockets))
-    await asyncio.sleep(0.5)  # the server's side of each close is done
+    await settled(since)
     return opened, since(cpu)
+
+
+async def settled(since) -> None:
+    """Wait until Redis has seen no new command from the server for a second: its side of the sockets is done."""
+    last = -1
+    while (commands := since(0)[0]) != last:
+        last = commands
+        await asyncio.sleep(1)
 
 
 #: This script's own questions to Redis.
