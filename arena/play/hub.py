@@ -39,8 +39,7 @@ class MatchHub:
         #: A match's group join, once per match while it has pages; every page awaits it before it reads.
         self.joins: dict[int, asyncio.Future] = {}
         self.channel: str | None = None
-        self.listening: asyncio.Task | None = None
-        self.opening: asyncio.Future | None = None
+        self.opening: asyncio.Future | None = None  # while the channel is being made
 
     async def join(self, match_id: int, inbox: Inbox) -> None:
         """Register a page of `match_id`; returns once updates published anywhere reach `inbox`."""
@@ -81,15 +80,19 @@ class MatchHub:
         return sum(len(pages) for pages in self.pages.values())
 
     async def _subscribe(self, match_id: int) -> None:
-        if self.opening is None or _failed(self.opening):
-            self.opening = asyncio.ensure_future(self._open_channel())
-        await asyncio.shield(self.opening)
+        if self.channel is None:
+            if self.opening is None or _failed(self.opening):
+                self.opening = asyncio.ensure_future(self._open_channel())
+            await asyncio.shield(self.opening)
         await self.layer.group_add(match_group(match_id), self.channel)
 
     async def _open_channel(self) -> None:
         """The hub's one channel, kept for the loop's lifetime, and the task that hands its events out."""
-        self.channel = await self.layer.new_channel()
-        self.listening = asyncio.ensure_future(self._listen(self.channel))
+        channel = await self.layer.new_channel()
+        listening = asyncio.ensure_future(self._listen(channel))
+        _listening.add(listening)  # kept here, not on the hub: a hub must not keep its loop alive (_hubs)
+        listening.add_done_callback(_listening.discard)
+        self.channel, self.opening = channel, None
 
     async def _listen(self, channel: str) -> None:
         while True:
@@ -102,7 +105,10 @@ def _failed(future: asyncio.Future) -> bool:
     return future.done() and (future.cancelled() or future.exception() is not None)
 
 
+#: Each event loop's hub, forgotten with its loop (a test's, a worker's match's).
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, MatchHub] = weakref.WeakKeyDictionary()
+#: The hubs' listening tasks, until their loop ends them.
+_listening: set[asyncio.Task] = set()
 
 
 def local_hub() -> MatchHub:
