@@ -70,7 +70,8 @@ def main() -> None:
     env = {"ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "PATH": "/usr/bin:/bin", "REDIS_URL": url,
            "ARENA_PLAY_LIMITS": limits}  # fmt: skip
     command = [sys.executable, "manage.py", "serve", "--port", str(port), "--processes", "1"]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = var / "serve.log"  # the server's errors, if any, for the report below
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
     try:
         for _ in range(100):
             try:
@@ -97,6 +98,9 @@ def main() -> None:
         server.wait()
         server_redis.terminate()
         server_redis.wait()
+    errors = log.read_text().count("Traceback")
+    if errors:
+        print(f"{errors} tracebacks in the server's log, {log}")
     opened, closed = figures
     for what, (commands, by_command, cpu) in (("open", opened), ("close", closed)):
         per = {name: round(calls / args.spectators, 2) for name, calls in sorted(by_command.items()) if calls}

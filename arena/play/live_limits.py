@@ -13,8 +13,8 @@ and take three round trips per counter.
 
 from __future__ import annotations
 
-import functools
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -62,9 +62,17 @@ def _key(counter: str, window: int) -> str:
 COUNTER_LIFE_S = 3 * LEASE_WINDOW_S
 
 
-@functools.cache
+_clients: dict[str, redis.Redis] = {}
+_clients_made = threading.Lock()
+
+
 def _redis(location: str) -> redis.Redis:
-    return redis.Redis.from_url(location)
+    """This process's one client of the Redis at `location` (thread-safe). Made under a lock: a second client
+    made by a racing thread and then dropped would close its connections while that thread still used them."""
+    with _clients_made:
+        if location not in _clients:
+            _clients[location] = redis.Redis.from_url(location)
+        return _clients[location]
 
 
 def _add(keys: list[str], delta: int) -> list[int]:
