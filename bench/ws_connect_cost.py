@@ -22,10 +22,9 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 
 from _django import ROOT, setup_django
-from ws_play import cpu_seconds, free_port, prepare, server_processes, start_redis
+from ws_play import cpu_seconds, free_port, prepare, server_processes, start_redis, wait_healthy
 
 
 def command_counts(client) -> dict[str, int]:
@@ -73,23 +72,16 @@ def main() -> None:
     log = var / "serve.log"  # the server's errors, if any, for the report below
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_healthy(port)
         # One socket per match first, so that the figures are those of a crowd joining games already watched.
-        warm = asyncio.run(open_and_close(f"ws://127.0.0.1:{port}", match_ids, len(match_ids), args.batch, None))
-        assert warm
+        asyncio.run(open_and_close(f"ws://127.0.0.1:{port}", match_ids, len(match_ids), args.batch))
         pids = server_processes(server.pid)[1:]  # the daphne process (serve itself only waits)
         spy = None
         if args.py_spy:
             spy = subprocess.Popen([args.py_spy, "record", "-p", str(pids[0]), "-f", "raw", "-r", "250", "-o",
                                     args.profile], stdout=subprocess.DEVNULL)  # fmt: skip
             time.sleep(1)  # attached
-        figures = asyncio.run(open_and_close(f"ws://127.0.0.1:{port}", match_ids, args.spectators, args.batch,
-                                             (client, pids)))  # fmt: skip
+        figures = asyncio.run(measured(f"ws://127.0.0.1:{port}", match_ids, args.spectators, args.batch, client, pids))
         if spy is not None:
             spy.send_signal(signal.SIGINT)  # py-spy writes its file when interrupted
             spy.wait()
@@ -108,13 +100,13 @@ def main() -> None:
               f"{1000 * cpu / args.spectators:.2f} ms")  # fmt: skip
 
 
-async def open_and_close(url: str, match_ids: list[int], count: int, batch: int, watch) -> tuple | bool:
-    """Open `count` sockets and close them; with `watch` (Redis client, daphne pids) the commands and CPU of each."""
-    if watch is None:
-        for ws in await open_sockets(url, match_ids, count, batch):
-            await ws.close()
-        return True
-    client, pids = watch
+async def open_and_close(url: str, match_ids: list[int], count: int, batch: int) -> None:
+    for ws in await open_sockets(url, match_ids, count, batch):
+        await ws.close()
+
+
+async def measured(url: str, match_ids: list[int], count: int, batch: int, client, pids: list[int]) -> tuple:
+    """Open `count` sockets and close them: Redis's commands and the daphne process's CPU for each phase."""
 
     def since(cpu: float) -> tuple[int, dict[str, int], float]:
         counts = {name: calls for name, calls in command_counts(client).items() if name not in IGNORED}
