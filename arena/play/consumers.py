@@ -19,6 +19,7 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.utils import await_many_dispatch
+from django.db import close_old_connections
 from django.utils import timezone
 
 from arena.models import Agent, Match
@@ -206,19 +207,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await local_hub().leave(self.match_id, self.updates)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch first takes a trip to Django's database thread to close its old connections. Only
-        a player's frame and a known viewer's connect need it; an update (its renders are shared), a close and
-        an anonymous watcher's connect (read in a worker thread) go straight to their handler, and a crowd of
-        watchers arriving or leaving does not queue on the thread that records the players' moves."""
-        if message["type"] == "websocket.receive" or (message["type"] == "websocket.connect" and not self.anonymous):
-            await super().dispatch(message)
-        else:
-            await getattr(self, get_handler_name(message))(message)
-
-    @property
-    def anonymous(self) -> bool:
-        """A viewer without an account or a session: a spectator, never a player."""
-        return not self.scope["user"].is_authenticated and not self.scope["session"].session_key
+        """Straight to the handler. Channels' dispatch first takes a trip of its own to Django's database thread,
+        to close that thread's old connections, before every message: a page's steps that use a database
+        connection do it in their own trip instead (`open`, `act`), and an update, a close or a crowd of
+        watchers arriving does not queue on the thread that records the players' moves."""
+        await getattr(self, get_handler_name(message))(message)
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -229,7 +222,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # An anonymous spectator's `open` is one read: done in a worker thread, so a crowd arriving does not
         # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside),
         # and a crowd in the worker threads does not delay the players' own connects.
-        anonymous = self.anonymous
+        anonymous = not self.scope["user"].is_authenticated and not self.scope["session"].session_key
         opened = await sync_to_async(self.open, thread_sensitive=not anonymous)()
         if opened is None:
             await self.close(code=4404)
@@ -269,6 +262,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         An anonymous spectator of a position this process has drawn costs one small query: the match's
         seats and record are read only to render.
         """
+        close_old_connections()  # as a request starts (see `dispatch`)
         self.viewer = viewer_agent(self.scope)
         if self.viewer is None:
             position = Match.objects.filter(pk=self.match_id).values_list("ply", "status").first()
@@ -328,6 +322,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         The fragment is rendered from the match the service returned, in the same trip to the
         database thread: the player sees their move without the match being read again.
         """
+        close_old_connections()  # as a request starts (see `dispatch`)
         if frame["type"] == "move":
             match = person_move(match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"])
         elif frame["type"] == "resign":
