@@ -177,6 +177,16 @@ def server_processes(pid: int) -> list[int]:
     return [pid, *map(int, children)]
 
 
+def wait_healthy(port: int) -> None:
+    """Until the server on `port` answers its health check (20 s at most)."""
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            return
+        except OSError:
+            time.sleep(0.2)
+
+
 def start_redis() -> tuple[subprocess.Popen, str]:
     """A throw-away redis-server on loopback for the shared channel layer."""
     port = free_port()
@@ -200,12 +210,7 @@ def measure(
         redis.Redis.from_url(env["REDIS_URL"]).flushall()
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_healthy(port)
         pids = server_processes(server.pid)
         cpu = sum(map(cpu_seconds, pids))
         stats = asyncio.run(run_load(port, players, args.moves, args.think, watchers))

@@ -1,7 +1,7 @@
 """The match websocket: a thin transport adapter (DESIGN §2).
 
-Each frame is parsed and validated, one service is called, and the match group is told
-`match.updated` (ids only); every connected consumer then renders the fragment for its own viewer.
+Each frame is parsed and validated, one service is called, and the match's pages are told `match.updated`
+(ids only) through this process's hub (arena.play.hub); every page then renders the fragment for its viewer.
 """
 
 from __future__ import annotations
@@ -15,16 +15,21 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.utils import await_many_dispatch
+from django.db import close_old_connections
 from django.utils import timezone
 
 from arena.models import Agent, Match
+from arena.play.hub import Inbox, local_hub
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError
-from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, match_group, run_match
+from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, run_match
 from games import IllegalAction, get_game
 
 logger = logging.getLogger(__name__)
@@ -181,18 +186,39 @@ class MatchConsumer(AsyncWebsocketConsumer):
     own move was rendered) is not rendered twice, and pages of the same viewer kind share a render.
     """
 
+    updates: Inbox  # what this process's hub heard about the match, in order
     lease: SocketLease | None = None
     renewing: asyncio.Task | None = None
     viewer: Agent | None = None
     seats: list[dict[str, Any]] | None = None  # read when this page first renders or acts
     mine: tuple[int, ...] = ()
 
+    async def __call__(self, scope, receive, send) -> None:
+        """As channels' AsyncConsumer, but the page's second source of messages is its inbox at this process's
+        hub (arena.play.hub), not a channel of its own in the channel layer: one subscription per process."""
+        self.scope, self.base_send, self.channel_layer = scope, send, None
+        self.updates = Inbox()
+        try:
+            await await_many_dispatch([receive, self.updates.get], self.dispatch)
+        except StopConsumer:
+            pass
+        finally:  # however the page ends (closed, refused, its task cancelled), it leaves the hub
+            if hasattr(self, "match_id"):
+                await local_hub().leave(self.match_id, self.updates)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Straight to the handler. Channels' dispatch first takes a trip of its own to Django's database thread,
+        to close that thread's old connections, before every message: a page's steps that use a database
+        connection do it in their own trip instead (`open`, `act`), and an update, a close or a crowd of
+        watchers arriving does not queue on the thread that records the players' moves."""
+        await getattr(self, get_handler_name(message))(message)
+
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.shown = (-1, -1)
         self.budget = ConnectionBudget("frames")
         # Joined before the first render, so no update between that render and joining is missed.
-        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        await local_hub().join(self.match_id, self.updates)
         # An anonymous spectator's `open` is one read: done in a worker thread, so a crowd arriving does not
         # queue behind the games' moves on Django's database thread (SQLite's WAL lets readers run alongside),
         # and a crowd in the worker threads does not delay the players' own connects.
@@ -218,7 +244,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.disconnect(code=1006)
             raise
         if refusal:
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+            await local_hub().leave(self.match_id, self.updates)
             await self.send(text_data=json.dumps({"type": "error", "message": refusal}))
             await self.close(code=TOO_MANY_SOCKETS, reason=refusal)
             return
@@ -236,6 +262,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         An anonymous spectator of a position this process has drawn costs one small query: the match's
         seats and record are read only to render.
         """
+        close_old_connections()  # as a request starts (see `dispatch`)
         self.viewer = viewer_agent(self.scope)
         if self.viewer is None:
             position = Match.objects.filter(pk=self.match_id).values_list("ply", "status").first()
@@ -262,8 +289,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.renewing is not None:
             self.renewing.cancel()
-        if hasattr(self, "match_id"):
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
         if self.lease is not None:
             await sync_to_async(self.lease.release, thread_sensitive=False)()
 
@@ -297,6 +322,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         The fragment is rendered from the match the service returned, in the same trip to the
         database thread: the player sees their move without the match being read again.
         """
+        close_old_connections()  # as a request starts (see `dispatch`)
         runner = default_worker_id()  # this process's runner: a bot's or model's reply is handed to it
         if frame["type"] == "move":
             match = person_move(

@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connections
 
 from arena.agents.base import DecisionResult, SeatAgent
@@ -22,6 +21,7 @@ from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.outside import OUTSIDE_AGENTS, close_agents
 from arena.models import Agent, AgentVersion, Match
+from arena.play.hub import local_hub
 from arena.record.selectors import moves_arrive_by_socket, seat_versions
 from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
@@ -92,14 +92,8 @@ async def broadcast_match_updated(match: Match) -> None:
     _broadcast[match.pk, match.ply, str(match.status)] = match
     while len(_broadcast) > _BROADCAST_KEPT:
         _broadcast.popitem(last=False)
-    layer = get_channel_layer()
-    if layer is not None:
-        event = {"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status}
-        await layer.group_send(match_group(match.pk), event)
-
-
-def match_group(match_id: int) -> str:
-    return f"match-{match_id}"
+    # This process's pages hear it at once; the others through the channel layer.
+    await local_hub().publish({"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status})
 
 
 async def _heartbeat(match_id: int, worker: str) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from django.core.cache import cache
 from django.test import override_settings
@@ -43,3 +46,20 @@ def test_limits_from_the_environment_are_checked():
     for bad in ("sockets=5", "sockets_per_match=-1", "sockets_per_match"):
         with pytest.raises(ConfigError, match="ARENA_PLAY_LIMITS"):
             from_env({**env, "ARENA_PLAY_LIMITS": bad})
+
+
+def test_threads_counting_sockets_share_one_redis_client():
+    """A client made twice by racing threads, the spare then dropped, closed the connections its thread still used."""
+    location = "redis://127.0.0.1:9/15"  # never connected to here
+    barrier = threading.Barrier(16)
+
+    def client(_):
+        barrier.wait()
+        return play_limits._redis(location)
+
+    try:
+        with ThreadPoolExecutor(16) as pool:
+            clients = list(pool.map(client, range(16)))
+        assert all(made is clients[0] for made in clients)
+    finally:
+        play_limits._clients.pop(location, None)

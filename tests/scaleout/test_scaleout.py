@@ -39,6 +39,14 @@ async def fragments(ws):
             yield message
 
 
+async def fragments_until(ws, ply: int):
+    """A started match's fragments, up to the first at `ply` or later."""
+    async for message in fragments(ws):
+        yield message
+        if message["ply"] >= ply:
+            return
+
+
 async def until(ws, predicate):
     async for message in fragments(ws):
         if predicate(message):
@@ -47,6 +55,7 @@ async def until(ws, predicate):
 
 
 def test_a_game_served_by_two_daphnes_stays_in_sync(scaled_site):
+    import redis.asyncio
     import websockets
 
     scaled_site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
@@ -54,13 +63,23 @@ def test_a_game_served_by_two_daphnes_stays_in_sync(scaled_site):
     first, second = scaled_site.daphne(), scaled_site.daphne()
 
     async def play() -> None:
+        server = redis.asyncio.Redis.from_url(scaled_site.env["REDIS_URL"])
+
         def connect(base: str):
             url = base.replace("http://", "ws://") + f"/ws/matches/{setup['match']}/"
             return websockets.connect(url, additional_headers={"Cookie": setup["cookie"], "Origin": base})
 
         async with connect(first) as ws_a, connect(second) as ws_b:
+            watchers = [await websockets.connect(base.replace("http://", "ws://") + f"/ws/matches/{setup['match']}/",
+                                                 additional_headers={"Origin": base})
+                        for base in (first, second, first, second)]  # fmt: skip
             await until(ws_a, lambda m: "Your move." in m["html"])
             await until(ws_b, lambda m: "Your move." in m["html"])
+            # Three pages in each process, one subscription to the match per process (and one channel each).
+            assert await server.pubsub_numsub(f"asgi__group__match-{setup['match']}") == [
+                (f"asgi__group__match-{setup['match']}".encode(), 2)
+            ]
+            assert len(await server.pubsub_channels("asgispecific.*")) == 2
             await ws_a.send(json.dumps({"type": "move", "move": "b2", "ply": 0}))
             seen = await until(ws_b, lambda m: m["ply"] >= 2)  # our move and the bot's, through the other server
             assert "<li>b2</li>" in seen["html"]
@@ -68,6 +87,12 @@ def test_a_game_served_by_two_daphnes_stays_in_sync(scaled_site):
             await ws_b.send(json.dumps({"type": "move", "move": free, "ply": seen["ply"]}))
             back = await until(ws_a, lambda m: m["ply"] >= 4)
             assert f"<li>{free}</li>" in back["html"]
+            for watcher in watchers:  # every update once, in order, wherever the move was made
+                plies = [message["ply"] async for message in fragments_until(watcher, 4)]
+                assert plies == sorted(set(plies))
+                assert plies[-1] == 4
+                await watcher.close()
+        await server.aclose()
 
     # Run the clients on their own loop in a thread: other suites (Playwright) may own this thread's loop.
     with ThreadPoolExecutor(1) as pool:
