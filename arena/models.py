@@ -1,7 +1,7 @@
 """The match record: agent → version → seat → match → decision → attempt (DESIGN §1).
 
 Everything the site shows (leaderboards, replays, analysis) is a read of these tables.
-Only `arena.record.services` writes them.
+Only the record's services write them: `arena.record.services` (matches) and `arena.record.agents` (agents).
 """
 
 from __future__ import annotations

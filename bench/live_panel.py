@@ -29,7 +29,8 @@ def main() -> None:
 
     from arena.play.people import person_agent_for_user
     from arena.play.rendering import live_match_html
-    from arena.record.services import bots_ensure, decision_record, match_claim, match_create
+    from arena.record.agents import bots_ensure
+    from arena.record.services import decision_record, match_claim, match_create
 
     person = person_agent_for_user(user=User.objects.create_user("pat", password="pw-123456"))
     bot = {agent.slug: agent for agent in bots_ensure(game="connect-four")}["connect-four-lv0"]

@@ -62,7 +62,7 @@ def prepare(games: int) -> list[tuple[int, str]]:
 
     from arena.models import Agent
     from arena.play.people import guest_agent_create, person_match_create
-    from arena.record.services import bots_ensure
+    from arena.record.agents import bots_ensure
 
     bots_ensure(game="connect-four")
     opponent = Agent.objects.get(slug="connect-four-lv0")

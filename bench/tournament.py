@@ -120,7 +120,7 @@ def main() -> None:
     from django.db import connection
     from django.db.backends.signals import connection_created
 
-    from arena.record.services import bots_ensure
+    from arena.record.agents import bots_ensure
     from games import get_game
     from games.bots import get_bot
     from games.bots.calibration import play_game

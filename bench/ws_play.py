@@ -65,7 +65,7 @@ def prepare(game: str, players: int) -> list[tuple[int, str]]:
 
     from arena.models import Agent
     from arena.play.people import guest_agent_create, person_match_create
-    from arena.record.services import bots_ensure
+    from arena.record.agents import bots_ensure
 
     bots_ensure(game=game)
     opponent = Agent.objects.get(slug=f"{game}-lv0")

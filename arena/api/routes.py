@@ -19,8 +19,9 @@ from ninja.throttling import AnonRateThrottle, AuthRateThrottle
 from arena.agents.outside import outside_config
 from arena.api.services import api_token_touch, api_tournament_start, live_token
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
+from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
-from arena.record.services import ServiceError, agent_create, agent_update
+from arena.record.services import ServiceError
 from arena.record.visibility import match_secret, trace_visible, visible_action, visible_seed
 from games import UnknownGame, get_game
 from ratings.selectors import leaderboard_rows, snapshot_for

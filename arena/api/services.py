@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, ApiToken
-from arena.record.services import ServiceError, agent_create
+from arena.record.agents import agent_create
+from arena.record.services import ServiceError
 from arena.tournaments.services import tournament_create, tournament_queue
 
 PREFIX = "arena_"

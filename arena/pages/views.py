@@ -36,10 +36,11 @@ from arena.play.ratelimit import limited
 from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
 from arena.play.results import result_text
 from arena.play.views import current_person
+from arena.record.agents import agent_create, agent_update
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
 from arena.record.selectors import agent_game_records, first_run_progress, match_list
-from arena.record.services import ServiceError, agent_create, agent_update
+from arena.record.services import ServiceError
 from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
 from arena.tournaments.services import tournament_create, tournament_queue
 from games import UnknownGame, all_games, get_game

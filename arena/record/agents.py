@@ -1,6 +1,6 @@
 """The agents' writers: who may play, and their frozen versions (DESIGN §2: only services write).
 
-`arena.record.services` re-exports them with the rest of the record's writers.
+The match record's writers are `arena.record.services`; these are the agents' half of the record's services.
 """
 
 from __future__ import annotations

@@ -18,12 +18,6 @@ from django.utils import timezone
 from arena.agents.base import AttemptData, DecisionResult
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Attempt, Decision, Match, Seat
-from arena.record.agents import (  # noqa: F401 (the agents' writers, imported from here by their callers)
-    agent_create,
-    agent_ensure,
-    agent_update,
-    bots_ensure,
-)
 from arena.record.errors import ServiceError
 from arena.record.selectors import socket_seats
 from arena.record.signals import match_finished

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Agent
-from arena.record.services import bots_ensure
+from arena.record.agents import bots_ensure
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Tournament
+from arena.record.agents import bots_ensure
 from arena.record.selectors import ladder_records, tournament_progress
-from arena.record.services import bots_ensure
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 

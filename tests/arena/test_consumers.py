@@ -12,7 +12,7 @@ from django.test import override_settings
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
 from arena.play.people import person_agent_for_user, person_match_create
-from arena.record.services import bots_ensure
+from arena.record.agents import bots_ensure
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -13,8 +13,9 @@ from django.core.management.base import CommandError
 
 from arena.agents.base import AttemptData
 from arena.models import Agent, Annotation, Attempt, Decision, Match, Seat
+from arena.record.agents import agent_create
 from arena.record.dataset import DatasetError, export_dataset, import_dataset
-from arena.record.services import agent_create, decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_claim, match_create
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 

@@ -6,7 +6,8 @@ import pytest
 
 from arena.models import Agent, Match
 from arena.play.people import guest_claim
-from arena.record.services import ServiceError, bots_ensure
+from arena.record.agents import bots_ensure
+from arena.record.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,8 @@ import pytest
 
 from arena.models import Agent, Match, Seat
 from arena.play.people import person_agent_for_user
-from arena.record.services import bots_ensure, decision_record, match_claim
+from arena.record.agents import bots_ensure
+from arena.record.services import decision_record, match_claim
 from ratings.models import RatingCell
 from ratings.services import snapshot_refresh
 

@@ -8,8 +8,9 @@ from django.test import override_settings
 
 from arena.agents.llm.parsing import parse_reply
 from arena.models import Match
+from arena.record.agents import bots_ensure
 from arena.record.selectors import match_replayed_state
-from arena.record.services import bots_ensure, match_create
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 from ratings.services import snapshot_refresh

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from ratings.models import RatingSnapshot
 

@@ -10,7 +10,8 @@ import pytest
 from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Challenge, Match
 from arena.play.rendering import live_match_html
-from arena.record.services import agent_ensure, bots_ensure, decision_record, match_claim
+from arena.record.agents import agent_ensure, bots_ensure
+from arena.record.services import decision_record, match_claim
 
 pytestmark = pytest.mark.django_db
 

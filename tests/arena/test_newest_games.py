@@ -15,9 +15,10 @@ from django.utils.html import escape
 
 from arena.models import Match, Tournament
 from arena.play.rendering import board_html
+from arena.record.agents import bots_ensure
 from arena.record.dataset import import_dataset
 from arena.record.selectors import match_state_at
-from arena.record.services import bots_ensure, match_create
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from arena.tournaments.services import tournament_create
 from games import get_game

@@ -6,7 +6,8 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Agent
-from arena.record.services import agent_create, match_create
+from arena.record.agents import agent_create
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena.agents.base import AttemptData
-from arena.record.services import agent_create, decision_record, match_claim, match_create
+from arena.record.agents import agent_create
+from arena.record.services import decision_record, match_claim, match_create
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,11 @@ from django.test.utils import CaptureQueriesContext
 
 from arena.agents.base import AttemptData, DecisionResult
 from arena.models import Attempt, Decision, Match
+from arena.record.agents import bots_ensure
 from arena.record.selectors import match_replayed_state
 from arena.record.services import (
     ServiceError,
     attempt_record_rejected,
-    bots_ensure,
     decision_record,
     decisions_record,
     match_claim,
@@ -131,7 +131,8 @@ import django
 django.setup()
 from asgiref.sync import async_to_sync
 from arena.agents.bots import BotAgent
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner import loop
 
 lv0 = bots_ensure(game="connect-four")[0]

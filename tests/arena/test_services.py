@@ -7,13 +7,11 @@ from asgiref.sync import async_to_sync
 
 from arena.agents.base import AttemptData
 from arena.models import Agent, Attempt, Decision, Match
+from arena.record.agents import agent_create, agent_update, bots_ensure
 from arena.record.selectors import match_replayed_state
 from arena.record.services import (
     ServiceError,
-    agent_create,
-    agent_update,
     attempt_record_rejected,
-    bots_ensure,
     decision_record,
     match_claim,
     match_create,

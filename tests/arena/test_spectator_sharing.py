@@ -14,7 +14,7 @@ from arena.models import Agent, Match
 from arena.play.consumers import FragmentCache
 from arena.play.people import person_agent_for_user, person_match_create
 from arena.play.ws_auth import viewer_middleware_stack
-from arena.record.services import bots_ensure
+from arena.record.agents import bots_ensure
 from arena.runner.loop import broadcast_match_updated
 
 

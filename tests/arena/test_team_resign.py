@@ -6,7 +6,8 @@ import pytest
 
 from arena.models import Agent
 from arena.play.people import guest_agent_create, person_match_create, person_resign
-from arena.record.services import bots_ensure, match_create, match_resign
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create, match_resign
 from games import get_game
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from asgiref.sync import async_to_sync
 from django_tasks_db.models import DBTaskResult
 
 from arena.models import Match, Tournament
-from arena.record.services import bots_ensure
+from arena.record.agents import bots_ensure
 from arena.tournaments.run import run_tournament
 
 pytestmark = pytest.mark.django_db

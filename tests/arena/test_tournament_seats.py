@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from django.test import override_settings
 
 from arena.models import Match, Tournament
-from arena.record.services import bots_ensure
+from arena.record.agents import bots_ensure
 from arena.tournaments.services import seatings
 from games import get_game
 from ratings.services import snapshot_compute

@@ -11,7 +11,8 @@ import pytest
 from arena.models import Match
 from arena.play.people import person_agent_for_user
 from arena.play.rendering import live_match_html, replay_html
-from arena.record.services import bots_ensure, decision_record, match_claim, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import decision_record, match_claim, match_create
 from games.bots.werewolf import LADDER
 from games.werewolf import Werewolf
 

@@ -108,7 +108,8 @@ def test_a_newcomer_on_a_phone_plays_replays_signs_up_and_annotates(chromium, li
 
 EVERY_GAME_PENDING = """
 import json
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from games import all_games
 made = {}
 for game in all_games():

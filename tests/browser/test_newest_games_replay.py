@@ -16,7 +16,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 FINISHED = """
 import json
 from asgiref.sync import async_to_sync
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 made = {}

@@ -16,7 +16,8 @@ PLANT_MODEL_TEXT = f"""
 import json
 from arena.models import Agent
 from arena.agents.base import AttemptData
-from arena.record.services import agent_create, decision_record, match_claim, match_create
+from arena.record.agents import agent_create
+from arena.record.services import decision_record, match_claim, match_create
 model = agent_create(slug="hostile-model", name={PAYLOAD!r}, kind="llm", config={{"model": "x"}})
 match = match_create(game="tic-tac-toe", agents=[model, Agent.objects.get(slug="tic-tac-toe-lv0")], seed=1)
 match = match_claim(match_id=match.pk, worker="plant")

@@ -7,7 +7,8 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.agents.base import AttemptData
-from arena.record.services import attempt_record_rejected, bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import attempt_record_rejected, match_create
 from arena.runner.loop import run_match
 from ratings.game_metrics import star_error_rates, star_performance, werewolf_social
 from ratings.leaderboard import Matches, compute

@@ -10,8 +10,9 @@ from django.test import override_settings
 
 from arena.models import Agent
 from arena.play.people import person_agent_for_user
+from arena.record.agents import bots_ensure
 from arena.record.selectors import agent_game_records
-from arena.record.services import bots_ensure, decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_claim, match_create
 from arena.runner.loop import run_match
 from games import get_game
 from games.bots.werewolf import LADDER

@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from arena.models import Agent, AgentVersion, Match, Seat
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.record.signals import match_finished
 from arena.runner.loop import run_match
 from games import get_game

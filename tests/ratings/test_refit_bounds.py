@@ -11,7 +11,8 @@ from django_tasks_db.models import DBTaskResult
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Match
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from ratings.models import RatingCount, RatingSnapshot
 from ratings.services import snapshot_refit

@@ -7,7 +7,7 @@ from asgiref.sync import async_to_sync
 from django.db import connection
 from django.test import override_settings
 
-from arena.record.services import bots_ensure
+from arena.record.agents import bots_ensure
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 from ratings.models import RatingSnapshot

@@ -12,7 +12,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from ratings import process_metrics as pm
 from ratings.reports import advgamebench, botzonebench, dsgbench, gamebench, star

@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from arena.agents.outside import outside_config
 from arena.agents.program import PROTOCOLS
 from arena.models import Agent
-from arena.record.services import ServiceError, agent_create
+from arena.record.agents import agent_create
+from arena.record.services import ServiceError
 
 LLM_FIELDS = {
     "base_url": str,

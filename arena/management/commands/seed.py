@@ -11,7 +11,8 @@ from tqdm import tqdm
 
 from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Match
-from arena.record.services import agent_ensure, bots_ensure, match_create
+from arena.record.agents import agent_ensure, bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from arena.tournaments.services import first_run_tournaments_create, seatings
 from games import get_game

@@ -95,8 +95,9 @@ def test_the_maxima_come_from_the_environment_and_bad_ones_stop_start_up():
 
 def test_the_id_a_signing_secret_is_derived_from_stays_out_of_the_dataset(django_user_model):
     from arena.models import Match
+    from arena.record.agents import agent_create, bots_ensure
     from arena.record.dataset import _records
-    from arena.record.services import agent_create, bots_ensure, match_create
+    from arena.record.services import match_create
 
     config, _ = outside_config("remote", {"url": "https://a.test/"}, operator=False)
     remote = agent_create(slug="signed", name="signed", kind="remote", config=config)

@@ -11,8 +11,9 @@ from asgiref.sync import async_to_sync
 from django.core.management import call_command
 
 from arena.models import Agent, Match
+from arena.record.agents import agent_create, bots_ensure
 from arena.record.pgn import emt
-from arena.record.services import agent_create, bots_ensure, match_create
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"

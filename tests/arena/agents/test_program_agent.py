@@ -13,7 +13,8 @@ from arena.agents import botzone
 from arena.agents.program import ProgramAgent
 from arena.agents.sandbox import isolation_available
 from arena.models import Attempt, Match
-from arena.record.services import agent_create, bots_ensure, match_create
+from arena.record.agents import agent_create, bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 from tests.arena.agents import bots

@@ -14,7 +14,8 @@ from asgiref.sync import sync_to_async
 from django.core.management import call_command
 
 from arena.models import Agent, AgentVersion, Attempt, Match
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 from games.base import to_jsonable

@@ -10,7 +10,8 @@ from django.core.management import call_command
 
 from arena.agents.uci import UCIAgent
 from arena.models import Agent, Attempt, Match
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 

@@ -13,7 +13,8 @@ from arena.agents.remote import derived_secret
 from arena.api.routes import anonymous_throttle
 from arena.models import Agent, ApiToken, Match, Tournament
 from arena.play.people import person_agent_for_user, person_match_create
-from arena.record.services import bots_ensure, match_create
+from arena.record.agents import bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,7 +12,8 @@ from arena.api.services import api_token_create
 from arena.asgi import application
 from arena.models import Agent, Match
 from arena.play.views import opponent_choices
-from arena.record.services import agent_create, bots_ensure, match_create
+from arena.record.agents import agent_create, bots_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

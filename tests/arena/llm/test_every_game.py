@@ -12,8 +12,9 @@ from django.utils.html import escape
 
 from arena.agents.llm.agent import LLMAgent
 from arena.models import Attempt, Decision, Match
+from arena.record.agents import agent_create, bots_ensure
 from arena.record.selectors import match_replayed_state
-from arena.record.services import agent_create, bots_ensure, match_create
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import all_games, get_game
 from tests.arena.llm.scripted_server import Reply, first_legal_move

@@ -22,7 +22,8 @@ from arena.agents.llm.local import (
 )
 from arena.agents.llm.prompts import REASONING_CHARS, first_messages
 from arena.models import Attempt, Decision, Match
-from arena.record.services import agent_ensure, match_create
+from arena.record.agents import agent_ensure
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 

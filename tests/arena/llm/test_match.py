@@ -7,7 +7,8 @@ from asgiref.sync import async_to_sync
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Attempt, Decision, Match
-from arena.record.services import agent_create, match_create
+from arena.record.agents import agent_create
+from arena.record.services import match_create
 from arena.runner.loop import run_match
 from tests.arena.llm.scripted_server import Reply, first_legal_move, server_error
 
