@@ -12,6 +12,13 @@ A person thinks 0.5–1.5 × --think seconds (default 5 s, about the pace of bli
 moves; `--think 1` is a stress test (200 people each moving every second). By default Arena runs
 as `make run WEB_PROCESSES=2` would on this 2-core machine.
 
+Server CPU per move and reply is given twice: over the whole run (every daphne's CPU from the
+first connect to the last reply, so the connects and match starts too, divided by the replies),
+and in the steady state: the daphnes' CPU from the moment every game has had its first move shown
+to the moment the first person has made all their moves, divided by the moves and replies shown
+in that window (half their sum), when no socket connects and no match starts. The client's own
+CPU (this process, which shares the machine's cores with the servers) is given per move and reply.
+
 `--spectators S` is the spectator mode: each run plays the same games twice on Arena, once with
 S anonymous spectator sockets spread evenly over the first `--watched` games (default: all of
 them) and once without; the peer is Arena without spectators, and the figure is what the
@@ -80,7 +87,54 @@ def prepare(game: str, players: int) -> list[tuple[int, str]]:
     return out
 
 
-async def player(url: str, match_id: int, cookie: str, moves: int, think: float, stats: dict, rng: random.Random):
+class SteadyWindow:
+    """The steady state of a run: from every game's first move shown to the first person done.
+
+    Samples the servers' CPU (and this client's) at both ends; `seen` records when each move
+    and each reply was shown, so the window's moves and replies can be counted afterwards.
+    """
+
+    def __init__(self, pids: list[int], games: int):
+        self.pids, self.waiting = pids, games
+        self.seen: list[float] = []
+        self.start: tuple[float, float, float] | None = None
+        self.end: tuple[float, float, float] | None = None
+
+    def sample(self) -> tuple[float, float, float]:
+        return time.perf_counter(), sum(map(cpu_seconds, self.pids)), time.process_time()
+
+    def first_move_shown(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.start = self.sample()
+
+    def person_done(self) -> None:
+        if self.end is None:
+            self.end = self.sample()
+
+    def figures(self) -> dict[str, float]:
+        """Server and client CPU (ms) per move and reply in the window, its length and moves and replies."""
+        if self.start is None or self.end is None or self.end[0] <= self.start[0]:
+            return {"steady_cpu_ms": float("nan"), "steady_client_ms": float("nan"), "steady_s": 0, "steady_n": 0}
+        shown = sum(self.start[0] <= at <= self.end[0] for at in self.seen) / 2
+        return {
+            "steady_cpu_ms": 1000 * (self.end[1] - self.start[1]) / max(shown, 1),
+            "steady_client_ms": 1000 * (self.end[2] - self.start[2]) / max(shown, 1),
+            "steady_s": self.end[0] - self.start[0],
+            "steady_n": shown,
+        }
+
+
+async def player(
+    url: str,
+    match_id: int,
+    cookie: str,
+    moves: int,
+    think: float,
+    stats: dict,
+    rng: random.Random,
+    window: SteadyWindow,
+):
     import websockets
 
     headers = {"Cookie": cookie, "Origin": url.replace("ws://", "http://").split("/ws/")[0]}
@@ -111,11 +165,16 @@ async def player(url: str, match_id: int, cookie: str, moves: int, think: float,
                         break
                     if not acked and message["ply"] >= ply + 1:
                         stats["ack"].append(1000 * (time.perf_counter() - sent))
+                        window.seen.append(time.perf_counter())
                         acked = True
+                        if made == 0:
+                            window.first_move_shown()
                     if message["ply"] >= ply + 2 or "Game over" in message["html"]:
                         stats["reply"].append(1000 * (time.perf_counter() - sent))
+                        window.seen.append(time.perf_counter())
                         made += 1
                         break
+            window.person_done()
     except (OSError, TimeoutError, Exception) as error:
         stats["errors"] += 1
         stats.setdefault("error_kinds", set()).add(type(error).__name__)
@@ -144,12 +203,13 @@ async def spectator(url: str, delay: float, done: asyncio.Event, stats: dict) ->
 
 
 async def run_load(
-    port: int, players: list[tuple[int, str]], moves: int, think: float, watchers: list[int] = ()
+    port: int, players: list[tuple[int, str]], moves: int, think: float, pids: list[int], watchers: list[int] = ()
 ) -> dict:
     """Every person's game at once, and a spectator socket per entry of `watchers` (a match id each)."""
     stats = {"ack": [], "reply": [], "errors": 0, "spectator_frames": 0, "spectator_errors": 0}
     rng = random.Random(1)
-    started = time.perf_counter()
+    window = SteadyWindow(pids, len(players))
+    started, client_cpu = time.perf_counter(), time.process_time()
     done = asyncio.Event()
     # Spectators arrive evenly over the people's mean thinking time: a thousand handshakes in one
     # second overflow the listening sockets' backlog on this machine, which is not what a page costs.
@@ -161,11 +221,13 @@ async def run_load(
     ]
     await asyncio.gather(
         *(
-            player(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", match_id, cookie, moves, think, stats, rng)
+            player(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", match_id, cookie, moves, think, stats, rng, window)
             for match_id, cookie in players
         )
     )
     stats["seconds"] = time.perf_counter() - started
+    stats["client_cpu"] = time.process_time() - client_cpu
+    stats.update(window.figures())
     done.set()
     await asyncio.gather(*watching)
     return stats
@@ -213,7 +275,7 @@ def measure(
         wait_healthy(port)
         pids = server_processes(server.pid)
         cpu = sum(map(cpu_seconds, pids))
-        stats = asyncio.run(run_load(port, players, args.moves, args.think, watchers))
+        stats = asyncio.run(run_load(port, players, args.moves, args.think, pids, watchers))
         return stats, sum(map(cpu_seconds, pids)) - cpu
     finally:
         server.terminate()
@@ -245,6 +307,11 @@ def one_run(count: int, arena: list[str], floor: list[str], env: dict, args) -> 
         "p99": percentile(ack, 99),
         "reply_p95": percentile(reply, 95),
         "cpu_ms": 1000 * cpu / max(len(reply), 1),
+        "steady_cpu_ms": stats["steady_cpu_ms"],
+        "steady_s": stats["steady_s"],
+        "steady_n": stats["steady_n"],
+        "client_ms": 1000 * stats["client_cpu"] / max(len(reply), 1),
+        "steady_client_ms": stats["steady_client_ms"],
         "peer_p95": percentile(bare, 95),
         "errors": stats["errors"] + peer["errors"] + stats["spectator_errors"],
         "spectator_frames": stats["spectator_frames"],
@@ -252,7 +319,9 @@ def one_run(count: int, arena: list[str], floor: list[str], env: dict, args) -> 
     print(
         f"  {len(ack)} moves in {stats['seconds']:.1f} s: own move shown p50 {run['p50']:.1f} / p95 {run['p95']:.1f}"
         f" / p99 {run['p99']:.1f} ms, bot reply p95 {run['reply_p95']:.1f} ms, server CPU {run['cpu_ms']:.1f} ms"
-        f" per move and reply; {len(watchers)} spectators got {run['spectator_frames']} frames;"
+        f" per move and reply (steady state {run['steady_cpu_ms']:.1f} ms over {run['steady_n']:.0f} in"
+        f" {run['steady_s']:.1f} s; client CPU {run['client_ms']:.1f} ms, steady {run['steady_client_ms']:.1f} ms);"
+        f" {len(watchers)} spectators got {run['spectator_frames']} frames;"
         f" peer p95 {run['peer_p95']:.1f} ms; errors {run['errors']}"
         f" {sorted(stats.get('error_kinds', set()) | peer.get('error_kinds', set()))}",
         flush=True,
@@ -315,6 +384,12 @@ def measure_count(count: int, env: dict, args) -> list[str]:
         f" ratio {ratio:.1f}x; errors {sum(run['errors'] for run in runs)}",
         flush=True,
     )
+    print(
+        f"  server CPU per move and reply: whole run {median['cpu_ms']:.1f} ms, steady state"
+        f" {median['steady_cpu_ms']:.1f} ms; client CPU {median['client_ms']:.1f} ms, steady"
+        f" {median['steady_client_ms']:.1f} ms (medians of runs)",
+        flush=True,
+    )
     if args.spectators:
         added = median["p95"] - median["peer_p95"]
         print(f"  spectators add {added:.1f} ms to the players' p95 (median of runs)", flush=True)
@@ -324,6 +399,7 @@ def measure_count(count: int, env: dict, args) -> list[str]:
             f"figure ws_move_p95_ms_{count}_no_spectators {median['peer_p95']:.1f} ms",
             f"figure ws_spectators_add_p95_ms_{name} {added:.1f} ms",
             f"figure ws_cpu_ms_per_move_{name} {median['cpu_ms']:.1f} ms",
+            f"figure ws_cpu_ms_per_move_steady_{name} {median['steady_cpu_ms']:.1f} ms",
             f"figure ws_errors_{name} {sum(run['errors'] for run in runs)} errors",
         ]
     return [
@@ -332,6 +408,8 @@ def measure_count(count: int, env: dict, args) -> list[str]:
         f"figure ws_move_p99_ms_{count} {median['p99']:.1f} ms",
         f"figure ws_reply_p95_ms_{count} {median['reply_p95']:.1f} ms",
         f"figure ws_cpu_ms_per_move_{count} {median['cpu_ms']:.1f} ms",
+        f"figure ws_cpu_ms_per_move_steady_{count} {median['steady_cpu_ms']:.1f} ms",
+        f"figure ws_client_cpu_ms_per_move_{count} {median['client_ms']:.1f} ms",
         f"figure ws_peer_p95_ms_{count} {median['peer_p95']:.1f} ms",
         f"figure ws_move_p95_vs_peer_{count} {ratio:.2f}",
         f"figure ws_errors_{count} {sum(run['errors'] for run in runs)} errors",

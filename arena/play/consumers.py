@@ -28,7 +28,7 @@ from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
-from arena.record.services import STALE_AFTER_S, ServiceError
+from arena.record.services import STALE_AFTER_S, ServiceError, match_claim
 from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, run_match
 from games import IllegalAction, get_game
 
@@ -192,6 +192,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     viewer: Agent | None = None
     seats: list[dict[str, Any]] | None = None  # read when this page first renders or acts
     mine: tuple[int, ...] = ()
+    started: Match | None = None  # the match, if this page's `open` started it
 
     async def __call__(self, scope, receive, send) -> None:
         """As channels' AsyncConsumer, but the page's second source of messages is its inbox at this process's
@@ -252,6 +253,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if frame is None:  # a position nobody in this process has drawn: one render, however many arrive
             self.shown, frame = await fragments.after(key, self.render)
         await self.send(text_data=frame)
+        if self.started is not None:
+            await broadcast_match_updated(self.started)  # the match's other pages see it start
         if needs:
             kick_runner(self.match_id)
 
@@ -276,9 +279,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None
         self.seats = live_seats(match)
         self.mine = tuple(seat["index"] for seat in self.seats if seat["agent"].pk == self.viewer.pk)
+        needs = needs_runner(match, self.seats, self.mine)
+        if needs and match.status == Match.Status.PENDING and self.first_move_is_mine(match):
+            # Nothing for a runner to play before this person's move: the match starts in this trip (the claim
+            # holds it for nobody), and the page's first panel is the started match's, drawn once.
+            started = match_claim(match_id=match.pk, worker=default_worker_id())
+            if started is not None and not started.claimed_by:
+                match, needs, self.started = started, False, started
         self.shown = shown_key(match.ply, match.status)
         frame = fragments.frame(match, self.viewer, self.seats, self.mine)
-        return (match.pk, match.ply, match.status, self.mine), frame, needs_runner(match, self.seats, self.mine)
+        return (match.pk, match.ply, match.status, self.mine), frame, needs
+
+    def first_move_is_mine(self, match: Match) -> bool:
+        game = get_game(match.game)
+        return game.current_player(game.from_json(match.state)) in self.mine
 
     async def renew_lease(self) -> None:
         """Keep this socket counted in its limits for as long as it stays open (see arena.play.live_limits)."""

@@ -205,3 +205,27 @@ async def test_bot_moves_first_when_the_person_takes_the_second_seat(person_cook
     fragment = await next_fragment(ws, min_ply=1)
     assert "Your move." in fragment["html"]
     await ws.disconnect()
+
+
+async def test_the_persons_page_starts_the_match_it_moves_first_in_and_shows_it_started(person_cookie):
+    """Nothing for a runner to play before the person's first move: their page's open starts the match in
+    its own trip, so its first frame is already the started match (no pending panel, then another), held by
+    nobody, and a page watching beforehand hears it start."""
+    user, cookie = person_cookie
+    match = await sync_to_async(make_match)(user)
+    spectator = await connect(match.pk)
+    assert 'data-status="pending"' in (await first_frame(spectator))["html"]
+    player = await connect(match.pk, cookie)
+    first = await first_frame(player)
+    assert first["type"] == "fragment"
+    assert first["ply"] == 0
+    assert 'data-status="running"' in first["html"]
+    assert "Your move." in first["html"]
+    started = await Match.objects.aget(pk=match.pk)
+    assert (started.status, started.claimed_by, started.ply) == ("running", "", 0)
+    assert started.started_at is not None
+    seen = await first_frame(spectator)
+    assert 'data-status="running"' in seen["html"]
+    assert "Your move." not in seen["html"]
+    for ws in (spectator, player):
+        await ws.disconnect()
