@@ -52,18 +52,9 @@ def cells_add(*, match_ids: list[int]) -> int:
 def _markers_claim(match_ids: list[int]) -> set[int]:
     """Insert the counted-match markers that do not exist yet; the ids inserted now (a concurrent insert of the
     same marker waits for the other transaction, then inserts nothing)."""
-    table, column = connection.ops.quote_name(CountedMatch._meta.db_table), CountedMatch._meta.pk.column
-    claimed = set()
-    with connection.cursor() as cursor:
-        for start in range(0, len(match_ids), ADD_UP_BATCH):
-            batch = match_ids[start : start + ADD_UP_BATCH]
-            cursor.execute(
-                f"INSERT INTO {table} ({connection.ops.quote_name(column)}) VALUES {', '.join(['(%s)'] * len(batch))} "
-                f"ON CONFLICT DO NOTHING RETURNING {connection.ops.quote_name(column)}",
-                batch,
-            )
-            claimed.update(row[0] for row in cursor.fetchall())
-    return claimed
+    column = CountedMatch._meta.pk.column
+    returning = f"ON CONFLICT DO NOTHING RETURNING {connection.ops.quote_name(column)}"
+    return {pk for (pk,) in _insert_rows(CountedMatch._meta.db_table, [column], [[pk] for pk in match_ids], returning)}
 
 
 def cells_add_finished(*, match: Match) -> bool:
@@ -151,22 +142,32 @@ def _upsert_add(model, fields: tuple[str, ...], total: str, amounts: dict[tuple,
     """INSERT the rows, or add to `total` where the unique constraint on `fields` already has the row."""
     quote, columns = connection.ops.quote_name, [model._meta.get_field(f) for f in (*fields, total)]
     table, added = quote(model._meta.db_table), quote(columns[-1].column)
-    names = ", ".join(quote(column.column) for column in columns)
     keys = ", ".join(quote(column.column) for column in columns[:-1])
     # One order for every writer (receivers and catch-ups add to the same rows at once): no deadlock between them.
-    items, row = sorted(amounts.items(), key=lambda item: repr(item[0])), f"({', '.join(['%s'] * len(columns))})"
+    items = sorted(amounts.items(), key=lambda item: repr(item[0]))
+    rows = [
+        [column.get_db_prep_value(value, connection) for column, value in zip(columns, (*values, amount), strict=True)]
+        for values, amount in items
+    ]
+    adding = f"ON CONFLICT ({keys}) DO UPDATE SET {added} = {table}.{added} + EXCLUDED.{added}"
+    _insert_rows(model._meta.db_table, [column.column for column in columns], rows, adding)
+
+
+def _insert_rows(table: str, columns: list[str], rows: list[list], conflict: str) -> list[tuple]:
+    """INSERT `rows` into `table`'s `columns`, ADD_UP_BATCH rows per statement, each statement ending with the
+    `conflict` clause; the rows its RETURNING gave, if it has one."""
+    quote = connection.ops.quote_name
+    head = f"INSERT INTO {quote(table)} ({', '.join(quote(column) for column in columns)}) VALUES "
+    marks = f"({', '.join(['%s'] * len(columns))})"
+    returned = []
     with connection.cursor() as cursor:
-        for start in range(0, len(items), ADD_UP_BATCH):
-            batch = items[start : start + ADD_UP_BATCH]
-            cursor.execute(
-                f"INSERT INTO {table} ({names}) VALUES {', '.join([row] * len(batch))} "
-                f"ON CONFLICT ({keys}) DO UPDATE SET {added} = {table}.{added} + EXCLUDED.{added}",
-                [
-                    column.get_db_prep_value(value, connection)
-                    for values, amount in batch
-                    for column, value in zip(columns, (*values, amount), strict=True)
-                ],
-            )
+        for start in range(0, len(rows), ADD_UP_BATCH):
+            batch = rows[start : start + ADD_UP_BATCH]
+            params = [value for row in batch for value in row]
+            cursor.execute(f"{head}{', '.join([marks] * len(batch))} {conflict}", params)
+            if cursor.description is not None:
+                returned.extend(cursor.fetchall())
+    return returned
 
 
 #: Matches counted into the cells per transaction when catching up.
