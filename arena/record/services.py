@@ -165,10 +165,10 @@ def decision_record(
     """
     decision = DecisionResult(action=action, attempts=list(attempts), elapsed_ms=elapsed_ms, fallback=fallback)
     facts = {"round": round, "revised": revised, "plan_similarity": plan_similarity}
+    locked = match_lock(match_id=match.pk)
     return decisions_write(
-        locked=match_lock(match_id=match.pk), ply=ply, decisions=[decision], worker=worker, release_to=release_to,
-        facts=facts,
-    )  # fmt: skip
+        locked=locked, ply=ply, decisions=[decision], worker=worker, release_to=release_to, facts=facts
+    )
 
 
 @transaction.atomic
