@@ -10,12 +10,15 @@ PORT ?= 8000
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt scripts/find-python
+$(VENV)/.installed: requirements.txt requirements-dev.txt scripts/find-python scripts/build-llama
 	@python=$$(scripts/find-python) || exit 1; \
 	if [[ ! -x $(PY) ]] || ! $(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)'; then \
 		echo "Creating $(VENV) with $$python"; rm -rf $(VENV); "$$python" -m venv $(VENV) || exit 1; \
 	fi
-	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	@# llama.cpp from our own portable build (no host-only instructions, no AMX), never pip's native one.
+	@wheels=$$(scripts/build-llama $(PY)) || exit 1; \
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps --force-reinstall "$$wheels"/llama_cpp_python-*.whl && \
+	$(PY) -m pip install --disable-pip-version-check -q --find-links "$$wheels" -r requirements-dev.txt
 	@touch $@
 
 run: install
