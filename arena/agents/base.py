@@ -36,6 +36,8 @@ class DecisionResult:
     elapsed_ms: int = 0
     #: "" when the agent chose itself; otherwise the fallback policy that chose.
     fallback: str = ""
+    #: Why the agent could not be reached at all (its server's failures, not its answers), when so.
+    outage: str = ""
 
 
 class SeatAgent(Protocol):

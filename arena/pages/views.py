@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from arena.agents.llm.local import server_status
 from arena.agents.outside import outside_config
 from arena.agents.remote import public_config
 from arena.api.services import bot_account_create
@@ -90,7 +91,8 @@ async def _channel_layer_status() -> str:
 
 
 async def healthz(request: HttpRequest) -> JsonResponse:
-    """Database and channel-layer status: 200 when both answer, 503 otherwise."""
+    """Database and channel-layer status: 200 when both answer, 503 otherwise. The local model server's status
+    ("ok", "not running", "restarting: …", "down: …") is reported beside them: the site serves without it."""
     checks = {}
     for name, check in (("database", sync_to_async(_database_status)), ("channel_layer", _channel_layer_status)):
         try:
@@ -98,7 +100,9 @@ async def healthz(request: HttpRequest) -> JsonResponse:
         except Exception as error:  # any failure is a health result, not a crash
             checks[name] = f"error: {type(error).__name__}: {error}"
     healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "degraded", **checks}, status=200 if healthy else 503)
+    local_models = await sync_to_async(server_status, thread_sensitive=False)()
+    body = {"status": "ok" if healthy else "degraded", **checks, "local_models": local_models}
+    return JsonResponse(body, status=200 if healthy else 503)
 
 
 def game_list(request: HttpRequest) -> HttpResponse:

@@ -11,12 +11,14 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from arena.agents.llm.local import endpoint_is_local, server_ready
 from arena.api.presence import bot_owners_online
 from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
@@ -61,17 +63,34 @@ OPPONENT_GROUPS = {
 }
 
 
+#: How long the lobby trusts its last look at a model server on this machine (seconds).
+MODEL_SERVER_CHECK_TTL_S = 5
+
+
+def model_answers(agent: Agent) -> bool:
+    """False for a model served on this machine (the embedded llama.cpp server) that does not answer now: the lobby
+    neither offers nor preselects it. Remote providers are taken as up; their outages pause their matches."""
+    base_url = agent.current_version().config.get("base_url", "")
+    if not endpoint_is_local(base_url):
+        return True
+    return cache.get_or_set(
+        f"model-server-answers:{base_url}", lambda: server_ready(base_url, timeout_s=0.5), MODEL_SERVER_CHECK_TTL_S
+    )
+
+
 def opponent_choices(game: str) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every agent that can play `game` now, grouped by kind for the lobby's select.
 
-    Programs play perfect-information games only, UCI engines chess only, and a websocket bot only
-    while its account is connected.
+    Programs play perfect-information games only, UCI engines chess only, a websocket bot only
+    while its account is connected, and a model on this machine only while its server answers.
     """
     hidden = get_game(game).hidden_information
     agents = [
         agent
         for agent in Agent.objects.filter(is_active=True, kind__in=OPPONENT_GROUPS, game__in=["", game])
-        if not (agent.kind == Agent.Kind.PROGRAM and hidden) and not (agent.kind == Agent.Kind.UCI and game != "chess")
+        if not (agent.kind == Agent.Kind.PROGRAM and hidden)
+        and not (agent.kind == Agent.Kind.UCI and game != "chess")
+        and not (agent.kind == Agent.Kind.LLM and not model_answers(agent))
     ]
     websocket = {a.pk for a in agents if a.kind == Agent.Kind.REMOTE and a.current_version().config.get("transport")}
     online = bot_owners_online({a.owner_id for a in agents if a.pk in websocket})
@@ -90,9 +109,13 @@ def bot_level(slug: str) -> int:
 
 
 def default_opponent(game: str, person: Agent | None) -> str:
-    """The lobby's preselected opponent for `game`: a model that plays it (one whose answers a grammar holds to
-    legal moves first, so it makes its own moves), else the lowest bot level the person has not beaten yet."""
-    models = list(Agent.objects.filter(is_active=True, kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk"))
+    """The lobby's preselected opponent for `game`: a model that plays it and answers now (one whose answers a grammar
+    holds to legal moves first, so it makes its own moves), else the lowest bot level the person has not beaten yet."""
+    models = [
+        agent
+        for agent in Agent.objects.filter(is_active=True, kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk")
+        if model_answers(agent)
+    ]
     if models:
         models.sort(key=lambda agent: not agent.current_version().config.get("scaffold", "").startswith("grammar"))
         return models[0].slug

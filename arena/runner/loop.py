@@ -211,7 +211,8 @@ def _apply_fallback(
         for attempt in result.attempts:
             attempt_record_rejected(match=match, ply=match.ply, seat=seat, attempt=attempt)
         if transient:
-            return result, match_abort(match=match, reason="provider failure (transient)", transient=True)
+            reason = result.outage or "provider failure (transient)"
+            return result, match_abort(match=match, reason=reason, transient=True)
         if policy == "forfeit":
             return result, match_resign(match=match, seat=seat, reason="forfeit after invalid answers")
         return result, match_abort(match=match, reason=f"seat {seat} gave no valid answer (abort policy)")

@@ -12,6 +12,7 @@ from arena.models import Agent, Challenge, Match
 from arena.play.rendering import live_match_html
 from arena.record.agents import agent_ensure, bots_ensure
 from arena.record.services import decision_record, match_claim
+from tests.arena.llm.scripted_server import ScriptedServer
 
 pytestmark = pytest.mark.django_db
 
@@ -41,11 +42,23 @@ def test_without_models_the_lobby_offers_the_lowest_bot_level_not_yet_beaten(cli
 
 
 def test_a_model_is_preselected_the_one_that_answers_with_legal_moves_first(client):
-    for spec in local_llm_agents():
+    with ScriptedServer() as server:  # the local models' server, answering
+        for spec in local_llm_agents(server.port):
+            agent_ensure(**spec)
+        grammar = [s["slug"] for s in local_llm_agents() if s["config"]["scaffold"] == "grammar-reasoning"]
+        assert selected_opponent(client.get("/play/?game=tic-tac-toe").content.decode()) == grammar[0]
+        assert "Open challenge" in client.get("/play/").content.decode()  # still offered, last
+
+
+def test_a_local_model_whose_server_does_not_answer_is_neither_offered_nor_preselected(client):
+    with ScriptedServer() as server:
+        port = server.port
+    for spec in local_llm_agents(port):  # the server is gone: nothing listens on its port
         agent_ensure(**spec)
-    grammar = [s["slug"] for s in local_llm_agents() if s["config"]["scaffold"] == "grammar-reasoning"]
-    assert selected_opponent(client.get("/play/?game=tic-tac-toe").content.decode()) == grammar[0]
-    assert "Open challenge" in client.get("/play/").content.decode()  # still offered, last
+    lobby = client.get("/play/?game=tic-tac-toe").content.decode()
+    assert selected_opponent(lobby) == "tic-tac-toe-lv0"
+    assert "(local)" not in lobby
+    assert "(local)" not in client.get("/play/opponents/?game=tic-tac-toe").content.decode()
 
 
 def test_play_again_keeps_the_game_and_opponent_and_the_lobby_lists_running_games(client):

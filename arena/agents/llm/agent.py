@@ -12,6 +12,7 @@ from typing import Any
 from arena.agents.base import AttemptData, DecisionResult
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
+from arena.agents.llm.local import endpoint_is_local
 from arena.agents.llm.parsing import Parsed, parse_reply
 from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages
 from arena.agents.llm.rap import Planner, Search
@@ -79,7 +80,11 @@ class LLMAgent:
         action = await run.play(messages)
         if search is not None and run.attempts:
             _charge_search(run.attempts[0], search)
-        return DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
+        result = DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
+        if action is None and run.attempts and all(attempt.transient for attempt in run.attempts):
+            local = endpoint_is_local(config["base_url"])
+            result.outage = f"the {'local model server' if local else 'model provider'} is not answering"
+        return result
 
 
 def _charge_search(attempt: AttemptData, search: Search) -> None:

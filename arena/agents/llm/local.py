@@ -7,13 +7,18 @@ joins (and checks against its SHA-256) into a file under var/models once.
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import importlib.util
+import ipaddress
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -111,6 +116,15 @@ def server_config(
     }
 
 
+def endpoint_is_local(base_url: str) -> bool:
+    """True for an endpoint on this machine's loopback, as the embedded server is."""
+    try:
+        host = urllib.parse.urlsplit(base_url).hostname or ""
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def server_ready(base_url: str, timeout_s: float = 2.0) -> bool:
     """True when `<base_url>/models` answers 200."""
     try:
@@ -118,6 +132,35 @@ def server_ready(base_url: str, timeout_s: float = 2.0) -> bool:
             return response.status == 200
     except (urllib.error.URLError, OSError, ValueError):
         return False
+
+
+def completion_check(base_url: str, model: str, timeout_s: float = 60.0) -> None:
+    """One real completion from `model`: a server can list its models and still die on its first matrix product
+    (an instruction the CPU advertises but the OS never granted), so readiness is an answer, not a listing.
+
+    Raises RuntimeError saying what went wrong.
+    """
+    body = json.dumps({"model": model, "messages": [{"role": "user", "content": "Say OK."}], "max_tokens": 1})
+    request = urllib.request.Request(
+        f"{base_url}/chat/completions", data=body.encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            reply = json.loads(response.read())
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as error:
+        raise RuntimeError(f"{model} gave no completion: {error}") from None
+    if not reply.get("choices"):
+        raise RuntimeError(f"{model} answered without a completion: {str(reply)[:200]}")
+
+
+def _exit_text(returncode: int) -> str:
+    """ "status 1" or "signal SIGSEGV" for a child's return code."""
+    if returncode < 0:
+        try:
+            return f"signal {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"status {returncode}"
 
 
 def start_server(
@@ -129,9 +172,9 @@ def start_server(
     log_path: Path | None = None,
     wait_s: float = 180.0,
 ) -> subprocess.Popen:
-    """Start llama-cpp-python's OpenAI-compatible server and return once /v1/models answers.
+    """Start llama-cpp-python's OpenAI-compatible server and return once every model has answered a completion.
 
-    Raises RuntimeError (after stopping it) if it dies or is not ready within `wait_s`.
+    Raises RuntimeError (after stopping it) if it dies, or does not answer within `wait_s`.
     """
     try:
         import llama_cpp.server  # noqa: F401 - fail here, clearly, rather than in a child process
@@ -153,14 +196,31 @@ def start_server(
         log.close()
     base_url = local_base_url(port)
     deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"The llama.cpp server exited with status {process.returncode}; see {log_path}.")
-        if server_ready(base_url):
-            return process
-        time.sleep(0.25)
-    stop_server(process)
-    raise RuntimeError(f"The llama.cpp server did not answer on {base_url} within {wait_s:g} s.")
+    try:
+        while not server_ready(base_url):
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"The llama.cpp server exited with {_exit_text(process.returncode)}; see {log_path}."
+                )
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"The llama.cpp server did not answer on {base_url} within {wait_s:g} s.")
+            time.sleep(0.25)
+        for model in config["models"]:
+            try:
+                completion_check(base_url, model["model_alias"], timeout_s=max(1.0, deadline - time.monotonic()))
+            except RuntimeError:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(2)  # a server that crashed on the completion is gone within moments
+                if process.poll() is not None:
+                    raise RuntimeError(
+                        f"The llama.cpp server died with {_exit_text(process.returncode)} on its first completion "
+                        f"({model['model_alias']}); see {log_path}."
+                    ) from None
+                raise
+    except BaseException:
+        stop_server(process)
+        raise
+    return process
 
 
 def stop_server(process: subprocess.Popen, grace_s: float = 10.0) -> None:
@@ -172,6 +232,35 @@ def stop_server(process: subprocess.Popen, grace_s: float = 10.0) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def state_path(port: int) -> Path:
+    """Where `llm_server` keeps its word on the server it supervises (var/models/llama-server-PORT.state.json)."""
+    return models_dir() / f"llama-server-{port}.state.json"
+
+
+def state_write(port: int, status: str, message: str = "", **details: Any) -> None:
+    """Record the supervised server's status ("starting", "ready", "restarting", "down", "stopped"), atomically."""
+    path = state_path(port)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    partial.write_text(json.dumps({"status": status, "message": message, "at": time.time(), **details}))
+    partial.replace(path)
+
+
+def server_status(port: int | None = None) -> str:
+    """The local model server in a phrase, for /healthz: "ok" when it answers, else what its supervisor last said
+    ("restarting: …", "down: …") or "not running"."""
+    port = port or llm_port()
+    if server_ready(local_base_url(port), timeout_s=1.0):
+        return "ok"
+    try:
+        state = json.loads(state_path(port).read_text())
+    except (OSError, ValueError):
+        return "not running"
+    if state.get("status") in ("ready", "stopped", None):  # said so, but does not answer now
+        return "not answering"
+    return f"{state['status']}: {state.get('message', '')}".rstrip(": ")
 
 
 def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
