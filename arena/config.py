@@ -1,4 +1,4 @@
-"""Settings read from the environment, validated once, with safe defaults (README: Configuration)."""
+"""Settings read from the environment, validated once, with safe defaults (docs/commands.md: Configuration)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The match record: agent → version → seat → match → decision → attempt (DESIGN §1).
+"""The match record: agent → version → seat → match → decision → attempt (docs/architecture.md, The record).
 
 Everything the site shows (leaderboards, replays, analysis) is a read of these tables.
 Only the record's services write them: `arena.record.services` (matches) and `arena.record.agents` (agents).

@@ -86,8 +86,8 @@ else:
     }
 
 if CONFIG.redis_url:
-    # Pub/sub delivers a match's updates to the processes watching it as they happen (measured in
-    # docs/performance.md: the list-based RedisChannelLayer added ~30 ms per move under load).
+    # Pub/sub delivers a match's updates to the processes watching it as they happen, one subscription per
+    # process's hub (docs/architecture.md, Live play).
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [CONFIG.redis_url]}}
     }

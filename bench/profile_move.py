@@ -5,7 +5,7 @@ the real ASGI application: origin check, sessions, consumer, runner) play connec
 bots, one move after another, under cProfile (which, since Python 3.12, sees every thread: the
 event loop and Django's database thread). Prints the process CPU per move and reply, the SQL
 statements per move and reply (a count that load on the machine does not blur), and the
-cumulative time of the parts named in docs/performance.md.
+cumulative time of the parts listed in `PARTS` (the live panel, the person's move, the runner's writes, the ORM).
 
 Usage: .venv/bin/python bench/profile_move.py [--games 20] [--moves 6] [--top 30]
 """

@@ -1,4 +1,4 @@
-"""The game contract every Arena game implements (DESIGN §3).
+"""The game contract every Arena game implements (docs/architecture.md, The game contract).
 
 Games are pure Python: no Django, no I/O. States are immutable and carry their
 `seed` and `ply`; all randomness comes from `Game.rng(state)`.

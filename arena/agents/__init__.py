@@ -1,1 +1,1 @@
-"""Seat agents: one protocol for bots, LLMs and people (DESIGN §4)."""
+"""Seat agents: one protocol for bots, LLMs and people (docs/architecture.md, arena/agents)."""

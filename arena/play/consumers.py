@@ -1,4 +1,4 @@
-"""The match websocket: a thin transport adapter (DESIGN §2).
+"""The match websocket: a thin transport adapter (docs/architecture.md, Live play).
 
 Each frame is parsed and validated, one service is called, and the match's pages are told `match.updated`
 (ids only) through this process's hub (arena.play.hub); every page then renders the fragment for its viewer.

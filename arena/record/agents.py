@@ -1,4 +1,4 @@
-"""The agents' writers: who may play, and their frozen versions (DESIGN §2: only services write).
+"""The agents' writers: who may play, and their frozen versions (only services write: docs/architecture.md, The record).
 
 The match record's writers are `arena.record.services`; these are the agents' half of the record's services.
 """

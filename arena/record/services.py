@@ -1,4 +1,4 @@
-"""Every write to the match record goes through these functions (DESIGN §2).
+"""Every write to the match record goes through these functions (docs/architecture.md, The record).
 
 They are keyword-only, typed, atomic, and named <noun>_<verb>; `match_lock` and `decisions_write` are the two
 steps of `decisions_record` for a caller that checks more in the same transaction (a person's move).

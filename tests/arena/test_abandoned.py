@@ -1,4 +1,4 @@
-"""A person's game nobody moves in is adjourned, then ended by the rules; it stops being listed as live (issue 25)."""
+"""A person's game nobody moves in is adjourned, then ended by the rules; it stops being listed as live."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The first run seeds a real record in the background: bot ladders ranked in level order (issue 25, item 5)."""
+"""The first run seeds a real record in the background: bot ladders ranked in level order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A guest who signs up keeps their seat: same agent, games and consent, one name (issue 25, item 7)."""
+"""A guest who signs up keeps their seat: same agent, games and consent, one name."""
 
 from __future__ import annotations
 

@@ -2,9 +2,8 @@
 
 Every `import` statement counts wherever it stands: a function-level import that only hides a cycle is the
 cycle still, just discovered later. Importing `a.b.c` also runs `a/__init__.py` and `a/b/__init__.py`; those
-implicit edges are not counted (a package may import its own children). On the flat layout before issue 24
-(commit 7e3f93c) this test failed: arena.services → arena.tournaments → arena.services, and the
-longer services → tournaments → tasks → runner → services; `match_finished` (arena/record/signals.py) cut them.
+implicit edges are not counted (a package may import its own children). The record's writers reach the
+tournaments and ratings only through the `match_finished` event (arena/record/signals.py), never by import.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The lobby starts a newcomer against a model or the next bot level, plays again against the same opponent,
-shows the person's running games, and lets them withdraw an open challenge (issue 25, item 2)."""
+shows the person's running games, and lets them withdraw an open challenge."""
 
 from __future__ import annotations
 

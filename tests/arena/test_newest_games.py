@@ -1,4 +1,4 @@
-"""Issue #19's acceptance for Arctic Scavengers and Two Rooms and a Boom through the pages: a first run seeds and
+"""Arctic Scavengers and Two Rooms and a Boom through the pages: a first run seeds and
 shows them, a finished match's replay reveals what the seats' live views hid, and a Two Rooms tournament puts one
 agent on a whole team (as GameBench did) and rates the teams on the game's leaderboard and GameBench's columns."""
 

@@ -1,4 +1,4 @@
-"""End-of-game text names players, says each result once, and the finished board shows everything (issue 25, 8)."""
+"""End-of-game text names players, says each result once, and the finished board shows everything."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Staff create and follow tournaments from the web (issue 25, item 12), through the tournament service."""
+"""Staff create and follow tournaments from the web, through the tournament service."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Board details in real Chromium, without a server: the Codenames and Skirmish logs open on their newest lines
-(they used to stick at their first), and Gomoku's legal-move discs let the grid show through."""
+(not their first), and Gomoku's legal-move discs let the grid show through."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A newcomer on a fresh install: "Play a model" from the home page, finish a game, play again at once (issue 25)."""
+"""A newcomer on a fresh install: "Play a model" from the home page, finish a game, play again at once."""
 
 from __future__ import annotations
 

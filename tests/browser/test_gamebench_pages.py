@@ -1,6 +1,7 @@
-"""The five GameBench games added fast (issue #19) as a person sees them in real Chromium, at a phone's 390 px: the
-live board, the rules page and a finished match's replay fit without sideways scrolling, every control on the board
-is labelled, a replay steps by keyboard and offers nothing to click on its board."""
+"""Five GameBench games (Air Land & Sea, Are You the Traitor?, Pit, Arctic Scavengers, Two Rooms and a Boom) as a
+person sees them in real Chromium, at a phone's 390 px: the live board, the rules page and a finished match's replay
+fit without sideways scrolling, every control on the board is labelled, a replay steps by keyboard and offers
+nothing to click on its board."""
 
 from __future__ import annotations
 

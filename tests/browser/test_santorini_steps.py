@@ -1,5 +1,5 @@
 """Santorini in real Chromium: the board says what to click at each step of a turn, a half-made turn can be
-cancelled, and building on the square the worker just left builds there (it used to cancel the turn silently)."""
+cancelled, and building on the square the worker just left builds there (it does not cancel the turn)."""
 
 from __future__ import annotations
 

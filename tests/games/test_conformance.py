@@ -1,4 +1,4 @@
-"""The game contract (DESIGN §3), checked for every registered game over many seeds."""
+"""The game contract (games/base.py), checked for every registered game over many seeds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A leaderboard refit never holds the database's write lock while it reads and fits (issue 25, item 1)."""
+"""A leaderboard refit never holds the database's write lock while it reads and fits."""
 
 from __future__ import annotations
 

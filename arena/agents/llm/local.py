@@ -32,7 +32,7 @@ GEMMA3 = "gemma3-270m"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_PORT = 8081
 #: Context window of the local models, prompt and reply: Arctic Scavengers' prompts reach about 2,450 SmolLM2
-#: tokens late in a game (its card list, long legal move lists, the public log), past the 2,048 it used to be.
+#: tokens late in a game (its card list, long legal move lists, the public log), more than a 2,048-token window holds.
 N_CTX = 4096
 
 

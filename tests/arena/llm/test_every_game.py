@@ -1,6 +1,6 @@
 """Every registered game can be played by a model over real HTTP (the scripted server on loopback): the prompt
 carries the game's rules and the seat's observation, a listed move is accepted, and garbage gets a clear error.
-Whole matches through the runner for the newest games (issue #19), one with garbage replies throughout."""
+Whole matches through the runner for Arctic Scavengers and Two Rooms and a Boom, one with garbage replies throughout."""
 
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ def longest_prompt_state(slug: str, games: int):
 
 
 async def test_the_longest_arctic_scavengers_prompt_fits_the_local_context(local_llm_port):
-    # Over 2,048 tokens (the context it used to have) the server refuses the request: HTTP 400, a random fallback.
+    # With a 2,048-token context the server would refuse this prompt (HTTP 400, a random fallback).
     spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2_REASONING)
     game = get_game("arctic-scavengers")
     chars, state = longest_prompt_state(game.slug, games=20)
