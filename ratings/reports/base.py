@@ -119,13 +119,22 @@ class Table:
     columns: list[str]
     rows: list[tuple[str, list[Cell | str | None]]] = field(default_factory=list)
     note: str = ""
-    level: float = 0.95  # the confidence level of the intervals
+    level: float | None = 0.95  # the confidence level of the intervals; None when they are not confidence intervals
+    #: What the intervals are, said on the page beside the table ("" for "intervals at <level>").
+    intervals: str = ""
     #: Drawn as a figure too: (x column, y column, log x axis); a row label "agent · series" names its series.
     chart: tuple[int, int, bool] | None = None
     #: Drawn as a dot plot instead: one series per row, its cells along x with their intervals, columns on y.
     dot_plot: bool = False
     #: Drawn as a radar too: one series per row, the columns as its axes (undefined cells left out).
     radar: bool = False
+
+    @property
+    def interval_text(self) -> str:
+        """What the table's intervals are, as the page and the Markdown say it."""
+        if self.intervals:
+            return self.intervals
+        return f"intervals at {self.level:.0%}" if self.level is not None else "no intervals"
 
 
 @dataclass

@@ -45,6 +45,7 @@ def as_json(report: Report) -> dict:
                 "title": t.title,
                 "source": t.source,
                 "level": t.level,
+                "intervals": t.interval_text,
                 "note": t.note,
                 "columns": t.columns,
                 "rows": [
@@ -74,7 +75,7 @@ def as_csv(report: Report) -> str:
 
 def _md_table(table: Table) -> list[str]:
     escape = str.maketrans({"|": "\\|"})
-    lines = [f"## {table.title}", "", f"*{table.source}*; intervals at {table.level:.0%}.", ""]
+    lines = [f"## {table.title}", "", f"*{table.source}*; {table.interval_text}.", ""]
     lines.append("| | " + " | ".join(c.translate(escape) for c in table.columns) + " |")
     lines.append("|---" * (len(table.columns) + 1) + "|")
     for label, cells in table.rows:

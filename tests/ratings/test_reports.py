@@ -420,3 +420,54 @@ def test_gamebench_categories_hold_its_nine_games_as_table_3_does():
     }
     ours = {category: {names[g] for g in games if g in names} for category, games in gamebench.CATEGORIES.items()}
     assert ours == {category: set(games.split()) for category, games in table_3.items()}
+
+
+def test_star_gap_pairs_each_modes_pwer_with_that_modes_decision_times():
+    # A beats B once per mode. A's decisions took 100 and 300 ms in the turn-based match and 40 ms in the
+    # real-time one: the turn-based row's median is 200 ms over 2 decisions, the real-time row's 40 ms over 1
+    # (pooled, both rows would show the median of all three, 100 ms, n = 3).
+    units = [[1, 0, "infantry", 0, 0, 50, 4, 2]]
+    turn = {"winner": 0, "units": units, "mode": "turn-based", "turn": 4, "max_turns": 12, "clock": 0}
+    real = {**turn, "mode": "real-time", "clock": 50, "window_ticks": 10}
+    by_mode = {
+        "turn-based": [Result(1, "skirmish", ("A", "B"), (0, 1), (1.0, 0.0), turn)],
+        "real-time": [Result(2, "skirmish", ("A", "B"), (0, 1), (1.0, 0.0), real)],
+    }
+    assert star.mode_labels(by_mode["real-time"]) == {2: {0: "A · real-time", 1: "B · real-time"}}
+    times = {"A · turn-based": [(1, 100), (1, 300)], "A · real-time": [(2, 40)], "B · turn-based": [(1, 7)]}
+    tables = {t.key: t for t in star.tables(by_mode, [], times, filters=NONE)}
+    gap = dict(tables["gap"].rows)
+    assert (gap["A · turn-based"][1].value, gap["A · turn-based"][1].n) == (200.0, 2)
+    assert gap["A · turn-based"][1].matches == (1,)
+    assert (gap["A · real-time"][1].value, gap["A · real-time"][1].n, gap["A · real-time"][1].matches) == (
+        40.0,
+        1,
+        (2,),
+    )
+    assert (gap["B · real-time"][1].value, gap["B · real-time"][1].n) == (None, 0)
+    assert gap["A · real-time"][0] == dict(tables["table-2"].rows)["A"][0]  # the real-time PWER
+    # The ± is a standard deviation over match orders, and the page says so rather than "95%".
+    assert tables["table-1"].level is None
+    assert "standard deviation" in tables["table-1"].interval_text
+    assert "95%" not in tables["table-1"].interval_text.split(";")[0]
+
+
+def test_star_table_3_rows_are_agent_scaffold_and_mode():
+    errors = [
+        {
+            "agent": f"m (cot) · {mode}",
+            "games": 2,
+            "matches": [1, 2],
+            "commands": 10,
+            "actions_per_game": 5.0,
+            "failed": {"value": 0.2, "low": 0.05, "high": 0.5, "n": 10},
+            "spatial": {"value": 0.5, "low": 0.1, "high": 0.9, "n": 2},
+            "halts": 1,
+        }
+        for mode in star.MODES
+    ]
+    (table,) = [t for t in star.tables({}, errors, {}, filters=NONE) if t.key == "table-3"]
+    assert [label for label, _ in table.rows] == ["m (cot) · turn-based", "m (cot) · real-time"]
+    assert table.columns[-1] == "Fog halts"
+    direct = [t for t in star.tables({}, errors, {}, filters=ReportFilters(scaffold="direct")) if t.key == "table-3"]
+    assert direct[0].rows == []  # the scaffold filter reads the label before the mode
