@@ -54,6 +54,21 @@ def seat_labels(matches: QuerySet[Match]) -> dict[int, dict[int, str | None]]:
     return seats
 
 
+def label_kinds(matches: QuerySet[Match]) -> dict[str, str]:
+    """Per report label of the matches' seats, its agent's kind (llm, bot, human, …)."""
+    fields = (
+        "agent_version__agent__slug",
+        "agent_version__agent__kind",
+        "agent_version__config__scaffold",
+        "agent_version__agent__baseline_consent",
+    )
+    out = {}
+    for slug, kind, scaffold, consent in Seat.objects.filter(match__in=matches).values_list(*fields).distinct():
+        if (label := agent_label(slug, kind, scaffold or "", consent)) is not None:
+            out[label] = kind
+    return out
+
+
 def results(matches: QuerySet[Match], *, with_state: bool = False) -> list[Result]:
     """The matches as `Result`s, in finishing order; matches with a non-consenting person are left out."""
     labels = seat_labels(matches)

@@ -21,6 +21,8 @@ from ratings.selectors import prompt_versions
 
 #: A computed report is reused this long (seconds) for the same paper and filters: a visitor's work is bounded.
 CACHE_SECONDS = 300
+#: Cell notes that grey a cell out: too little data to lean on, or no value at all.
+THIN_NOTES = ("thin", "undefined", "unbounded")
 CONTENT_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}
 
 
@@ -208,7 +210,7 @@ def linked_tables(report: Report, query: str) -> list[dict]:
                     {
                         "text": cell_text(cell),
                         "href": href,
-                        "thin": isinstance(cell, Cell) and bool(cell.note == "thin"),
+                        "thin": isinstance(cell, Cell) and cell.note.startswith(THIN_NOTES),
                     }
                 )
             rows.append({"label": label, "cells": linked})

@@ -268,9 +268,16 @@ def test_advgamebench_page_draws_the_section_4_6_radar(client):
     bots = {a.slug: a for a in bots_ensure(game="battle-card")}
     match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
     async_to_sync(run_match)(match.pk)
-    report = client.get("/reports/advgamebench/?format=json").json()
+    assert (
+        next(t for t in client.get("/reports/advgamebench/?format=json").json()["tables"] if t["key"] == "radar")[
+            "rows"
+        ]
+        == []
+    )  # two scripted bots: not on the radar unless asked for
+    report = client.get("/reports/advgamebench/?format=json&bots=show").json()
     table = next(t for t in report["tables"] if t["key"] == "radar")
-    html = client.get("/reports/advgamebench/").content.decode()
+    assert len(table["rows"]) == 2
+    html = client.get("/reports/advgamebench/?bots=show").content.decode()
     drawn = json.loads(re.search(r'<script id="radar-figure" type="application/json">(.*?)</script>', html).group(1))
     assert {trace["name"] for trace in drawn["data"]} == {row["label"] for row in table["rows"]}
     for trace in drawn["data"]:
@@ -471,3 +478,89 @@ def test_star_table_3_rows_are_agent_scaffold_and_mode():
     assert table.columns[-1] == "Fog halts"
     direct = [t for t in star.tables({}, errors, {}, filters=ReportFilters(scaffold="direct")) if t.key == "table-3"]
     assert direct[0].rows == []  # the scaffold filter reads the label before the mode
+
+
+def test_advgamebench_correlations_count_models_only_unless_bots_are_asked_for():
+    # Three models whose OBR falls as WR rises exactly (r = −1), and two bots at OBR = 0 that would pull r.
+    overall, kinds = {}, {}
+    for agent, (wr, obr), kind in [
+        ("a (cot)", (0.2, 0.6), "llm"),
+        ("b (direct)", (0.5, 0.3), "llm"),
+        ("c (direct)", (0.8, 0.0), "llm"),
+        ("lv0", (0.0, 0.0), "bot"),
+        ("lv1", (0.1, 0.0), "bot"),
+    ]:
+        records = []
+        for game_round in range(1, 11):  # 10 rounds: WR and OBR exactly as given
+            records.append(
+                pm.RoundRecord(
+                    agent=agent,
+                    match=(1, "attacker"),
+                    round=game_round,
+                    won=game_round <= 10 * wr,
+                    over_budget=game_round <= 10 * obr,
+                )
+            )
+        overall[agent] = records
+        kinds[agent] = kind
+    records = [r for rs in overall.values() for r in rs]
+    tables = {t.key: t for t in advgamebench.tables(records, {1: "battle-card"}, filters=NONE, kinds=kinds)}
+    r, _p = dict(tables["correlations"].rows)["OBR ~ WR (§4.3)"]
+    assert (r.value, r.n) == (pytest.approx(-1.0), 3)
+    assert r.note == "thin: 3 agents, fewer than 20"
+    assert "models only" in tables["correlations"].note
+    assert [label for label, _ in tables["radar"].rows] == ["a (cot)", "b (direct)", "c (direct)"]
+    # bots=show counts them, and the rows say so: r over the five is no longer −1.
+    shown = {
+        t.key: t
+        for t in advgamebench.tables(records, {1: "battle-card"}, filters=ReportFilters(bots="show"), kinds=kinds)
+    }
+    r5, _ = dict(shown["correlations"].rows)["OBR ~ WR (§4.3), bots included"]
+    assert r5.n == 5
+    assert r5.value == pytest.approx(-0.0513, abs=1e-4)  # the bots' zeros wash the models' r = −1 out
+    assert len(shown["radar"].rows) == 5
+    # A constant series (three models all at OBR = 0) has no r, and the cell says why.
+    same = {a: [advgamebench.Cell(None)] * 9 for a in ("x", "y", "z")}
+    for a, wr in zip(same, (0.1, 0.5, 0.9), strict=True):
+        same[a][0], same[a][5] = advgamebench.Cell(wr, n=5), advgamebench.Cell(0.0, n=5)
+    (obr_wr, *_rest) = advgamebench.correlation_table(same).rows
+    assert obr_wr[1][0].value is None
+    assert obr_wr[1][0].note == "undefined: one of the two is the same for every agent"
+
+
+def test_advgamebench_table_1_has_constructive_revision_rate():
+    # Lost round 1 (V = 2), revised and rose to V = 5 in round 2 (constructive); lost round 2, revised, fell to V = 1.
+    rows = [
+        pm.RoundRecord(agent="m (cot)", match=(1, "defender"), round=1, won=False, value=2.0),
+        pm.RoundRecord(agent="m (cot)", match=(1, "defender"), round=2, won=False, revised=True, value=5.0),
+        pm.RoundRecord(agent="m (cot)", match=(1, "defender"), round=3, won=False, revised=True, value=1.0),
+    ]
+    (table,) = [t for t in advgamebench.tables(rows, {1: "tower-defense"}, filters=NONE) if t.key == "table-1-overall"]
+    cnstr = dict(table.rows)["m (cot)"][table.columns.index("CnstrR")]
+    assert (cnstr.value, cnstr.n, cnstr.unit) == (0.5, 2, "%")
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_advgamebench_rows_are_agent_and_scaffold(client):
+    from arena.models import Agent, AgentVersion, Seat
+
+    # One model with a direct and a chain-of-thought version: each sits in seat 0 of one battle-card match.
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    model = Agent.objects.create(slug="m", name="M", kind=Agent.Kind.LLM)
+    versions = [
+        AgentVersion.objects.create(agent=model, number=n, config={"scaffold": s})
+        for n, s in ((1, "direct"), (2, "cot"))
+    ]
+    for seed, version in zip((4, 5), versions, strict=True):
+        match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=seed)
+        async_to_sync(run_match)(match.pk)
+        Seat.objects.filter(match=match, index=0).update(agent_version=version)
+    report = client.get("/reports/advgamebench/?format=json").json()
+    overall = next(t for t in report["tables"] if t["key"] == "table-1-overall")
+    assert [r["label"] for r in overall["rows"]] == ["battle-card-lv0", "m (cot)", "m (direct)"]
+    rows = {r["label"]: r["cells"][0] for r in overall["rows"]}
+    assert len(rows["m (cot)"]["matches"]) == 1
+    assert rows["m (cot)"]["matches"] != rows["m (direct)"]["matches"]
+    radar = next(t for t in report["tables"] if t["key"] == "radar")
+    assert [r["label"] for r in radar["rows"]] == ["m (cot)", "m (direct)"]  # the bot is left off by default
