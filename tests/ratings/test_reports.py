@@ -564,3 +564,57 @@ def test_advgamebench_rows_are_agent_and_scaffold(client):
     assert rows["m (cot)"]["matches"] != rows["m (direct)"]["matches"]
     radar = next(t for t in report["tables"] if t["key"] == "radar")
     assert [r["label"] for r in radar["rows"]] == ["m (cot)", "m (direct)"]  # the bot is left off by default
+
+
+def test_dsgbench_eq_3_marks_partial_and_thin_rows_and_shows_spread():
+    from collections import Counter
+
+    # m (cot): a Diplomacy game (CCC 17 of 34, WS 0.5, BIR 0.1, ASR 0.5, AD 10 of 20) and a Stratego game
+    # (CPR 2/4, TPCV 74 of 148, won). Strategic (.5 + .5 + .5 + .5)/4 = 50; Social BIR = 10; Team (.5 + .5)/2 = 50;
+    # Adaptive WR = 100; Overall (0.25·.5 + 0.2·.1 + 0.15·.5 + 0.2·1) / 0.8 = 52.5, on all four dimensions.
+    diplomacy = Counter(ccc=17, ccc_n=1, ws=0.5, ws_n=1, bir=0.1, bir_n=1, asr=0.5, asr_n=1, ad=10, ad_n=1)
+    stratego = Counter(cpr=2, cpr_n=4, tpcv=74, tpcv_n=1, wr=1, wr_n=1)
+    # lv0: one Stratego game, everything kept and won: Overall 100 on two dimensions of one game.
+    bot = Counter(cpr=4, cpr_n=4, tpcv=148, tpcv_n=1, wr=1, wr_n=1)
+    counts = {"m (cot)": {1: diplomacy, 2: stratego}, "lv0": {3: bot}}
+    (table,) = [
+        t for t in dsgbench.tables({}, config=dsgbench.DEFAULT_SCORE, counts=counts, minimum=2) if t.key == "eq-3"
+    ]
+    rows = dict(table.rows)
+    overall = table.columns.index("Overall")
+    m = rows["m (cot)"]
+    assert [c.value for c in m[:overall]] == pytest.approx([50.0, None, 10.0, 50.0, 100.0], nan_ok=True)
+    assert m[overall].value == pytest.approx(52.5)
+    assert m[overall].low <= 52.5 <= m[overall].high
+    assert m[overall].low < m[overall].high
+    assert (m[overall].n, m[overall].note) == (2, "")
+    assert m[-1] == "4 dims: diplomacy, stratego"
+    lv0 = rows["lv0"]
+    assert (lv0[overall].value, lv0[overall].low, lv0[overall].high) == (100.0, 100.0, 100.0)
+    assert lv0[overall].note == "thin: 1 matches; partial: 2 of 4 dimensions"
+    assert lv0[-1] == "2 dims: stratego"
+    assert table.level is None
+    assert "bootstrap" in table.interval_text
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_REPORT_MIN_GAMES=1)
+def test_dsgbench_report_includes_diplomacy(client):
+    from ratings.game_metrics import diplomacy_report
+
+    bots = {a.slug: a for a in bots_ensure(game="diplomacy")}
+    match = match_create(game="diplomacy", agents=[bots["diplomacy-lv0"]] * 6 + [bots["diplomacy-lv1"]], seed=1)
+    async_to_sync(run_match)(match.pk)
+    report = client.get("/reports/dsgbench/?format=json").json()
+    metrics = next(t for t in report["tables"] if t["key"] == "metrics")
+    rows = {r["label"]: dict(zip(metrics["columns"], r["cells"], strict=True)) for r in metrics["rows"]}
+    expected = {r["agent"]: r for r in diplomacy_report()}
+    for slug in ("diplomacy-lv0", "diplomacy-lv1"):
+        for name in ("CCC", "ASR", "AD"):
+            assert rows[slug][name]["value"] == pytest.approx(expected[slug][name.lower()])
+        assert rows[slug]["CCC"]["matches"] == [match.pk]
+    assert rows["diplomacy-lv0"]["CCC"]["n"] == 1  # n = matches; the six powers are averaged
+    eq3 = next(t for t in report["tables"] if t["key"] == "eq-3")
+    (lv1,) = [r for r in eq3["rows"] if r["label"] == "diplomacy-lv1"]
+    assert lv1["cells"][-1] == "3 dims: diplomacy"  # Strategic, Social, Team: one game, so partial
+    assert lv1["cells"][eq3["columns"].index("Overall")]["note"] == "partial: 3 of 4 dimensions"
