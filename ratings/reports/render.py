@@ -19,6 +19,10 @@ def cell_text(cell: Cell | str | None) -> str:
         return cell
     if cell.value is None:
         return f"— n={cell.n}"
+    if cell.note.startswith(("unbounded above", "unbounded below")):
+        # Only a bound is known (GameBench: an agent that won, or lost, every game): never a point value.
+        text = f"≥ {_number(cell.low, cell.unit)}" if cell.high is None else f"≤ {_number(cell.high, cell.unit)}"
+        return f"{text} n={cell.n} ({cell.note})"
     text = _number(cell.value, cell.unit)
     if cell.low is not None and cell.high is not None:
         text += f" [{_number(cell.low, cell.unit)}–{_number(cell.high, cell.unit)}]"

@@ -31,7 +31,7 @@ def test_gamebench_bradley_terry_by_hand_with_a_thin_cell():
     assert a.value == pytest.approx(math.log(3) / 2, abs=1e-4)
     assert cells["B"]["chess"].value == pytest.approx(-math.log(3) / 2, abs=1e-4)
     assert (a.n, a.matches, a.note) == (4, (1, 2, 3, 4), "thin")  # 4 matches < 10: shown, marked thin
-    (figure, radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    (figure, _table_2, radar) = gamebench.tables(rows, filters=NONE, rounds=50)
     assert figure.level == 0.90
     assert figure.columns == ["chess"]
     assert radar.rows == [("A", []), ("B", [])]  # the radar leaves thin cells out: no category has data
@@ -133,16 +133,17 @@ def test_page_command_and_cell_links_agree(client):
     for seed in (1, 2):
         match = match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv1"]], seed=seed)
         ids.append(async_to_sync(run_match)(match.pk).pk)
-    page = client.get("/reports/gamebench/?format=md")
+    page = client.get("/reports/gamebench/?format=md&bots=show")  # two bots: shown on request only
     assert page.status_code == 200
     out = io.StringIO()
-    call_command("report", "gamebench", "--format", "md", stdout=out)
+    call_command("report", "gamebench", "--format", "md", "--bots", "show", stdout=out)
     assert page.content.decode() == out.getvalue()
     assert "tic-tac-toe-lv0" in out.getvalue()
     assert "n=2 (thin)" in out.getvalue()
-    html = client.get("/reports/gamebench/").content.decode()
-    assert 'href="cell/?table=figure-1&amp;row=0&amp;col=0"' in html
-    cell = client.get("/reports/gamebench/cell/?table=figure-1&row=0&col=0")
+    assert "tic-tac-toe-lv0" not in client.get("/reports/gamebench/?format=md").content.decode()
+    html = client.get("/reports/gamebench/?bots=show").content.decode()
+    assert 'href="cell/?table=figure-1&amp;row=0&amp;col=0&amp;bots=show"' in html
+    cell = client.get("/reports/gamebench/cell/?table=figure-1&row=0&col=0&bots=show")
     assert cell.status_code == 200
     for pk in ids:
         assert f'href="/matches/{pk}/"' in cell.content.decode()  # the second click reaches the decisions
@@ -290,14 +291,15 @@ def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
     from ratings.reports.views import figure
 
     rows = [Result(m, "chess", ("A", "B"), (0, 1), (s, 1 - s)) for m, s in zip(range(1, 5), (1, 1, 1, 0), strict=True)]
-    (table, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    (table, _table_2, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
     drawn = figure(table)
-    a = next(trace for trace in drawn["data"] if trace["name"] == "A")
-    cell = dict(table.rows)["A"][0]
-    assert a["y"] == ["chess"]
-    assert a["x"] == [cell.value]
-    assert a["error_x"]["arrayminus"] == [cell.value - cell.low]
-    assert a["text"] == ["n=4 (thin)"]
+    (chess,) = drawn["data"]  # one panel per game; agents on its y axis, the best on top
+    a, b = dict(table.rows)["A"][0], dict(table.rows)["B"][0]
+    assert chess["y"] == ["B", "A"]
+    assert chess["x"] == [b.value, a.value]
+    assert chess["error_x"]["arrayminus"] == [b.value - b.low, a.value - a.low]
+    assert chess["text"] == ["n=4 (thin)", "n=4 (thin)"]
+    assert drawn["layout"]["yaxis"]["type"] == "category"
 
 
 @pytest.mark.django_db
@@ -310,10 +312,10 @@ def test_gamebench_page_draws_the_category_radar_above_its_table(client):
     for seed in (1, 2):
         match = match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv1"]], seed=seed)
         async_to_sync(run_match)(match.pk)
-    report = client.get("/reports/gamebench/?format=json").json()
+    report = client.get("/reports/gamebench/?format=json&bots=show").json()
     table = next(t for t in report["tables"] if t["key"] == "table-3-radar")
     assert table["columns"] == ["Abstract Strategy"]  # tic-tac-toe's only category
-    html = client.get("/reports/gamebench/").content.decode()
+    html = client.get("/reports/gamebench/?bots=show").content.decode()
     found = re.search(r'<script id="table-3-radar-figure" type="application/json">(.*?)</script>', html)
     drawn = json.loads(found.group(1))
     expected = {row["label"]: row["cells"][0]["value"] for row in table["rows"]}
@@ -618,3 +620,49 @@ def test_dsgbench_report_includes_diplomacy(client):
     (lv1,) = [r for r in eq3["rows"] if r["label"] == "diplomacy-lv1"]
     assert lv1["cells"][-1] == "3 dims: diplomacy"  # Strategic, Social, Team: one game, so partial
     assert lv1["cells"][eq3["columns"].index("Overall")]["note"] == "partial: 3 of 4 dimensions"
+
+
+def test_gamebench_an_agent_that_never_lost_shows_a_bound_sorted_by_it():
+    # A beats B 12 times (never loses: no finite MLE). B and C split 2–2; D beats B 7 of 8. Bounded: B = C,
+    # D = B + ln 7, centred on their mean: B = −ln 7 / 3 = −0.6486, D = 2 ln 7 / 3 = 1.2973. A's one-sided
+    # 95% bound over 12 straight wins: P(win) ≥ 0.05^(1/12) = 0.77907, log-odds 1.2603, so A ≥ B + 1.2603 = 0.6117,
+    # below D: A is not first although its prior-held fit is ~16 nats.
+    games = [("A", "B", 1.0)] * 12 + [("B", "C", 1.0), ("B", "C", 0.0)] * 2 + [("D", "B", 1.0)] * 7 + [("D", "B", 0.0)]
+    rows = [Result(m, "chess", (x, y), (0, 1), (s, 1 - s)) for m, (x, y, s) in enumerate(games, start=1)]
+    assert gamebench.one_sided(0.90, 12) == pytest.approx(1.2603, abs=1e-4)
+    (figure, table_2, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    cells = {label: row[0] for label, row in figure.rows}
+    assert cells["B"].value == pytest.approx(-math.log(7) / 3, abs=1e-3)
+    assert cells["D"].value == pytest.approx(2 * math.log(7) / 3, abs=1e-3)
+    a = cells["A"]
+    assert (a.low, a.high, a.note) == (pytest.approx(cells["B"].value + 1.2603, abs=1e-3), None, "unbounded above")
+    assert [label for label, _ in figure.rows][:2] == ["D", "A"]
+    from ratings.reports.render import cell_text
+    from ratings.reports.views import figure as draw
+
+    assert cell_text(a) == "≥ 0.612 n=12 (unbounded above)"
+    (panel,) = draw(figure)["data"]
+    assert panel["marker"]["symbol"][panel["y"].index("A")] == "triangle-right-open"
+    assert panel["error_x"]["array"][panel["y"].index("A")] == 0  # no whisker where nothing bounds it
+    # Table 2, average score: A won all 12 (1.0); B scored 2 of 4 against C, 1 of 8 against D, 0 of 12 against A.
+    scores = {label: row[0] for label, row in table_2.rows}
+    assert (scores["A"].value, scores["A"].n) == (1.0, 12)
+    assert scores["B"].value == pytest.approx(3 / 24)
+
+
+def test_gamebench_figure_1_holds_models_and_people_unless_bots_are_asked_for():
+    rows = [Result(m, "chess", ("m (cot)", "lv0"), (0, 1), (s, 1 - s)) for m, s in enumerate((1, 1, 0, 1), start=1)]
+    rows += [Result(9, "chess", ("human-baseline", "lv0"), (0, 1), (0.5, 0.5))]
+    kinds = {"m (cot)": "llm", "lv0": "bot", "human-baseline": "human"}
+    figure, table_2, _ = gamebench.tables(rows, filters=NONE, rounds=20, kinds=kinds)
+    assert sorted(label for label, _ in figure.rows) == ["human-baseline", "m (cot)"]
+    assert [label for label, _ in table_2.rows] == [label for label, _ in figure.rows]
+    assert "1 scripted agents were rated with them" in figure.note
+    shown, _, _ = gamebench.tables(rows, filters=ReportFilters(bots="show"), rounds=20, kinds=kinds)
+    assert "lv0" in dict(shown.rows)
+
+
+def test_gamebench_plan_games_are_not_non_deterministic():
+    for game in ("tower-defense", "battle-card", "attribute-battle"):
+        assert game not in gamebench.CATEGORIES["Non-Deterministic"]
+        assert game in gamebench.CATEGORIES["Hidden Information"]  # sealed plans
