@@ -123,3 +123,17 @@ def test_star_error_rates_rows_by_given_keys_and_fog_halts_are_not_spatial():
     assert row["halts"] == match.state["spatial"][0] > 0  # this game has fog halts
     # Bots send no rejected command: whatever their fog halts, none of their failures is spatial.
     assert row["spatial"]["value"] in (0.0, None)
+
+
+def test_the_analysis_pages_correlations_count_models_only():
+    from django.test import override_settings
+
+    from ratings.services import snapshot_refresh
+
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
+    async_to_sync(run_match)(match.pk)
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
+        data = snapshot_refresh(game="").data
+    assert len(data["process"]) == 2  # both bots have process metrics …
+    assert {c["n"] for c in data["correlations"]} == {0}  # … but no model: no agent counted in any correlation
