@@ -16,7 +16,7 @@ from games import get_game
 from games.registry import GAMES
 from ratings import process_metrics as pm
 from ratings.metrics import pearson
-from ratings.reports.record import HUMAN_BASELINE, agent_label
+from ratings.reports.record import HUMAN_BASELINE, seat_labels
 
 RADAR_AXES = ["WR", "CSR", "improvement slope", "1 − ORR", "1 − OBR"]
 
@@ -32,14 +32,13 @@ def round_records(
     """Every seat's plan in every round of every finished plan-game match (or of the plan-game `matches` given).
 
     Records are labelled by agent slug (the analysis and profile pages), or with `by_scaffold` as the reports
-    label rows ("slug (cot)": each scaffold of a model its own row, ratings/reports/record.py)."""
+    label rows: an agent version × scaffold ("slug (cot)", "slug v3 (cot)"; ratings/reports/record.py)."""
     if matches is None:
         matches = Match.objects.filter(game__in=plan_games(), status=Match.Status.FINISHED)
     seats: dict[int, dict[int, Agent]] = defaultdict(dict)
-    scaffolds: dict[int, dict[int, str]] = defaultdict(dict)
     for seat in Seat.objects.filter(match__in=matches).select_related("agent_version__agent"):
         seats[seat.match_id][seat.index] = seat.agent_version.agent
-        scaffolds[seat.match_id][seat.index] = (seat.agent_version.config or {}).get("scaffold") or ""
+    labels = seat_labels(matches) if by_scaffold else {}
     records = []
     for match_id, slug, state in matches.values_list("pk", "game", "state"):
         game = get_game(slug)
@@ -48,8 +47,8 @@ def round_records(
             if agent.kind == Agent.Kind.HUMAN and people_only_consenting and not agent.baseline_consent:
                 continue
             label = agent.slug if agent.kind != Agent.Kind.HUMAN else HUMAN_BASELINE
-            if by_scaffold and agent.kind == Agent.Kind.LLM:
-                label = agent_label(agent.slug, agent.kind, scaffolds[match_id][row["seat"]], True)
+            if by_scaffold:
+                label = labels[match_id][row["seat"]] or HUMAN_BASELINE
             records.append(
                 pm.RoundRecord(
                     agent=label,

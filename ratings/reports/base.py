@@ -44,8 +44,9 @@ class ReportFilters:
         return [(name, getattr(self, name)) for name in FILTER_NAMES if getattr(self, name)]
 
     def shows(self, label: str) -> bool:
-        """Whether a report row (an agent label, "slug" or "slug (scaffold)") is asked for."""
-        slug, _, scaffold = label.partition(" (")
+        """Whether a report row (an agent label: "slug", "slug (scaffold)", "slug v3 (scaffold)") is asked for."""
+        name, _, scaffold = label.partition(" (")
+        slug = name.partition(" v")[0]
         if self.agent and slug != self.agent:
             return False
         return not self.scaffold or not scaffold or scaffold.rstrip(")") == self.scaffold

@@ -666,3 +666,26 @@ def test_gamebench_plan_games_are_not_non_deterministic():
     for game in ("tower-defense", "battle-card", "attribute-battle"):
         assert game not in gamebench.CATEGORIES["Non-Deterministic"]
         assert game in gamebench.CATEGORIES["Hidden Information"]  # sealed plans
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_two_versions_with_one_scaffold_are_two_rows(client):
+    from arena.models import Agent, AgentVersion, Seat
+
+    # Versions 1 and 2 of m both use chain of thought (say, another model id), version 3 is direct.
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    model = Agent.objects.create(slug="m", name="M", kind=Agent.Kind.LLM)
+    versions = [
+        AgentVersion.objects.create(agent=model, number=n, config={"scaffold": s})
+        for n, s in ((1, "cot"), (2, "cot"), (3, "direct"))
+    ]
+    for seed, version in zip((4, 5, 6), versions, strict=True):
+        match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=seed)
+        async_to_sync(run_match)(match.pk)
+        Seat.objects.filter(match=match, index=0).update(agent_version=version)
+    report = client.get("/reports/advgamebench/?format=json&agent=m").json()
+    overall = next(t for t in report["tables"] if t["key"] == "table-1-overall")
+    assert [r["label"] for r in overall["rows"]] == ["m (direct)", "m v1 (cot)", "m v2 (cot)"]
+    assert ReportFilters(agent="m", scaffold="cot").shows("m v2 (cot)")
+    assert not ReportFilters(agent="m", scaffold="cot").shows("m (direct)")
