@@ -22,7 +22,7 @@ from ratings.selectors import prompt_versions
 #: A computed report is reused this long (seconds) for the same paper and filters: a visitor's work is bounded.
 CACHE_SECONDS = 300
 #: Cell notes that grey a cell out: too little data to lean on, or no value at all.
-THIN_NOTES = ("thin", "undefined", "unbounded")
+THIN_NOTES = ("thin", "undefined", "unbounded", "partial")
 CONTENT_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}
 
 

@@ -689,3 +689,25 @@ def test_two_versions_with_one_scaffold_are_two_rows(client):
     assert [r["label"] for r in overall["rows"]] == ["m (direct)", "m v1 (cot)", "m v2 (cot)"]
     assert ReportFilters(agent="m", scaffold="cot").shows("m v2 (cot)")
     assert not ReportFilters(agent="m", scaffold="cot").shows("m (direct)")
+
+
+def test_every_rendering_says_what_the_intervals_are():
+    from ratings.reports.base import Report
+    from ratings.reports.render import as_json, as_markdown
+
+    units = [[1, 0, "infantry", 0, 0, 50, 4, 2]]
+    state = {"winner": 0, "units": units, "mode": "turn-based", "turn": 4, "max_turns": 12, "clock": 0}
+    by_mode = {"turn-based": [Result(1, "skirmish", ("A", "B"), (0, 1), (1.0, 0.0), state)]}
+    star_tables = star.tables(by_mode, [], {}, filters=NONE)
+    eq3 = dsgbench.tables({}, config=dsgbench.DEFAULT_SCORE, counts={})[-1]
+    report = Report("star", "t", "c", [*star_tables, eq3], NONE)
+    text = as_markdown(report)
+    table_1 = text[text.index("## Table 1") : text.index("## Table 2")]
+    assert "intervals at 95%" not in table_1
+    assert "mean ± one standard deviation over 1,000 random match orders" in table_1
+    assert "Wilson 95% interval" in table_1  # the win-rate column
+    eq3_text = text[text.index("## Eq. 3") :]
+    assert "95% bootstrap intervals resampling the agent's matches" in eq3_text
+    data = {t["key"]: t for t in as_json(report)["tables"]}
+    assert data["table-1"]["level"] is None
+    assert data["table-1"]["intervals"].startswith("PWER and SER: mean ± one standard deviation")
