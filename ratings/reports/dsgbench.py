@@ -295,10 +295,13 @@ def score_cells(
 
     ids = sorted(mine)
     point = scores(sum(mine.values(), Counter()))
+    # Each resample's summed counts at once: multiplicities (rounds × matches) @ counts (matches × keys).
+    keys = sorted({k for c in mine.values() for k in c})
+    table = np.array([[mine[m][k] for k in keys] for m in ids], dtype=float)
+    drawn = rng.multinomial(len(ids), np.full(len(ids), 1.0 / len(ids)), size=rounds) @ table
     samples: dict[str, list[float]] = defaultdict(list)
-    for _ in range(rounds):
-        drawn = sum((mine[ids[i]] for i in rng.integers(0, len(ids), size=len(ids))), Counter())
-        for dim, value in scores(drawn).items():
+    for sums in drawn:
+        for dim, value in scores(Counter(dict(zip(keys, sums, strict=True)))).items():
             if value is not None:
                 samples[dim].append(value)
     measurable = [name for name, dim in config.items() if dim["metrics"]]
