@@ -157,6 +157,7 @@ def test_filters_are_checked_like_the_leaderboard(client):
     assert client.get("/reports/star/?since=2026-13-01").status_code == 400
     assert client.get("/reports/star/?agent=nobody").status_code == 400
     assert client.get("/reports/star/?scaffold=magic").status_code == 400
+    assert client.get("/reports/star/?bots=yes").status_code == 400  # only bots=show
     assert client.get("/reports/star/cell/?table=nope&row=0&col=0").status_code == 400
     assert client.get("/reports/nobody/").status_code == 404
     with pytest.raises(CommandError, match="not a date"):
