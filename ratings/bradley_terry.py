@@ -244,6 +244,12 @@ def fit(
     return Fit(strengths=strengths, first_move_advantage=advantage, iterations=iterations, converged=converged)
 
 
+def reachability(a, b, score_a, *, n_agents: int, weights=None) -> np.ndarray:
+    """R[u, v]: a chain of points taken, u from … from v, exists (u = v included). s_v − s_u is bounded above
+    by the data exactly when R[u, v] (Ford's condition): agents reachable both ways are in one bounded group."""
+    return _Model(a, b, score_a, n_agents, weights, None, DEFAULT_PRIOR, 1e-10).reachable()
+
+
 def bootstrap(
     a,
     b,

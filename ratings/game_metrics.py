@@ -45,51 +45,58 @@ def star_performance(state: dict) -> tuple[int, int, int, int] | None:
     return surviving, len(ARMY), state["turn"], state["max_turns"]
 
 
-def star_error_rates(matches=None) -> list[dict]:
-    """Per agent over finished skirmish matches (or the given ones), STAR Table 3: actions per game, TCE and SAE.
+def star_error_rates(matches=None, *, labels: dict[int, dict[int, str]] | None = None) -> list[dict]:
+    """Per row over finished skirmish matches (or the given ones), STAR Table 3: actions per game, TCE and SAE.
 
-    Commands = decisions + rejected attempts; failed = rejected commands + accepted commands that
-    failed on execution (counted in the final state). TCE = failed / commands; SAE = spatial / failed
-    (the share of failed commands caused by a spatial mistake).
+    A row is the agent slug, or the key `labels[match][seat]` gives (the reports: agent, scaffold and mode);
+    seats without a key are left out. Commands = decisions + rejected attempts; failed = rejected commands +
+    accepted commands that failed on execution (counted in the final state: fog halts and late real-time
+    commands). TCE = failed / commands; SAE = spatial / failed, where spatial counts only rejected commands
+    that broke a spatial constraint: a march halted by an enemy it could not see broke none (`halts`, apart).
     """
     if matches is None:
         matches = Match.objects.filter(game="skirmish", status=Match.Status.FINISHED)
-    seats = _seat_agents(matches)
+    seats = _seat_agents(matches) if labels is None else labels
     game = get_game("skirmish")
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # commands, failed, spatial, games
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # commands, failed, spatial, games, halts
+    played: dict[str, set[int]] = defaultdict(set)
     for match_id, final in matches.values_list("pk", "state"):
-        for seat, slug in seats[match_id].items():
-            counts[slug][1] += final["failed"][seat]
-            counts[slug][2] += final["spatial"][seat]
-        for slug in set(seats[match_id].values()):
-            counts[slug][3] += 1
+        for seat, key in seats.get(match_id, {}).items():
+            counts[key][1] += final["failed"][seat]
+            counts[key][4] += final["spatial"][seat]  # the engine's "spatial" count is its fog halts
+            played[key].add(match_id)
     states = {}
     for match_id, ply, seat, before in Decision.objects.filter(match__in=matches).values_list(
         "match_id", "ply", "seat", "state_before"
     ):
-        counts[seats[match_id][seat]][0] += 1
         states[(match_id, ply)] = before
+        if (key := seats.get(match_id, {}).get(seat)) is not None:
+            counts[key][0] += 1
     rejected = Attempt.objects.filter(match__in=matches, transient=False).exclude(verdict=Attempt.Verdict.OK)
     for match_id, seat, ply, text, parsed in rejected.values_list(
         "match_id", "seat", "ply", "raw_text", "parsed_action"
     ):
-        slug = seats[match_id][seat]
-        counts[slug][0] += 1  # a rejected command was still a command given
-        counts[slug][1] += 1
+        key = seats.get(match_id, {}).get(seat)
+        if key is None:
+            continue
+        counts[key][0] += 1  # a rejected command was still a command given
+        counts[key][1] += 1
         before = states.get((match_id, ply))
         if before is not None and classify_command_error(game.from_json(before), parsed or text) == "spatial":
-            counts[slug][2] += 1
+            counts[key][2] += 1
     return [
         {
-            "agent": slug,
-            "games": games,
+            "agent": key,
+            "games": len(played[key]),
+            "matches": sorted(played[key]),
             "commands": commands,
-            "actions_per_game": commands / games,
+            "actions_per_game": commands / len(played[key]),
             "failed": asdict(proportion(failed, commands)),
             "spatial": asdict(proportion(spatial, failed)),
+            "halts": halts,
         }
-        for slug, (commands, failed, spatial, games) in sorted(counts.items())
-        if commands
+        for key, (commands, failed, spatial, _games, halts) in sorted(counts.items())
+        if commands and played[key]
     ]
 
 

@@ -91,6 +91,12 @@ TERMS: tuple[Term, ...] = (
         "AdvGameBench §3.3",
     ),
     Term(
+        "CnstrR",
+        "constructive revision rate",
+        "Revisions after a lost round whose game value V rose / such revisions with both values known.",
+        "AdvGameBench Appendix B.2",
+    ),
+    Term(
         "OBR",
         "over-budget rate",
         "Plans that cost more than the budget allows / all plans.",
@@ -113,7 +119,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "SAE",
         "spatial awareness error",
-        "Failed commands caused by the map (out of range, blocked, off the board) / failed commands.",
+        "Rejected commands that broke a spatial rule (out of range, off the board, water, occupied) / failed "
+        "commands; a march stopped by an enemy it could not see fails but is not a spatial error.",
         "STAR §4.4",
     ),
     Term(

@@ -16,6 +16,7 @@ from games import get_game
 from games.registry import GAMES
 from ratings import process_metrics as pm
 from ratings.metrics import pearson
+from ratings.reports.record import HUMAN_BASELINE, seat_labels
 
 RADAR_AXES = ["WR", "CSR", "improvement slope", "1 − ORR", "1 − OBR"]
 
@@ -25,13 +26,19 @@ def plan_games() -> list[str]:
     return [slug for slug in GAMES if hasattr(get_game(slug), "records")]
 
 
-def round_records(*, people_only_consenting: bool = True, matches=None) -> list[pm.RoundRecord]:
-    """Every seat's plan in every round of every finished plan-game match (or of the plan-game `matches` given)."""
+def round_records(
+    *, people_only_consenting: bool = True, matches=None, by_scaffold: bool = False
+) -> list[pm.RoundRecord]:
+    """Every seat's plan in every round of every finished plan-game match (or of the plan-game `matches` given).
+
+    Records are labelled by agent slug (the analysis and profile pages), or with `by_scaffold` as the reports
+    label rows: an agent version × scaffold ("slug (cot)", "slug v3 (cot)"; ratings/reports/record.py)."""
     if matches is None:
         matches = Match.objects.filter(game__in=plan_games(), status=Match.Status.FINISHED)
     seats: dict[int, dict[int, Agent]] = defaultdict(dict)
     for seat in Seat.objects.filter(match__in=matches).select_related("agent_version__agent"):
         seats[seat.match_id][seat.index] = seat.agent_version.agent
+    labels = seat_labels(matches) if by_scaffold else {}
     records = []
     for match_id, slug, state in matches.values_list("pk", "game", "state"):
         game = get_game(slug)
@@ -39,9 +46,12 @@ def round_records(*, people_only_consenting: bool = True, matches=None) -> list[
             agent = seats[match_id][row["seat"]]
             if agent.kind == Agent.Kind.HUMAN and people_only_consenting and not agent.baseline_consent:
                 continue
+            label = agent.slug if agent.kind != Agent.Kind.HUMAN else HUMAN_BASELINE
+            if by_scaffold:
+                label = labels[match_id][row["seat"]] or HUMAN_BASELINE
             records.append(
                 pm.RoundRecord(
-                    agent=agent.slug if agent.kind != Agent.Kind.HUMAN else "human-baseline",
+                    agent=label,
                     match=(match_id, row["role"]),
                     round=row["round"],
                     won=row["won"],

@@ -16,6 +16,7 @@ from ratings.leaderboard import Matches, as_cells, fit_cells, sequential
 from ratings.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
 from ratings.rated_matches import _final_state, match_rated, rating_key
 from ratings.refit import _anchors, bootstrap_rounds
+from ratings.reports.base import MODEL_KINDS
 
 HUMAN_BASELINE = "human-baseline"
 
@@ -162,11 +163,18 @@ def replay_compute(*, game: str = "", filters: dict[str, str] | None = None) -> 
     return {
         "agents": columns,
         "process": process,
-        "correlations": correlations(process),
+        "correlations": correlations(_models_only(process)),
         "radar": radar_values(process),
         "people": _people_ratings(results, agents) if game else [],
         "baseline": _human_baseline(rows, agents, _anchors(agents, index), index, rounds),
     }
+
+
+def _models_only(process: list[dict]) -> list[dict]:
+    """The process rows of model agents (LLM and remote): AdvGameBench §4.4 correlates across models, and scripted
+    bots (often all at OBR = 0) would make a correlation "significant" on their own (docs/metrics.md)."""
+    models = set(Agent.objects.filter(kind__in=MODEL_KINDS).values_list("slug", flat=True))
+    return [row for row in process if row["agent"] in models]
 
 
 def _people_ratings(results: list[tuple], agents: dict[int, Agent]) -> list[dict]:

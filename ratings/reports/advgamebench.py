@@ -12,7 +12,8 @@ from django.conf import settings
 from ratings import process_metrics as pm
 from ratings.metrics import pearson
 from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION, RADAR_AXES, plan_games, round_records
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
+from ratings.reports.record import label_kinds
 
 TITLE = "AdvGameBench: plan, revise, and stay within the rules"
 CITATION = "AdvGameBench §3.3, §4.2–4.6, Table 1, Figs. 3 and 6, Appendix B (B.1–B.4)."
@@ -26,6 +27,7 @@ TABLE_1 = [
     ("β (improvement slope)", None, False),
     ("OBR", pm.over_budget_rate, True),
     ("RVR", pm.rule_violation_rate, True),
+    ("CnstrR", pm.constructive_rate, True),
     ("SIM", None, False),
 ]
 FMA = [("FMA (WR)", "win_rate"), ("FMA (ORR)", "over_correction_risk_rate"), ("FMA (CSR)", "correction_success_rate")]
@@ -55,9 +57,16 @@ def sim_weights() -> tuple[float, float, float]:
 
 
 def tables(
-    records: list[pm.RoundRecord], games: dict[int, str], *, filters: ReportFilters, seed: int = 0
+    records: list[pm.RoundRecord],
+    games: dict[int, str],
+    *,
+    filters: ReportFilters,
+    kinds: dict[str, str] | None = None,
+    seed: int = 0,
 ) -> list[Table]:
-    """Every AdvGameBench table over the round records; `games` maps a match id to its game."""
+    """Every AdvGameBench table over the round records; `games` maps a match id to its game, `kinds` a row label
+    to its agent's kind (a label missing there counts as a model)."""
+    kinds = kinds or {}
     rng = np.random.default_rng(seed)
     records = [r for r in records if filters.shows(str(r.agent))]
     agents = pm.by_agent(records)
@@ -79,8 +88,11 @@ def tables(
             columns=columns,
             rows=per_game,
             note="Proportions with Wilson 95% intervals; β and SIM with 95% bootstrap intervals resampling matches "
-            "(β) or corrections (SIM). Rounds are counted per role. SIM is B.3's multi-aspect similarity "
-            f"(structural, semantic, functional; weights {', '.join(f'{w:.2f}' for w in sim_weights())}).",
+            "(β) or corrections (SIM). Rounds are counted per role. CnstrR (B.2): corrections whose game value "
+            "V rose / corrections with both values known. SIM is B.3's multi-aspect similarity "
+            f"(structural, semantic, functional; weights {', '.join(f'{w:.2f}' for w in sim_weights())}). "
+            "A row is an agent and scaffold (a model's direct and chain-of-thought versions apart).",
+            intervals="proportions: Wilson 95% intervals; β and SIM: 95% bootstrap intervals",
         ),
         Table(
             key="table-1-overall",
@@ -88,6 +100,7 @@ def tables(
             source="AdvGameBench Table 1",
             columns=columns,
             rows=sorted(overall.items()),
+            intervals="proportions: Wilson 95% intervals; β and SIM: 95% bootstrap intervals",
         ),
     ]
     rounds = sorted({r.round for r in records})
@@ -104,9 +117,15 @@ def tables(
                 )
                 for agent, mine in sorted(agents.items(), key=lambda kv: str(kv[0]))
             ],
+            intervals="Wilson 95% intervals",
         )
     )
-    out.append(correlation_table(overall))
+    counted = across_agents(overall, kinds, filters, people=False)
+    out.append(
+        correlation_table(
+            {a: overall[a] for a in counted}, bots=filters.with_bots, left_out=len(overall) - len(counted)
+        )
+    )
     out.append(
         Table(
             key="figure-6",
@@ -124,9 +143,11 @@ def tables(
                 for agent, mine in sorted(agents.items(), key=lambda kv: str(kv[0]))
             ],
             note="Difference of mean per-instance metric moving first minus moving second; 95% bootstrap interval.",
+            intervals="95% bootstrap intervals",
         )
     )
-    out.append(radar_table(overall))
+    shown = across_agents(overall, kinds, filters)
+    out.append(radar_table({a: overall[a] for a in shown}, bots=filters.with_bots))
     return out
 
 
@@ -140,8 +161,22 @@ CORRELATIONS = [
 ]
 
 
-def correlation_table(overall: dict[str, list[Cell]]) -> Table:
-    """Pearson r across agents (each agent's overall value), with its two-sided p and the agents counted."""
+def thin_reason(n: int, r: float | None) -> str:
+    """Why a correlation cell is not to be leaned on ("" when it can be): too few agents, or a constant series."""
+    if n < 3:
+        return f"undefined: {n} agents, r needs 3"
+    if r is None:
+        return "undefined: one of the two is the same for every agent"
+    if n < FEW_AGENTS_FOR_CORRELATION:
+        return f"thin: {n} agents, fewer than {FEW_AGENTS_FOR_CORRELATION}"
+    return ""
+
+
+def correlation_table(overall: dict[str, list[Cell]], *, bots: bool = False, left_out: int = 0) -> Table:
+    """Pearson r across the agents given (each agent's overall value), with its two-sided p and the agents counted.
+
+    The paper correlates across its models; scripted bots are passed in only on request (`bots`), and the
+    rows then say so (12 bots with OBR = 0 made ORR ~ OBR "significant" on their own)."""
     column = {heading: i for i, (heading, _, _) in enumerate(TABLE_1)}
     rows = []
     for x, y, section in CORRELATIONS:
@@ -152,22 +187,31 @@ def correlation_table(overall: dict[str, list[Cell]]) -> Table:
         ]
         r, p = pearson([a.value for a, _ in pairs], [b.value for _, b in pairs])
         ids = tuple(sorted({m for a, b in pairs for m in a.matches + b.matches}))
-        few = "thin" if len(pairs) < FEW_AGENTS_FOR_CORRELATION else ""
-        cells = [Cell(r, None, None, len(pairs), ids, note=few), Cell(p, None, None, len(pairs), ids, note=few)]
-        rows.append((f"{x} ~ {y} ({section})", cells))
+        why = thin_reason(len(pairs), r)
+        cells = [Cell(r, None, None, len(pairs), ids, note=why), Cell(p, None, None, len(pairs), ids, note=why)]
+        rows.append((f"{x} ~ {y} ({section}){', bots included' if bots else ''}", cells))
+    who = (
+        "models, the human baseline left out, scripted bots included (bots=show)"
+        if bots
+        else f"models only, as the paper's (scripted bots and the human baseline left out: {left_out}; add "
+        "bots=show to count bots)"
+    )
     return Table(
         key="correlations",
         title="Correlations across agents",
         source="AdvGameBench §4.3 (OBR–WR), §4.4 (ORR)",
         columns=["Pearson r", "p (two-sided)"],
         rows=rows,
-        note=f"n is the number of agents; r needs at least three, and below {FEW_AGENTS_FOR_CORRELATION} it is marked "
-        "thin: with so few agents a strong r often arises by chance.",
+        note=f"Agents counted: {who}. n is the number of agents with both values; r needs at least three, and "
+        f"below {FEW_AGENTS_FOR_CORRELATION} it is marked thin: with so few agents a strong r often arises by "
+        "chance. Each cell's note says why it is thin or undefined.",
+        level=None,
+        intervals="no intervals: r with its two-sided p (t test on n − 2 degrees of freedom)",
     )
 
 
-def radar_table(overall: dict[str, list[Cell]]) -> Table:
-    """§4.6's five axes scaled to [0, 1]: WR, CSR, β min–max across agents, 1 − ORR, 1 − OBR."""
+def radar_table(overall: dict[str, list[Cell]], *, bots: bool = False) -> Table:
+    """§4.6's five axes scaled to [0, 1]: WR, CSR, β min–max across the agents shown, 1 − ORR, 1 − OBR."""
     slopes = [c[4].value for c in overall.values() if c[4].value is not None]
     low, high = (min(slopes), max(slopes)) if slopes else (0.0, 0.0)
     rows = []
@@ -183,12 +227,24 @@ def radar_table(overall: dict[str, list[Cell]]) -> Table:
         ]
         sources = [wr, csr, slope, orr, obr]
         rows.append((agent, [Cell(v, None, None, s.n, s.matches) for v, s in zip(values, sources, strict=True)]))
-    return Table(key="radar", title="§4.6 radar", source="AdvGameBench §4.6", columns=RADAR_AXES, rows=rows, radar=True)
+    return Table(
+        key="radar",
+        title="§4.6 radar",
+        source="AdvGameBench §4.6",
+        columns=RADAR_AXES,
+        rows=rows,
+        radar=True,
+        note="Models and the human baseline"
+        + (", scripted bots included (bots=show)" if bots else " (add bots=show for scripted bots)")
+        + "; β is scaled min–max over the agents shown.",
+        level=None,
+        intervals="no intervals: the axes are Table 1's values rescaled",
+    )
 
 
 def build(filters: ReportFilters) -> Report:
     matches = finished_matches(plan_games(), filters)
     games = dict(matches.values_list("pk", "game"))
-    return Report(
-        "advgamebench", TITLE, CITATION, tables(round_records(matches=matches), games, filters=filters), filters
-    )
+    records = round_records(matches=matches, by_scaffold=True)
+    out = tables(records, games, filters=filters, kinds=label_kinds(matches))
+    return Report("advgamebench", TITLE, CITATION, out, filters)

@@ -19,7 +19,10 @@ from ratings.filters import FilterError, choice, strict_date
 from ratings.metrics import Estimate
 
 #: The query parameters every report accepts, in the order forms and links write them.
-FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until")
+FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until", "bots")
+#: `bots=show` adds scripted and programmed agents to the across-agent views (correlations, radars, Figure 1),
+#: which by default hold models and the human baseline only, as the papers' do.
+BOTS_SHOWN = "show"
 
 
 @dataclass(frozen=True)
@@ -31,13 +34,19 @@ class ReportFilters:
     prompt: str = ""
     since: str = ""
     until: str = ""
+    bots: str = ""
+
+    @property
+    def with_bots(self) -> bool:
+        return self.bots == BOTS_SHOWN
 
     def items(self) -> list[tuple[str, str]]:
         return [(name, getattr(self, name)) for name in FILTER_NAMES if getattr(self, name)]
 
     def shows(self, label: str) -> bool:
-        """Whether a report row (an agent label, "slug" or "slug (scaffold)") is asked for."""
-        slug, _, scaffold = label.partition(" (")
+        """Whether a report row (an agent label: "slug", "slug (scaffold)", "slug v3 (scaffold)") is asked for."""
+        name, _, scaffold = label.partition(" (")
+        slug = name.partition(" v")[0]
         if self.agent and slug != self.agent:
             return False
         return not self.scaffold or not scaffold or scaffold.rstrip(")") == self.scaffold
@@ -54,6 +63,7 @@ def report_filters(params: QueryDict | dict[str, str], *, prompt_versions: Calla
             raise FilterError(f"agent={values['agent'][:40]!r} is not known; give the slug of an agent on /agents/.")
     if values["scaffold"]:
         choice("scaffold", values["scaffold"], SCAFFOLDS)
+    choice("bots", values["bots"], ("", BOTS_SHOWN))
     if values["prompt"]:
         choice("prompt", values["prompt"], prompt_versions())
     for name in ("since", "until"):
@@ -78,6 +88,25 @@ def finished_matches(games: Iterable[str], filters: ReportFilters) -> QuerySet[M
     if filters.until:
         matches = matches.filter(finished_at__date__lt=date.fromisoformat(filters.until))
     return matches.distinct().order_by("finished_at", "pk")
+
+
+#: Agent kinds counted as models in across-agent views: LLM agents, and remote agents (a participant's own
+#: agent over HTTP, which we cannot look inside; usually a model). Bots, programs and UCI engines are scripted.
+MODEL_KINDS = (Agent.Kind.LLM, Agent.Kind.REMOTE)
+
+
+def across_agents(labels: Iterable[str], kinds: dict[str, str], filters: ReportFilters, *, people: bool = True):
+    """The labels an across-agent view counts: models (a label of unknown kind counts as one), the human baseline
+    when `people`, and scripted agents only when the filters ask for them (`bots=show`)."""
+    out = []
+    for label in labels:
+        kind = kinds.get(label, Agent.Kind.LLM)
+        if kind == Agent.Kind.HUMAN:
+            if people:
+                out.append(label)
+        elif kind in MODEL_KINDS or filters.with_bots:
+            out.append(label)
+    return out
 
 
 @dataclass(frozen=True)
@@ -119,13 +148,22 @@ class Table:
     columns: list[str]
     rows: list[tuple[str, list[Cell | str | None]]] = field(default_factory=list)
     note: str = ""
-    level: float = 0.95  # the confidence level of the intervals
+    level: float | None = 0.95  # the confidence level of the intervals; None when they are not confidence intervals
+    #: What the intervals are, said on the page beside the table ("" for "intervals at <level>").
+    intervals: str = ""
     #: Drawn as a figure too: (x column, y column, log x axis); a row label "agent · series" names its series.
     chart: tuple[int, int, bool] | None = None
     #: Drawn as a dot plot instead: one series per row, its cells along x with their intervals, columns on y.
     dot_plot: bool = False
     #: Drawn as a radar too: one series per row, the columns as its axes (undefined cells left out).
     radar: bool = False
+
+    @property
+    def interval_text(self) -> str:
+        """What the table's intervals are, as the page and the Markdown say it."""
+        if self.intervals:
+            return self.intervals
+        return f"intervals at {self.level:.0%}" if self.level is not None else "no intervals"
 
 
 @dataclass

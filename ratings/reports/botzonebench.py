@@ -71,6 +71,8 @@ def table_2(games: list[LadderGame], tops: dict[str, int], draw_levels: dict[str
         rows=rows,
         note="Progress = 2 × win rate (draws excluded) against the level not yet beaten, capped at 100%; tic-tac-toe's "
         "perfect top level uses the rate of games not lost and needs no loss to pass. n = games at that level.",
+        level=None,
+        intervals="no intervals: level and progress are point values, as the paper's",
     )
 
 
@@ -87,6 +89,7 @@ def retry_table(attempts: dict[str, list[pm.AttemptRecord]]) -> Table:
         rows=rows,
         note="Decisions whose first invalid reply is followed by a valid one within k more tries / decisions with an "
         "invalid reply; provider errors are not counted as tries. Wilson 95%.",
+        intervals="Wilson 95% intervals",
     )
 
 
@@ -108,6 +111,7 @@ def action_table(actions: dict[str, list[tuple[int, str]]]) -> Table:
         rows=rows,
         note="Share of the agent's hold'em decisions of each kind (any raise size, all-in included, is a raise); "
         "Wilson 95%.",
+        intervals="Wilson 95% intervals",
     )
 
 

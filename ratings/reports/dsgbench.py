@@ -1,6 +1,6 @@
-"""DSGBench: Werewolf's IRP and KSR, grounding accuracy (GA), win rate, and Eq. 3's weighted capability score over
-the games we share with it (Werewolf, Stratego). Weights and normalisation bounds are settings
-(`ARENA_DSGBENCH_SCORE`); definitions in docs/metrics.md, "Reports → DSGBench".
+"""DSGBench: its fine-grained metrics and Eq. 3's weighted capability score over the games we share with it
+(Diplomacy, Werewolf, Stratego), each metric read from the game Table 2 maps it to. Weights and normalisation
+bounds are settings (`ARENA_DSGBENCH_SCORE`); definitions in docs/metrics.md, "Reports → DSGBench".
 """
 
 from __future__ import annotations
@@ -13,22 +13,63 @@ from django.conf import settings
 from arena.models import Attempt, Decision
 from games.stratego.pieces import COLONEL, COUNTS, GENERAL, MARSHAL, SPY, owner_of, rank_of
 from ratings import process_metrics as pm
-from ratings.metrics import bootstrap_mean, proportion
+from ratings.game_metrics import diplomacy_metrics
+from ratings.metrics import proportion
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.gamebench import min_games
 from ratings.reports.record import Result, results, seat_labels
 
 TITLE = "DSGBench: capability dimensions and Werewolf's social measures"
-CITATION = "DSGBench §3 Eq. 3, Table 2 (dimension → metrics), Tables 17 and 19 (Werewolf, Stratego), GA."
-GAMES = ("werewolf", "stratego")
+CITATION = "DSGBench §3 Eq. 3, Table 2 (dimension → metrics), Tables 15, 17 and 19 (Diplomacy, Werewolf, Stratego), GA."
+GAMES = ("diplomacy", "werewolf", "stratego")
+#: Table 2 over our games: each Eq. 3 metric and the game it is read from (WR and GA: Stratego, the one game of
+#: ours Table 2 lists under Adaptive Learning).
+METRIC_GAME = {
+    "CCC": "diplomacy",
+    "WS": "diplomacy",
+    "BIR": "diplomacy",
+    "ASR": "diplomacy",
+    "AD": "diplomacy",
+    "IRP": "werewolf",
+    "KSR": "werewolf",
+    "VSS": "werewolf",
+    "CPR": "stratego",
+    "TPCV": "stratego",
+    "WR": "stratego",
+    "GA": "stratego",
+}
+#: Metrics that are proportions of counted trials (Wilson intervals); the others are means per game (per power in
+#: Diplomacy), with bootstrap intervals over the agent's matches.
+PROPORTIONS = frozenset({"IRP", "KSR", "VSS", "CPR", "WR", "GA"})
+#: The Diplomacy horizon: movement phases from S1901 to F1910 (games.diplomacy.rules.DEFAULT_MAX_YEAR).
+DIPLOMACY_PHASES = 20
 
 #: Eq. 3's parameters. W (dimension weights) are the ones that reproduce the paper's Table 6 overall column
 #: (0.25/0.20/0.20/0.15/0.20); β = 1 and the [0, 1] bounds are our choice (the paper publishes neither).
 #: Each metric: (within-dimension weight w_j, theoretical minimum, theoretical maximum).
 DEFAULT_SCORE = {
-    "Strategic Planning": {"W": 0.25, "beta": 1.0, "metrics": {"CPR": (0.5, 0.0, 1.0), "TPCV": (0.5, 0.0, 148.0)}},
+    "Strategic Planning": {
+        "W": 0.25,
+        "beta": 1.0,
+        "metrics": {
+            "CCC": (0.25, 0.0, 34.0),
+            "WS": (0.25, 0.0, 1.0),
+            "CPR": (0.25, 0.0, 1.0),
+            "TPCV": (0.25, 0.0, 148.0),
+        },
+    },
     "Real-Time Decision-Making": {"W": 0.20, "beta": 1.0, "metrics": {}},
-    "Social Reasoning": {"W": 0.20, "beta": 1.0, "metrics": {"IRP": (1.0, 0.0, 1.0)}},
-    "Team Collaboration": {"W": 0.15, "beta": 1.0, "metrics": {"KSR": (0.5, 0.0, 1.0), "VSS": (0.5, 0.0, 1.0)}},
+    "Social Reasoning": {"W": 0.20, "beta": 1.0, "metrics": {"BIR": (0.5, 0.0, 1.0), "IRP": (0.5, 0.0, 1.0)}},
+    "Team Collaboration": {
+        "W": 0.15,
+        "beta": 1.0,
+        "metrics": {
+            "ASR": (0.25, 0.0, 1.0),
+            "AD": (0.25, 0.0, float(DIPLOMACY_PHASES)),
+            "KSR": (0.25, 0.0, 1.0),
+            "VSS": (0.25, 0.0, 1.0),
+        },
+    },
     "Adaptive Learning": {"W": 0.20, "beta": 1.0, "metrics": {"WR": (0.5, 0.0, 1.0), "GA": (0.5, 0.0, 1.0)}},
 }
 
@@ -138,81 +179,190 @@ def werewolf_counts(r: Result) -> dict[str, Counter]:
 
 
 def stratego_counts(r: Result) -> dict[str, Counter]:
-    """Per agent label at the end of one Stratego game: critical pieces alive (of 4) and TPCV of its live pieces."""
+    """Per agent label at the end of one Stratego game: critical pieces alive (of 4), TPCV of its live pieces
+    (summed over its seats, `tpcv_n` games) and its win (`wr` of `wr_n`)."""
     out: dict[str, Counter] = defaultdict(Counter)
     for seat, label in enumerate(r.labels):
         live = [rank_of(c) for c in r.state["board"] if c and owner_of(c) == seat]
         out[label]["cpr"] += sum(rank in CRITICAL for rank in live)
         out[label]["cpr_n"] += sum(COUNTS[rank] for rank in CRITICAL)
         out[label]["tpcv"] += sum(TPCV_VALUE.get(rank, 0) for rank in live)
-        out[label]["games"] += 1
+        out[label]["tpcv_n"] += 1
+        out[label]["wr"] += r.scores[seat] == 1.0
+        out[label]["wr_n"] += 1
     return out
+
+
+def diplomacy_counts(r: Result) -> dict[str, Counter]:
+    """Per agent label in one finished Diplomacy game: CCC, WS, BIR, ASR and AD summed over the powers it played
+    (`<metric>_n` powers with the metric defined), from `ratings.game_metrics.diplomacy_metrics`."""
+    out: dict[str, Counter] = defaultdict(Counter)
+    for seat, metrics in enumerate(diplomacy_metrics(r.state)):
+        mine = out[r.labels[seat]]
+        for name in ("ccc", "ws", "bir", "asr", "ad"):
+            if metrics[name] is not None:
+                mine[name] += metrics[name]
+                mine[f"{name}_n"] += 1
+    return out
+
+
+def match_counts(r: Result) -> dict[str, Counter]:
+    """One finished game's counts per agent label: `<metric>` and `<metric>_n` (successes and trials for a
+    proportion, sum and games for a mean), and Werewolf's decisions by type."""
+    counts = {"werewolf": werewolf_counts, "stratego": stratego_counts, "diplomacy": diplomacy_counts}.get(r.game)
+    return counts(r) if counts else {}
+
+
+def metric_value(counts: Counter, metric: str) -> float | None:
+    """A metric from summed counts: Σ`<metric>` / Σ`<metric>_n`; None when nothing was counted."""
+    key = metric.lower()
+    return counts[key] / counts[f"{key}_n"] if counts[f"{key}_n"] else None
+
+
+def per_match(rows: list[Result]) -> dict[str, dict[int, Counter]]:
+    """Per agent label, per match it played, that match's counts."""
+    out: dict[str, dict[int, Counter]] = defaultdict(dict)
+    for r in rows:
+        for label, c in match_counts(r).items():
+            out[label][r.match] = c
+    return dict(out)
+
+
+def metric_cell(mine: dict[int, Counter], metric: str, rng: np.random.Generator, rounds: int = 500) -> Cell | None:
+    """One agent's metric over its matches of the metric's game: Wilson 95% for a proportion, else the mean per
+    game with a 95% bootstrap interval resampling matches; None when the agent has no count of it."""
+    key = metric.lower()
+    used = {m: c for m, c in mine.items() if c[f"{key}_n"]}
+    if not used:
+        return None
+    total = sum(used.values(), Counter())
+    if metric in PROPORTIONS:
+        return Cell.of(proportion(round(total[key]), int(total[f"{key}_n"])), used, unit="%")
+    ids = list(used)
+    sums = np.array([[used[m][key], used[m][f"{key}_n"]] for m in ids], dtype=float)
+    picks = rng.integers(0, len(ids), size=(rounds, len(ids)))
+    samples = sums[picks, 0].sum(axis=1) / sums[picks, 1].sum(axis=1)
+    low, high = np.quantile(samples, [0.025, 0.975])
+    return Cell(float(total[key] / total[f"{key}_n"]), float(low), float(high), len(ids), tuple(sorted(ids)))
 
 
 def game_measures(rows: list[Result], rng: np.random.Generator) -> dict[str, dict[str, Cell]]:
-    """IRP, KSR, VSS (Werewolf), CPR, TPCV (Stratego) and the decision-type shares per agent label."""
-    counts: dict[str, Counter] = defaultdict(Counter)
-    ids: dict[tuple[str, str], list[int]] = defaultdict(list)
-    tpcv: dict[str, list[float]] = defaultdict(list)
-    for r in rows:
-        per = werewolf_counts(r) if r.game == "werewolf" else stratego_counts(r) if r.game == "stratego" else {}
-        for label, c in per.items():
-            counts[label].update(c)
-            ids[(label, r.game)].append(r.match)
-            if r.game == "stratego":
-                tpcv[label].append(c["tpcv"] / c["games"])
+    """Every Table 2 metric of ours (but GA, from attempts) and the Werewolf decision shares, per agent label."""
     out: dict[str, dict[str, Cell]] = defaultdict(dict)
-    for label, c in counts.items():
-        wolf, strat = ids.get((label, "werewolf"), []), ids.get((label, "stratego"), [])
-        for name in ("irp", "ksr", "vss"):
-            if c[f"{name}_n"]:
-                out[label][name.upper()] = Cell.of(proportion(c[name], c[f"{name}_n"]), wolf, unit="%")
-        if c["cpr_n"]:
-            out[label]["CPR"] = Cell.of(proportion(c["cpr"], c["cpr_n"]), strat, unit="%")
-            out[label]["TPCV"] = Cell.of(bootstrap_mean(tpcv[label], rng=rng, rounds=500), strat)
-        decisions = sum(c[a] for a in ACTIONS)
+    for label, mine in per_match(rows).items():
+        for metric in METRIC_GAME:
+            if metric != "GA" and (cell := metric_cell(mine, metric, rng)) is not None:
+                out[label][metric] = cell
+        wolf = {m: c for m, c in mine.items() if any(c[a] for a in ACTIONS)}
+        decisions = sum(c[a] for c in wolf.values() for a in ACTIONS)
         if decisions:
             for action in ACTIONS:
-                out[label][f"decisions:{action}"] = Cell.of(proportion(c[action], decisions), wolf, unit="%")
+                count = sum(c[action] for c in wolf.values())
+                out[label][f"decisions:{action}"] = Cell.of(proportion(count, decisions), wolf, unit="%")
+    return dict(out)
+
+
+def grounding_counts(attempts: list[pm.AttemptRecord]) -> dict[int, Counter]:
+    """Per match, GA's counts (`ga` valid replies of `ga_n` judged) from one agent's attempts."""
+    by_match: dict[int, list[pm.AttemptRecord]] = defaultdict(list)
+    for a in attempts:
+        by_match[a.match].append(a)
+    out = {}
+    for match, mine in by_match.items():
+        ga = pm.grounding_accuracy(mine)
+        if ga.n:
+            out[match] = Counter({"ga": round(ga.value * ga.n), "ga_n": ga.n})
     return out
 
 
-def win_rates(rows: list[Result]) -> dict[str, Cell]:
-    """Per agent label: share of its matches won (a side's score of 1), Wilson 95%."""
-    played: dict[str, list[tuple[int, bool]]] = defaultdict(list)
-    for r in rows:
-        for label in dict.fromkeys(r.labels):
-            won = any(s == 1.0 for lab, s in zip(r.labels, r.scores, strict=True) if lab == label)
-            played[label].append((r.match, won))
-    return {
-        label: Cell.of(proportion(sum(w for _, w in p), len(p)), [m for m, _ in p], unit="%")
-        for label, p in played.items()
-    }
+def scored_on(mine: dict[int, Counter], config: dict) -> list[str]:
+    """The Eq. 3 dimensions an agent has at least one metric for."""
+    total = sum(mine.values(), Counter())
+    return [name for name, dim in config.items() if any(total[f"{m.lower()}_n"] for m in dim["metrics"])]
 
 
-def tables(measures: dict[str, dict[str, Cell]], *, config: dict) -> list[Table]:
-    """The per-agent metrics table and the Eq. 3 score table (each score cell links to all the agent's matches)."""
-    metric_names = ["IRP", "KSR", "VSS", "CPR", "TPCV", "WR", "GA"]
+def score_cells(
+    mine: dict[int, Counter], config: dict, rng: np.random.Generator, *, rounds: int, minimum: int
+) -> list[Cell]:
+    """One agent's Eq. 3 scores (each dimension and Overall) with a 95% bootstrap interval resampling its matches
+    (all its games together), n = its matches. Overall is marked "partial" when scored on fewer dimensions than
+    our games measure, and "thin" under `minimum` matches."""
+    dims = [*config, "Overall"]
+    metrics = [m for d in config.values() for m in d["metrics"]]
+
+    def scores(counts: Counter) -> dict[str, float | None]:
+        return dimension_scores({m: metric_value(counts, m) for m in metrics}, config)
+
+    ids = sorted(mine)
+    point = scores(sum(mine.values(), Counter()))
+    # Each resample's summed counts at once: multiplicities (rounds × matches) @ counts (matches × keys).
+    keys = sorted({k for c in mine.values() for k in c})
+    table = np.array([[mine[m][k] for k in keys] for m in ids], dtype=float)
+    drawn = rng.multinomial(len(ids), np.full(len(ids), 1.0 / len(ids)), size=rounds) @ table
+    samples: dict[str, list[float]] = defaultdict(list)
+    for sums in drawn:
+        for dim, value in scores(Counter(dict(zip(keys, sums, strict=True)))).items():
+            if value is not None:
+                samples[dim].append(value)
+    measurable = [name for name, dim in config.items() if dim["metrics"]]
+    notes = []
+    if len(ids) < minimum:
+        notes.append(f"thin: {len(ids)} matches")
+    if (got := len(scored_on(mine, config))) < len(measurable):
+        notes.append(f"partial: {got} of {len(measurable)} dimensions")
+    cells = []
+    for dim in dims:
+        low, high = (float(x) for x in np.quantile(samples[dim], [0.025, 0.975])) if samples[dim] else (None, None)
+        note = "; ".join(notes) if dim == "Overall" else ("thin" if len(ids) < minimum else "")
+        cells.append(Cell(point[dim], low, high, len(ids), tuple(ids), note=note))
+    return cells
+
+
+#: The metrics table's columns, grouped by game.
+METRIC_COLUMNS = ["CCC", "WS", "BIR", "ASR", "AD", "IRP", "KSR", "VSS", "CPR", "TPCV", "WR", "GA"]
+
+
+def tables(
+    measures: dict[str, dict[str, Cell]],
+    *,
+    config: dict,
+    counts: dict[str, dict[int, Counter]] | None = None,
+    minimum: int = 10,
+    rounds: int = 200,
+    seed: int = 0,
+) -> list[Table]:
+    """The per-agent metrics table, decision tracking, and the Eq. 3 score table from each agent's per-match
+    `counts` (its score cells link to all the agent's matches)."""
+    rng = np.random.default_rng(seed)
     rows = sorted(measures.items())
     dims = [*config, "Overall"]
     scored = []
-    for label, cells in rows:
-        values = dimension_scores({m: c.value for m, c in cells.items()}, config)
-        ids = tuple(sorted({m for c in cells.values() for m in c.matches}))
-        n = len(ids)
-        scored.append((label, [Cell(values[d], None, None, n, ids) for d in dims]))
+    for label, mine in sorted((counts or {}).items()):
+        if not mine:
+            continue
+        games = ", ".join(
+            sorted({METRIC_GAME[m] for m in METRIC_GAME if sum(c[f"{m.lower()}_n"] for c in mine.values())})
+        )
+        cells = score_cells(mine, config, rng, rounds=rounds, minimum=minimum)
+        scored.append((label, [*cells, f"{len(scored_on(mine, config))} dims: {games}"]))
+    measurable = [name for name, dim in config.items() if dim["metrics"]]
     return [
         Table(
             key="metrics",
-            title="Fine-grained metrics (Werewolf IRP, KSR, VSS; Stratego CPR, TPCV; WR and GA over both)",
-            source="DSGBench Tables 17 and 19, §3 (GA)",
-            columns=metric_names,
-            rows=[(label, [cells.get(m) for m in metric_names]) for label, cells in rows],
-            note="IRP: a villager-side player's votes naming a werewolf / its votes. KSR: key-role (seer, werewolf) "
-            "games survived / key-role games. VSS: its votes that named a werewolf exiled that day / its votes "
-            "naming a player. CPR: Marshal, General and Colonels alive at the end / fielded. TPCV: value of its "
-            "live pieces at the end (Marshal 10 … Spy 1; 148 at the start), 95% bootstrap. GA: valid replies / "
-            "replies judged. Proportions Wilson 95%.",
+            title="Fine-grained metrics (Diplomacy CCC, WS, BIR, ASR, AD; Werewolf IRP, KSR, VSS; Stratego CPR, "
+            "TPCV, WR, GA)",
+            source="DSGBench Table 2 (which game each metric is read from), Tables 15, 17 and 19, §3 (GA)",
+            columns=METRIC_COLUMNS,
+            rows=[(label, [cells.get(m) for m in METRIC_COLUMNS]) for label, cells in rows],
+            note="Diplomacy, per power and averaged over the powers the agent played: CCC centres held at the end; "
+            "WS its share of the welfare points; BIR betrayals / orders; ASR movement phases allied / played; AD "
+            "phases allied. Werewolf: IRP a villager-side player's votes naming a werewolf / its votes; KSR "
+            "key-role (seer, werewolf) games survived / key-role games; VSS its votes that named a werewolf exiled "
+            "that day / its votes naming a player. Stratego: CPR Marshal, General and Colonels alive at the end / "
+            "fielded; TPCV value of its live pieces at the end (Marshal 10 … Spy 1; 148 at the start); WR games "
+            "won; GA valid replies / replies judged (WR and GA over Stratego, as Table 2 maps them).",
+            intervals="proportions (IRP, KSR, VSS, CPR, WR, GA): Wilson 95% intervals; means (CCC, WS, BIR, ASR, "
+            "AD, TPCV): 95% bootstrap intervals resampling the agent's matches",
         ),
         Table(
             key="decisions",
@@ -225,6 +375,7 @@ def tables(measures: dict[str, dict[str, Cell]], *, config: dict) -> list[Table]
                 if any(k.startswith("decisions:") for k in cells)
             ],
             note="Share of the agent's Werewolf decisions of each type; n = its decisions. Wilson 95%.",
+            intervals="Wilson 95% intervals",
         ),
         Table(
             key="decisions-stratego",
@@ -239,12 +390,13 @@ def tables(measures: dict[str, dict[str, Cell]], *, config: dict) -> list[Table]
             note="Share of the agent's Stratego moves of each stage and type; n = its moves. A scout run is a move "
             "of more than one square; an attack is a move onto an enemy piece. Stage by pieces off the board "
             "before the move: early under 10 of 80, mid under 40, late after. Wilson 95%.",
+            intervals="Wilson 95% intervals",
         ),
         Table(
             key="eq-3",
             title="Eq. 3: capability dimensions and weighted score (×100)",
             source="DSGBench §3, Eq. 3, Table 2",
-            columns=dims,
+            columns=[*dims, "Scored on"],
             rows=scored,
             note="Weights W, β and per-metric (w, min, max): "
             + "; ".join(
@@ -255,7 +407,13 @@ def tables(measures: dict[str, dict[str, Cell]], *, config: dict) -> list[Table]
                 )
                 for name, d in config.items()
             )
-            + ". Set ARENA_DSGBENCH_SCORE to change them. No interval: Eq. 3 is a point score.",
+            + ". Set ARENA_DSGBENCH_SCORE to change them. Each metric is read from the game Table 2 maps it to; a "
+            "dimension without any measured metric is left out and Overall renormalises W over the rest, so an "
+            f"Overall over fewer than the {len(measurable)} dimensions our games measure is marked partial and is "
+            'not comparable with a full row ("Scored on" says which dimensions and games). Under '
+            f"{minimum} matches a row is marked thin. n = the agent's matches over all three games.",
+            level=None,
+            intervals="95% bootstrap intervals resampling the agent's matches (all its games together)",
         ),
     ]
 
@@ -263,10 +421,10 @@ def tables(measures: dict[str, dict[str, Cell]], *, config: dict) -> list[Table]
 def build(filters: ReportFilters) -> Report:
     matches = finished_matches(GAMES, filters)
     rows = results(matches, with_state=True)
+    rng = np.random.default_rng(0)
+    counts = per_match(rows)
     measures: dict[str, dict[str, Cell]] = defaultdict(dict)
-    for label, cell in win_rates(rows).items():
-        measures[label]["WR"] = cell
-    for label, cells in game_measures(rows, np.random.default_rng(0)).items():
+    for label, cells in game_measures(rows, rng).items():
         measures[label].update(cells)
     labels = seat_labels(matches)
     moves = Decision.objects.filter(match__in=matches, match__game="stratego").order_by("match_id", "ply")
@@ -278,12 +436,19 @@ def build(filters: ReportFilters) -> Report:
     for label, cells in stratego_decision_cells(decisions).items():
         measures[label].update(cells)
     attempts: dict[str, list[pm.AttemptRecord]] = defaultdict(list)
-    for match_id, ply, seat, number, verdict, transient in Attempt.objects.filter(match__in=matches).values_list(
+    judged = Attempt.objects.filter(match__in=matches, match__game=METRIC_GAME["GA"])
+    for match_id, ply, seat, number, verdict, transient in judged.values_list(
         "match_id", "ply", "seat", "number", "verdict", "transient"
     ):
         if label := labels.get(match_id, {}).get(seat):
             attempts[label].append(pm.AttemptRecord((match_id, ply, seat), match_id, number, verdict, transient))
     for label, mine in attempts.items():
-        measures[label]["GA"] = Cell.of(pm.grounding_accuracy(mine), [a.match for a in mine], unit="%")
+        ga = grounding_counts(mine)
+        for match_id, c in ga.items():
+            counts.setdefault(label, {}).setdefault(match_id, Counter()).update(c)
+        if cell := metric_cell(ga, "GA", rng):
+            measures[label]["GA"] = cell
     shown = {label: cells for label, cells in measures.items() if filters.shows(label)}
-    return Report("dsgbench", TITLE, CITATION, tables(shown, config=score_config()), filters)
+    counted = {label: mine for label, mine in counts.items() if filters.shows(label)}
+    out = tables(shown, config=score_config(), counts=counted, minimum=min_games())
+    return Report("dsgbench", TITLE, CITATION, out, filters)

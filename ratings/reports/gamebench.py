@@ -12,11 +12,11 @@ import numpy as np
 from django.conf import settings
 
 from ratings import bradley_terry as bt
-from ratings.metrics import Estimate
+from ratings.metrics import Estimate, bootstrap_mean
 from ratings.models import ReferenceRecord
 from ratings.refit import bootstrap_rounds
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
-from ratings.reports.record import Result, results
+from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
+from ratings.reports.record import Result, label_kinds, results
 
 TITLE = "GameBench: Bradley–Terry ratings per game and reasoning category"
 CITATION = "Costarelli et al., GameBench (2024), §3.3 (rating), Figure 1, Table 3 (categories)."
@@ -43,8 +43,6 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "kuhn-poker",
         "leduc-holdem",
         "holdem",
-        "battle-card",
-        "tower-defense",
         "sea-battle",
         "arctic-scavengers",
         "two-rooms-and-a-boom",
@@ -58,6 +56,11 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
         "are-you-the-traitor",
         "arctic-scavengers",  # ARC is in Abstract Strategy, Non-Deterministic and Hidden Information (Table 3)
         "two-rooms-and-a-boom",
+        # AdvGameBench's plan games: deterministic simulations (not Non-Deterministic), but each side seals its
+        # plan without seeing the other's.
+        "tower-defense",
+        "battle-card",
+        "attribute-battle",
     ),
     # Pit and Two Rooms and a Boom: as GameBench's Table 3
     "Language Communication": ("codenames", "werewolf", "are-you-the-traitor", "pit", "two-rooms-and-a-boom"),
@@ -72,10 +75,32 @@ def min_games() -> int:
     return int(getattr(settings, "ARENA_REPORT_MIN_GAMES", 10))
 
 
-def ratings(rows: list[Result], *, rounds: int, rng: np.random.Generator, minimum: int) -> dict[str, dict[str, Cell]]:
-    """Per agent label: one cell per game played and "overall", BT strength (nats, mean 0) with its 90% interval.
+def one_sided(level: float, wins: float) -> float:
+    """The log-odds a player who won all of `wins` games is at least this likely to win, at the lower tail of a
+    `level` interval: P(win) ≥ ((1 − level)/2)^(1/wins) (the zero-failure Clopper–Pearson bound)."""
+    p = ((1.0 - level) / 2.0) ** (1.0 / wins)
+    return float(np.log(p / (1.0 - p)))
 
-    Overall weights each match N / (G · n_game) so every game counts equally, as GameBench's bootstrap does."""
+
+def bounded_group(reach: np.ndarray, played: dict[int, set[int]]) -> list[int]:
+    """The agents whose strengths the data bound against each other (reachable both ways): the largest such
+    group among the agents who played (ties: the most matches, then the first)."""
+    groups: list[list[int]] = []
+    for i in sorted(played):
+        if not any(i in g for g in groups):
+            groups.append([j for j in sorted(played) if reach[i, j] and reach[j, i]])
+    return max(groups, key=lambda g: (len(g), len(set().union(*(played[j] for j in g)))))
+
+
+def ratings(rows: list[Result], *, rounds: int, rng: np.random.Generator, minimum: int) -> dict[str, dict[str, Cell]]:
+    """Per agent label: one cell per game played and "overall", BT strength (nats) with its 90% interval.
+
+    Overall weights each match N / (G · n_game) so every game counts equally, as GameBench's bootstrap does.
+    Strengths are centred on the mean of the agents the data bound against each other (`bounded_group`). An agent
+    the data cannot bound above against them (it won every game it played: its MLE is infinite) gets no point
+    value: its cell holds a lower bound only,
+    ≥ (its opponents' mean strength, by games) + the zero-failure one-sided log-odds (`one_sided`), noted
+    "unbounded above"; likewise "unbounded below" for an agent that never scored."""
     labels = sorted({label for r in rows for label in r.labels})
     index = {label: i for i, label in enumerate(labels)}
     table: dict[str, dict[str, Cell]] = defaultdict(dict)
@@ -103,16 +128,41 @@ def ratings(rows: list[Result], *, rounds: int, rng: np.random.Generator, minimu
         for i, j, m in zip(a, b, match_of, strict=True):
             played[i].add(m)
             played[j].add(m)
+        reach = bt.reachability(a, b, score, n_agents=len(labels), weights=weights)
+        core = bounded_group(reach, played)
+        centre = float(np.mean(fit.strengths[core]))
+        tail = 50.0 * (1.0 - LEVEL)
+        samples = boot.samples - boot.samples[:, core].mean(axis=1, keepdims=True)
+        low_all, high_all = np.percentile(samples, [tail, 100.0 - tail], axis=0)
+        strength = fit.strengths - centre
+        faced: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        for i, j, w in zip(a, b, np.asarray(weight, dtype=float), strict=True):
+            faced[i].append((j, w))
+            faced[j].append((i, w))
         for i, matches in played.items():
-            low, high = (float(x) if np.isfinite(x) else None for x in (boot.lower[i], boot.upper[i]))
-            estimate = Estimate(float(fit.strengths[i]), low, high, len(matches))
             note = "thin" if len(matches) < minimum else ""
-            table[labels[i]][scope] = Cell.of(estimate, matches, note=note)
+            if i in core:
+                estimate = Estimate(float(strength[i]), float(low_all[i]), float(high_all[i]), len(matches))
+                table[labels[i]][scope] = Cell.of(estimate, matches, note=note)
+                continue
+            up, down = not reach[core[0], i], not reach[i, core[0]]
+            side = "unbounded above" if up and not down else "unbounded below" if down and not up else "unbounded"
+            note = "; ".join(x for x in (side, note) if x)
+            rivals = [(j, w) for j, w in faced[i] if j in core]
+            if not rivals or side == "unbounded":
+                table[labels[i]][scope] = Cell.of(Estimate(None, None, None, len(matches)), matches, note=note)
+                continue
+            games_against = sum(w for _, w in rivals)
+            rival_mean = sum(strength[j] * w for j, w in rivals) / games_against
+            bound = float(rival_mean + (1 if up else -1) * one_sided(LEVEL, games_against))
+            low, high = (bound, None) if up else (None, bound)
+            table[labels[i]][scope] = Cell.of(Estimate(bound, low, high, len(matches)), matches, note=note)
     return dict(table)
 
 
 def category_means(cells: dict[str, Cell]) -> dict[str, Cell]:
-    """Table 3 radar: per category, the mean strength over its games the agent played enough (thin cells left out)."""
+    """Table 3 radar: per category, the mean strength over its games the agent played enough (thin and unbounded
+    cells left out: a mean with an unbounded term is unbounded)."""
     out = {}
     for category, games in CATEGORIES.items():
         counted = [cells[g] for g in games if g in cells and not cells[g].note]
@@ -123,24 +173,80 @@ def category_means(cells: dict[str, Cell]) -> dict[str, Cell]:
     return out
 
 
-def tables(rows: list[Result], *, filters: ReportFilters, rounds: int, seed: int = 0) -> list[Table]:
-    """Figure 1 (a: per game, b: overall) and the Table 3 category radar."""
+def sort_key(cell: Cell | None) -> float:
+    """Figure 1's order: by the value, an unbounded cell by its bound (the most the data say), none last."""
+    return -cell.value if cell is not None and cell.value is not None else np.inf
+
+
+def average_scores(rows: list[Result], labels: list[str], rng: np.random.Generator, rounds: int) -> dict[str, dict]:
+    """GameBench Table 2: per agent and game (and overall, all its games pooled), its total score / games played,
+    each seat it held counting as a game played; 90% bootstrap interval over those games."""
+    scores: dict[str, dict[str, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        for label, value in zip(r.labels, r.scores, strict=True):
+            scores[label][r.game].append((r.match, value))
+            scores[label]["overall"].append((r.match, value))
+    out: dict[str, dict[str, Cell]] = {}
+    for label in labels:
+        out[label] = {}
+        for game, played in scores.get(label, {}).items():
+            estimate = bootstrap_mean([v for _, v in played], rng=rng, rounds=rounds, level=LEVEL)
+            out[label][game] = Cell.of(estimate, [m for m, _ in played])
+    return out
+
+
+def tables(
+    rows: list[Result],
+    *,
+    filters: ReportFilters,
+    rounds: int,
+    seed: int = 0,
+    kinds: dict[str, str] | None = None,
+) -> list[Table]:
+    """Figure 1 (a: per game, b: overall), Table 2 (average scores) and the Table 3 category radar; models and the
+    human baseline, scripted agents too with `bots=show` (`kinds`: label → agent kind; unknown counts as a model)."""
     cells = ratings(rows, rounds=rounds, rng=np.random.default_rng(seed), minimum=min_games())
-    shown = {label: c for label, c in cells.items() if filters.shows(label)}
+    asked = [label for label in cells if filters.shows(label)]
+    kept = across_agents(asked, kinds or {}, filters)
+    shown = {label: cells[label] for label in kept}
+    hidden = len(asked) - len(kept)
     games = sorted({g for c in shown.values() for g in c if g != "overall"})
     columns = [*games, "overall"] if len(games) > 1 else games
-    order = sorted(shown, key=lambda label: -(shown[label].get("overall") or next(iter(shown[label].values()))).value)
+    order = sorted(
+        shown, key=lambda label: (sort_key(shown[label].get("overall") or shown[label].get(columns[0])), label)
+    )
+    who = (
+        "Scripted agents included (bots=show)."
+        if filters.with_bots
+        else f"Models and the human baseline; {hidden} scripted agents were rated with them (they stay in the fit) "
+        "but are not shown: add bots=show."
+    )
     figure = Table(
         key="figure-1",
         title="Figure 1: rating per game and overall",
         source="GameBench §3.3, Figure 1 (a, b)",
         columns=columns,
         rows=[(label, [shown[label].get(c) for c in columns]) for label in order],
-        note=f"Bradley–Terry strength in nats (mean 0 over agents); 90% bootstrap intervals over {rounds} resamples. "
-        f"A cell with fewer than {min_games()} matches is marked thin and is not used to rank. "
-        "Models appear once per scaffold; consenting people are pooled as human-baseline.",
+        note=f"Bradley–Terry strength in nats, 0 = the mean of the agents the data bound; 90% bootstrap intervals "
+        f"over {rounds} resamples. An agent that won (or lost) every game it played has no finite strength: its "
+        "cell shows only a bound (≥ or ≤), noted unbounded, sorted by that bound and drawn as an open-ended "
+        f"marker. A cell with fewer than {min_games()} matches is marked thin and is not used to rank. "
+        f"Models appear once per scaffold; consenting people are pooled as human-baseline. {who}",
         level=LEVEL,
+        intervals="90% bootstrap intervals (GameBench's level); an unbounded cell: a one-sided 95% bound",
         dot_plot=True,
+    )
+    scores = average_scores(rows, kept, np.random.default_rng(seed), rounds)
+    table2 = Table(
+        key="table-2",
+        title="Table 2: average score per game",
+        source="GameBench Table 2",
+        columns=columns,
+        rows=[(label, [scores[label].get(c) for c in columns]) for label in order],
+        note="Total score the agent achieved in a game / games it played there (a win 1, a draw ½ in two-seat "
+        "games; each seat it held is a game played); overall pools all its games. — where it played none.",
+        level=LEVEL,
+        intervals="90% bootstrap intervals over the agent's games",
     )
     radar = {label: category_means(c) for label, c in shown.items()}
     categories = [c for c in CATEGORIES if any(c in r for r in radar.values())]
@@ -151,11 +257,13 @@ def tables(rows: list[Result], *, filters: ReportFilters, rounds: int, seed: int
         columns=categories,
         rows=[(label, [radar[label].get(c) for c in categories]) for label in order],
         note="Each category averages the agent's per-game strengths over the games of the category it played "
-        "enough; our games' category membership is our choice (docs/metrics.md).",
-        level=LEVEL,
+        "enough (thin and unbounded cells left out); our games' category membership is our choice "
+        f"(docs/metrics.md). {who}",
+        level=None,
+        intervals="no intervals: means of Figure 1's values",
         radar=True,
     )
-    return [figure, table3]
+    return [figure, table2, table3]
 
 
 def reference_table(records: list[ReferenceRecord], *, rounds: int, seed: int = 0) -> Table | None:
@@ -168,7 +276,7 @@ def reference_table(records: list[ReferenceRecord], *, rounds: int, seed: int = 
     games = sorted({r.game for r in records})
     columns = [*games, "overall"]
     plain = {label: {k: replace(c, matches=()) for k, c in cs.items()} for label, cs in cells.items()}
-    order = sorted(plain, key=lambda label: -plain[label]["overall"].value if "overall" in plain[label] else 0)
+    order = sorted(plain, key=lambda label: (sort_key(plain[label].get("overall")), label))
     first = records[0]
     return Table(
         key="reference-figure-1",
@@ -179,11 +287,13 @@ def reference_table(records: list[ReferenceRecord], *, rounds: int, seed: int = 
         note="The paper's own match results, rated by our Bradley–Terry code at 90%; shown apart from the "
         "arena's matches and never pooled with them.",
         level=LEVEL,
+        intervals="90% bootstrap intervals (GameBench's level); an unbounded cell: a one-sided 95% bound",
     )
 
 
 def build(filters: ReportFilters) -> Report:
-    rows = results(finished_matches(GAMES, filters))
-    out = tables(rows, filters=filters, rounds=bootstrap_rounds())
+    matches = finished_matches(GAMES, filters)
+    rows = results(matches)
+    out = tables(rows, filters=filters, rounds=bootstrap_rounds(), kinds=label_kinds(matches))
     reference = reference_table(list(ReferenceRecord.objects.filter(source="gamebench")), rounds=bootstrap_rounds())
     return Report("gamebench", TITLE, CITATION, out + ([reference] if reference else []), filters)

@@ -29,18 +29,20 @@ class Result:
         return match_pairs(list(self.labels), list(self.sides), list(self.scores))
 
 
-def agent_label(slug: str, kind: str, scaffold: str, consent: bool | None) -> str | None:
-    """How a seat's agent is shown in a report: models with their scaffold (side by side), consenting people pooled.
+def agent_label(slug: str, kind: str, scaffold: str, consent: bool | None, version: int | None = None) -> str | None:
+    """How a seat's agent is shown in a report: models with their scaffold (side by side), consenting people pooled;
+    with `version`, the agent version too ("slug v3 (cot)").
 
     None for a person who did not consent to baseline use: their games are left out of reports."""
     if kind == Agent.Kind.HUMAN:
         return HUMAN_BASELINE if consent else None
-    return f"{slug} ({scaffold})" if kind == Agent.Kind.LLM and scaffold else slug
+    name = slug if version is None else f"{slug} v{version}"
+    return f"{name} ({scaffold})" if kind == Agent.Kind.LLM and scaffold else name
 
 
-def seat_labels(matches: QuerySet[Match]) -> dict[int, dict[int, str | None]]:
-    """Per match, per seat index, the seat's report label."""
-    seats: dict[int, dict[int, str | None]] = defaultdict(dict)
+def _seat_rows(matches: QuerySet[Match]) -> list[tuple[int, int, str | None, str]]:
+    """(match, seat, report label, agent kind) per seat. A row is an agent version × scaffold: the label names the
+    version only where one agent has several versions with the same scaffold in these matches (else "slug (cot)")."""
     fields = (
         "match_id",
         "index",
@@ -48,10 +50,32 @@ def seat_labels(matches: QuerySet[Match]) -> dict[int, dict[int, str | None]]:
         "agent_version__agent__kind",
         "agent_version__config__scaffold",
         "agent_version__agent__baseline_consent",
+        "agent_version__number",
     )
-    for match_id, index, slug, kind, scaffold, consent in Seat.objects.filter(match__in=matches).values_list(*fields):
-        seats[match_id][index] = agent_label(slug, kind, scaffold or "", consent)
+    seats = list(Seat.objects.filter(match__in=matches).values_list(*fields))
+    versions: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for _, _, slug, kind, scaffold, _, number in seats:
+        if kind != Agent.Kind.HUMAN:
+            versions[(slug, scaffold or "")].add(number)
+    out = []
+    for match_id, index, slug, kind, scaffold, consent, number in seats:
+        several = len(versions.get((slug, scaffold or ""), ())) > 1
+        label = agent_label(slug, kind, scaffold or "", consent, number if several else None)
+        out.append((match_id, index, label, kind))
+    return out
+
+
+def seat_labels(matches: QuerySet[Match]) -> dict[int, dict[int, str | None]]:
+    """Per match, per seat index, the seat's report label."""
+    seats: dict[int, dict[int, str | None]] = defaultdict(dict)
+    for match_id, index, label, _ in _seat_rows(matches):
+        seats[match_id][index] = label
     return seats
+
+
+def label_kinds(matches: QuerySet[Match]) -> dict[str, str]:
+    """Per report label of the matches' seats, its agent's kind (llm, bot, human, …)."""
+    return {label: kind for _, _, label, kind in _seat_rows(matches) if label is not None}
 
 
 def results(matches: QuerySet[Match], *, with_state: bool = False) -> list[Result]:

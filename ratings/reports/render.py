@@ -19,6 +19,10 @@ def cell_text(cell: Cell | str | None) -> str:
         return cell
     if cell.value is None:
         return f"— n={cell.n}"
+    if cell.note.startswith(("unbounded above", "unbounded below")):
+        # Only a bound is known (GameBench: an agent that won, or lost, every game): never a point value.
+        text = f"≥ {_number(cell.low, cell.unit)}" if cell.high is None else f"≤ {_number(cell.high, cell.unit)}"
+        return f"{text} n={cell.n} ({cell.note})"
     text = _number(cell.value, cell.unit)
     if cell.low is not None and cell.high is not None:
         text += f" [{_number(cell.low, cell.unit)}–{_number(cell.high, cell.unit)}]"
@@ -45,6 +49,7 @@ def as_json(report: Report) -> dict:
                 "title": t.title,
                 "source": t.source,
                 "level": t.level,
+                "intervals": t.interval_text,
                 "note": t.note,
                 "columns": t.columns,
                 "rows": [
@@ -74,7 +79,7 @@ def as_csv(report: Report) -> str:
 
 def _md_table(table: Table) -> list[str]:
     escape = str.maketrans({"|": "\\|"})
-    lines = [f"## {table.title}", "", f"*{table.source}*; intervals at {table.level:.0%}.", ""]
+    lines = [f"## {table.title}", "", f"*{table.source}*; {table.interval_text}.", ""]
     lines.append("| | " + " | ".join(c.translate(escape) for c in table.columns) + " |")
     lines.append("|---" * (len(table.columns) + 1) + "|")
     for label, cells in table.rows:

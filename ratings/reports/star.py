@@ -72,8 +72,18 @@ def leaderboard(rows: list[Result], *, rng: np.random.Generator, shuffles: int =
     return out
 
 
+def row_key(label: str, mode: str) -> str:
+    """A per-mode row: "agent · mode" (the agent label carries its scaffold)."""
+    return f"{label} · {mode}"
+
+
+def mode_labels(rows: list[Result]) -> dict[int, dict[int, str]]:
+    """Per match, per seat, its per-mode row key: agent, scaffold and the match's mode."""
+    return {r.match: {seat: row_key(label, mode_of(r)) for seat, label in enumerate(r.labels)} for r in rows}
+
+
 def decision_times(matches: QuerySet[Match], labels: dict[int, dict[int, str]]) -> dict[str, list[tuple[int, int]]]:
-    """Per agent label: (match, elapsed ms) of every decision it made."""
+    """Per row key (`labels[match][seat]`): (match, elapsed ms) of every decision made in that seat."""
     times: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for match_id, seat, elapsed in Decision.objects.filter(match__in=matches).values_list(
         "match_id", "seat", "elapsed_ms"
@@ -84,18 +94,27 @@ def decision_times(matches: QuerySet[Match], labels: dict[int, dict[int, str]]) 
     return times
 
 
-def gap_cells(board: dict[str, list[Cell]], times: dict[str, list[tuple[int, int]]], rng) -> dict[str, list[Cell]]:
-    """The strategy–execution gap per agent: PWER beside the median decision time (bootstrap 95% interval)."""
+def gap_cells(
+    board: dict[str, list[Cell]], times: dict[str, list[tuple[int, int]]], mode: str, rng
+) -> dict[str, list[Cell]]:
+    """The strategy–execution gap per agent in one mode: its PWER in that mode beside the median time of the
+    decisions it made in that mode's matches (bootstrap 95% interval); `times` is keyed by `row_key`."""
     out = {}
     for label, cells in board.items():
-        mine = times.get(label, [])
+        mine = times.get(row_key(label, mode), [])
         median = (
             bootstrap_quantile([ms for _, ms in mine], 0.5, rng=rng, rounds=500)
             if mine
             else Estimate(None, None, None, 0)
         )
-        out[label] = [cells[0], Cell.of(median, cells[0].matches)]
+        out[label] = [cells[0], Cell.of(median, [m for m, _ in mine])]
     return out
+
+
+SD_NOTE = (
+    "PWER and SER: mean ± one standard deviation over 1,000 random match orders "
+    "(STAR's ±, order sensitivity, not a confidence interval)"
+)
 
 
 def tables(
@@ -106,6 +125,8 @@ def tables(
     filters: ReportFilters,
     seed: int = 0,
 ) -> list[Table]:
+    """Tables 1–2 per mode, Table 3 per agent and mode, and the gap; `errors` rows and `times` are keyed by
+    `row_key` (agent label · mode)."""
     rng = np.random.default_rng(seed)
     out = []
     gap_rows = []
@@ -121,17 +142,19 @@ def tables(
                 rows=[(label, board[label]) for label in order],
                 note="PWER and SER: mean over 1,000 random match orders, the interval is ± one standard deviation "
                 "over those orders (STAR's ±: order sensitivity, not sampling error). Win rate: Wilson 95%.",
+                level=None,
+                intervals=f"{SD_NOTE}; win rate: Wilson 95% interval",
             )
         )
-        gap = gap_cells(board, times, rng)
-        gap_rows += [(f"{label} · {mode}", gap[label]) for label in order]
-    errors = [e for e in errors if filters.shows(e["agent"])]
+        gap = gap_cells(board, times, mode, rng)
+        gap_rows += [(row_key(label, mode), gap[label]) for label in order]
+    errors = [e for e in errors if filters.shows(e["agent"].rpartition(" · ")[0])]
     out.append(
         Table(
             key="table-3",
-            title="Table 3: tool-call and spatial errors",
+            title="Table 3: tool-call and spatial errors, per agent and mode",
             source="STAR §4.4, Table 3",
-            columns=["Actions per game", "TCE", "SAE"],
+            columns=["Actions per game", "TCE", "SAE", "Fog halts"],
             rows=[
                 (
                     e["agent"],
@@ -139,11 +162,17 @@ def tables(
                         Cell(e["actions_per_game"], None, None, e["games"], tuple(e["matches"])),
                         Cell(**{**e["failed"], "matches": tuple(e["matches"]), "unit": "%"}),
                         Cell(**{**e["spatial"], "matches": tuple(e["matches"]), "unit": "%"}),
+                        Cell(e["halts"], None, None, e["games"], tuple(e["matches"])),
                     ],
                 )
                 for e in errors
             ],
-            note="TCE = failed commands / commands; SAE = spatial failures / failed commands (Wilson 95%).",
+            note="TCE = failed commands / commands; SAE = spatial failures / failed commands, a spatial failure "
+            "being a rejected command that broke a spatial constraint (off the map, water, out of range, occupied). "
+            "Fog halts (a march stopped by an enemy it could not see) count as failed commands in TCE but not as "
+            "spatial errors: the command broke no constraint the agent could see. Actions per game and fog "
+            "halts are counts (n = games).",
+            intervals="TCE and SAE: Wilson 95% intervals; actions per game and fog halts: counts, no interval",
         )
     )
     out.append(
@@ -153,8 +182,12 @@ def tables(
             source="STAR §4.3",
             columns=["PWER", "Median decision time (ms)"],
             rows=gap_rows,
-            note="Median over the agent's decisions, with a 95% bootstrap interval.",
+            note="Each row pairs the agent's PWER in one mode with the median time of its decisions in that "
+            "mode's matches only (n = those decisions), with a 95% bootstrap interval.",
             chart=(1, 0, True),
+            level=None,
+            intervals="PWER: mean ± one standard deviation over 1,000 match orders; "
+            "median time: 95% bootstrap interval",
         )
     )
     return out
@@ -166,12 +199,8 @@ def build(filters: ReportFilters) -> Report:
     by_mode: dict[str, list[Result]] = defaultdict(list)
     for r in rows:
         by_mode[mode_of(r)].append(r)
-    labels = {r.match: dict(enumerate(r.labels)) for r in rows}
-    agent_matches: dict[str, set[int]] = defaultdict(set)
-    for r in rows:
-        for label in r.labels:
-            agent_matches[label.partition(" (")[0]].add(r.match)
-    errors = [{**e, "matches": sorted(agent_matches[e["agent"]])} for e in star_error_rates(matches)]
+    labels = mode_labels(rows)
+    errors = star_error_rates(matches, labels=labels)
     return Report(
         "star", TITLE, CITATION, tables(by_mode, errors, decision_times(matches, labels), filters=filters), filters
     )

@@ -21,6 +21,8 @@ from ratings.selectors import prompt_versions
 
 #: A computed report is reused this long (seconds) for the same paper and filters: a visitor's work is bounded.
 CACHE_SECONDS = 300
+#: Cell notes that grey a cell out: too little data to lean on, or no value at all.
+THIN_NOTES = ("thin", "undefined", "unbounded", "partial")
 CONTENT_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}
 
 
@@ -99,40 +101,76 @@ def cell_matches(request: HttpRequest, paper_slug: str) -> HttpResponse:
 
 
 def dot_plot(table: Table) -> dict | None:
-    """GameBench's Figure 1a as a plotly figure: per agent, its value in each column with the interval as whiskers."""
-    data = []
-    for label, cells in table.rows:
-        points = [(c, cell) for c, cell in zip(table.columns, cells, strict=True) if isinstance(cell, Cell)]
-        points = [(c, cell) for c, cell in points if cell.value is not None]
-        if not points:
-            continue
+    """GameBench's Figure 1 as a plotly figure, a panel per column (each game, then overall) stacked top to bottom,
+    agents on the y axis of each, strength on x with the interval as whiskers. An unbounded cell is drawn at its
+    bound as an open triangle pointing the way the data cannot bound (no whisker that way)."""
+    panels = []
+    for k, column in enumerate(table.columns):
+        points = [(label, cells[k]) for label, cells in table.rows if isinstance(cells[k], Cell)]
+        points = [(label, cell) for label, cell in points if cell.value is not None]
+        if points:
+            panels.append((column, points[::-1]))  # the best on top
+    if not panels:
+        return None
+    heights = [len(points) + 1.5 for _, points in panels]
+    total, gap = sum(heights), 0.04
+    data, layout, top = [], {}, 1.0
+    for number, ((column, points), height) in enumerate(zip(panels, heights, strict=True), start=1):
+        share = (1.0 - gap * (len(panels) - 1)) * height / total
+        suffix = "" if number == 1 else str(number)
+
+        def upper(cell: Cell) -> float:
+            return (cell.high if cell.high is not None else cell.value) - cell.value
+
+        def lower(cell: Cell) -> float:
+            return cell.value - (cell.low if cell.low is not None else cell.value)
+
+        def symbol(cell: Cell) -> str:
+            if cell.note.startswith("unbounded above"):
+                return "triangle-right-open"
+            return "triangle-left-open" if cell.note.startswith("unbounded below") else "circle"
+
         data.append(
             {
                 "type": "scatter",
                 "mode": "markers",
-                "name": label,
-                "y": [c for c, _ in points],
+                "name": column,
+                "showlegend": False,
+                "xaxis": f"x{suffix}",
+                "yaxis": f"y{suffix}",
+                "y": [label for label, _ in points],
                 "x": [cell.value for _, cell in points],
+                "marker": {"symbol": [symbol(cell) for _, cell in points], "size": 9},
                 "error_x": {
                     "type": "data",
                     "symmetric": False,
-                    "array": [(cell.high if cell.high is not None else cell.value) - cell.value for _, cell in points],
-                    "arrayminus": [
-                        cell.value - (cell.low if cell.low is not None else cell.value) for _, cell in points
-                    ],
+                    "array": [upper(cell) for _, cell in points],
+                    "arrayminus": [lower(cell) for _, cell in points],
                 },
-                "text": [f"n={cell.n}{' (thin)' if cell.note else ''}" for _, cell in points],
-                "hovertemplate": f"{label}: %{{x:.2f}} on %{{y}}, %{{text}}<extra></extra>",
+                "text": [f"n={cell.n}{f' ({cell.note})' if cell.note else ''}" for _, cell in points],
+                "hovertemplate": f"%{{y}} on {column}: %{{x:.2f}}, %{{text}}<extra></extra>",
             }
         )
-    if not data:
-        return None
-    layout = {
-        "title": {"text": table.title},
-        "margin": {"l": 110, "r": 20, "t": 50, "b": 50},
-        "hovermode": "closest",
-        "xaxis": {"title": {"text": "strength (nats); whiskers: 90% interval"}},
-    }
+        layout[f"xaxis{suffix}"] = {
+            "anchor": f"y{suffix}",
+            "zeroline": True,
+            "title": {"text": f"{column}: strength (nats)"},
+        }
+        layout[f"yaxis{suffix}"] = {
+            "anchor": f"x{suffix}",
+            "domain": [max(0.0, top - share), top],
+            "type": "category",
+            "automargin": True,
+        }
+        top -= share + gap
+    layout.update(
+        {
+            "title": {"text": f"{table.title} (whiskers: 90% interval; ▷ ≥ a bound, unbounded above)"},
+            "margin": {"l": 140, "r": 20, "t": 50, "b": 40},
+            "height": int(120 + 22 * total + 60 * len(panels)),
+            "hovermode": "closest",
+        }
+    )
     return {"data": data, "layout": layout}
 
 
@@ -208,7 +246,7 @@ def linked_tables(report: Report, query: str) -> list[dict]:
                     {
                         "text": cell_text(cell),
                         "href": href,
-                        "thin": isinstance(cell, Cell) and bool(cell.note == "thin"),
+                        "thin": isinstance(cell, Cell) and cell.note.startswith(THIN_NOTES),
                     }
                 )
             rows.append({"label": label, "cells": linked})

@@ -26,7 +26,8 @@ def test_star_error_rates_count_rejected_and_failed_commands():
     rows = {r["agent"]: r for r in star_error_rates()}
     lv1 = rows["skirmish-lv1"]
     decisions = match.decisions.filter(seat=0).count()
-    failed, spatial = match.state["failed"][0] + 2, match.state["spatial"][0] + 1
+    # Fog halts (the engine's "spatial" count) are failed commands but not spatial errors: only the off-map one is.
+    failed, spatial = match.state["failed"][0] + 2, 1
     # STAR Table 3: TCE = failed / commands, SAE = spatial / failed (not / commands), actions per game.
     assert lv1["commands"] == decisions + 2
     assert lv1["actions_per_game"] == decisions + 2  # one game
@@ -34,6 +35,7 @@ def test_star_error_rates_count_rejected_and_failed_commands():
     assert lv1["failed"]["value"] == pytest.approx(failed / (decisions + 2))
     assert lv1["spatial"]["n"] == failed
     assert lv1["spatial"]["value"] == pytest.approx(spatial / failed)
+    assert lv1["halts"] == match.state["spatial"][0]
 
 
 def test_star_performance_by_hand():
@@ -109,3 +111,29 @@ def test_plan_game_matches_feed_the_process_metrics_and_the_radar():
     wr = process["battle-card-lv2"]["metrics"]["WR"]
     assert 0 <= wr["low"] <= (wr["value"] or 0) <= wr["high"] <= 1
     assert len(data["radar"]["battle-card-lv2"]) == 5
+
+
+def test_star_error_rates_rows_by_given_keys_and_fog_halts_are_not_spatial():
+    bots = {a.slug: a for a in bots_ensure(game="skirmish")}
+    match = match_create(game="skirmish", agents=[bots["skirmish-lv1"], bots["skirmish-lv0"]], seed=2)
+    match = async_to_sync(run_match)(match.pk)
+    keys = {match.pk: {0: "lv1 · turn-based"}}  # seat 1 has no key: left out
+    (row,) = star_error_rates(labels=keys)
+    assert (row["agent"], row["games"], row["matches"]) == ("lv1 · turn-based", 1, [match.pk])
+    assert row["halts"] == match.state["spatial"][0] > 0  # this game has fog halts
+    # Bots send no rejected command: whatever their fog halts, none of their failures is spatial.
+    assert row["spatial"]["value"] in (0.0, None)
+
+
+def test_the_analysis_pages_correlations_count_models_only():
+    from django.test import override_settings
+
+    from ratings.services import snapshot_refresh
+
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
+    async_to_sync(run_match)(match.pk)
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
+        data = snapshot_refresh(game="").data
+    assert len(data["process"]) == 2  # both bots have process metrics …
+    assert {c["n"] for c in data["correlations"]} == {0}  # … but no model: no agent counted in any correlation

@@ -31,7 +31,7 @@ def test_gamebench_bradley_terry_by_hand_with_a_thin_cell():
     assert a.value == pytest.approx(math.log(3) / 2, abs=1e-4)
     assert cells["B"]["chess"].value == pytest.approx(-math.log(3) / 2, abs=1e-4)
     assert (a.n, a.matches, a.note) == (4, (1, 2, 3, 4), "thin")  # 4 matches < 10: shown, marked thin
-    (figure, radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    (figure, _table_2, radar) = gamebench.tables(rows, filters=NONE, rounds=50)
     assert figure.level == 0.90
     assert figure.columns == ["chess"]
     assert radar.rows == [("A", []), ("B", [])]  # the radar leaves thin cells out: no category has data
@@ -133,16 +133,17 @@ def test_page_command_and_cell_links_agree(client):
     for seed in (1, 2):
         match = match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv1"]], seed=seed)
         ids.append(async_to_sync(run_match)(match.pk).pk)
-    page = client.get("/reports/gamebench/?format=md")
+    page = client.get("/reports/gamebench/?format=md&bots=show")  # two bots: shown on request only
     assert page.status_code == 200
     out = io.StringIO()
-    call_command("report", "gamebench", "--format", "md", stdout=out)
+    call_command("report", "gamebench", "--format", "md", "--bots", "show", stdout=out)
     assert page.content.decode() == out.getvalue()
     assert "tic-tac-toe-lv0" in out.getvalue()
     assert "n=2 (thin)" in out.getvalue()
-    html = client.get("/reports/gamebench/").content.decode()
-    assert 'href="cell/?table=figure-1&amp;row=0&amp;col=0"' in html
-    cell = client.get("/reports/gamebench/cell/?table=figure-1&row=0&col=0")
+    assert "tic-tac-toe-lv0" not in client.get("/reports/gamebench/?format=md").content.decode()
+    html = client.get("/reports/gamebench/?bots=show").content.decode()
+    assert 'href="cell/?table=figure-1&amp;row=0&amp;col=0&amp;bots=show"' in html
+    cell = client.get("/reports/gamebench/cell/?table=figure-1&row=0&col=0&bots=show")
     assert cell.status_code == 200
     for pk in ids:
         assert f'href="/matches/{pk}/"' in cell.content.decode()  # the second click reaches the decisions
@@ -156,6 +157,7 @@ def test_filters_are_checked_like_the_leaderboard(client):
     assert client.get("/reports/star/?since=2026-13-01").status_code == 400
     assert client.get("/reports/star/?agent=nobody").status_code == 400
     assert client.get("/reports/star/?scaffold=magic").status_code == 400
+    assert client.get("/reports/star/?bots=yes").status_code == 400  # only bots=show
     assert client.get("/reports/star/cell/?table=nope&row=0&col=0").status_code == 400
     assert client.get("/reports/nobody/").status_code == 404
     with pytest.raises(CommandError, match="not a date"):
@@ -268,9 +270,16 @@ def test_advgamebench_page_draws_the_section_4_6_radar(client):
     bots = {a.slug: a for a in bots_ensure(game="battle-card")}
     match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
     async_to_sync(run_match)(match.pk)
-    report = client.get("/reports/advgamebench/?format=json").json()
+    assert (
+        next(t for t in client.get("/reports/advgamebench/?format=json").json()["tables"] if t["key"] == "radar")[
+            "rows"
+        ]
+        == []
+    )  # two scripted bots: not on the radar unless asked for
+    report = client.get("/reports/advgamebench/?format=json&bots=show").json()
     table = next(t for t in report["tables"] if t["key"] == "radar")
-    html = client.get("/reports/advgamebench/").content.decode()
+    assert len(table["rows"]) == 2
+    html = client.get("/reports/advgamebench/?bots=show").content.decode()
     drawn = json.loads(re.search(r'<script id="radar-figure" type="application/json">(.*?)</script>', html).group(1))
     assert {trace["name"] for trace in drawn["data"]} == {row["label"] for row in table["rows"]}
     for trace in drawn["data"]:
@@ -283,14 +292,15 @@ def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
     from ratings.reports.views import figure
 
     rows = [Result(m, "chess", ("A", "B"), (0, 1), (s, 1 - s)) for m, s in zip(range(1, 5), (1, 1, 1, 0), strict=True)]
-    (table, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    (table, _table_2, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
     drawn = figure(table)
-    a = next(trace for trace in drawn["data"] if trace["name"] == "A")
-    cell = dict(table.rows)["A"][0]
-    assert a["y"] == ["chess"]
-    assert a["x"] == [cell.value]
-    assert a["error_x"]["arrayminus"] == [cell.value - cell.low]
-    assert a["text"] == ["n=4 (thin)"]
+    (chess,) = drawn["data"]  # one panel per game; agents on its y axis, the best on top
+    a, b = dict(table.rows)["A"][0], dict(table.rows)["B"][0]
+    assert chess["y"] == ["B", "A"]
+    assert chess["x"] == [b.value, a.value]
+    assert chess["error_x"]["arrayminus"] == [b.value - b.low, a.value - a.low]
+    assert chess["text"] == ["n=4 (thin)", "n=4 (thin)"]
+    assert drawn["layout"]["yaxis"]["type"] == "category"
 
 
 @pytest.mark.django_db
@@ -303,10 +313,10 @@ def test_gamebench_page_draws_the_category_radar_above_its_table(client):
     for seed in (1, 2):
         match = match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv1"]], seed=seed)
         async_to_sync(run_match)(match.pk)
-    report = client.get("/reports/gamebench/?format=json").json()
+    report = client.get("/reports/gamebench/?format=json&bots=show").json()
     table = next(t for t in report["tables"] if t["key"] == "table-3-radar")
     assert table["columns"] == ["Abstract Strategy"]  # tic-tac-toe's only category
-    html = client.get("/reports/gamebench/").content.decode()
+    html = client.get("/reports/gamebench/?bots=show").content.decode()
     found = re.search(r'<script id="table-3-radar-figure" type="application/json">(.*?)</script>', html)
     drawn = json.loads(found.group(1))
     expected = {row["label"]: row["cells"][0]["value"] for row in table["rows"]}
@@ -420,3 +430,285 @@ def test_gamebench_categories_hold_its_nine_games_as_table_3_does():
     }
     ours = {category: {names[g] for g in games if g in names} for category, games in gamebench.CATEGORIES.items()}
     assert ours == {category: set(games.split()) for category, games in table_3.items()}
+
+
+def test_star_gap_pairs_each_modes_pwer_with_that_modes_decision_times():
+    # A beats B once per mode. A's decisions took 100 and 300 ms in the turn-based match and 40 ms in the
+    # real-time one: the turn-based row's median is 200 ms over 2 decisions, the real-time row's 40 ms over 1
+    # (pooled, both rows would show the median of all three, 100 ms, n = 3).
+    units = [[1, 0, "infantry", 0, 0, 50, 4, 2]]
+    turn = {"winner": 0, "units": units, "mode": "turn-based", "turn": 4, "max_turns": 12, "clock": 0}
+    real = {**turn, "mode": "real-time", "clock": 50, "window_ticks": 10}
+    by_mode = {
+        "turn-based": [Result(1, "skirmish", ("A", "B"), (0, 1), (1.0, 0.0), turn)],
+        "real-time": [Result(2, "skirmish", ("A", "B"), (0, 1), (1.0, 0.0), real)],
+    }
+    assert star.mode_labels(by_mode["real-time"]) == {2: {0: "A · real-time", 1: "B · real-time"}}
+    times = {"A · turn-based": [(1, 100), (1, 300)], "A · real-time": [(2, 40)], "B · turn-based": [(1, 7)]}
+    tables = {t.key: t for t in star.tables(by_mode, [], times, filters=NONE)}
+    gap = dict(tables["gap"].rows)
+    assert (gap["A · turn-based"][1].value, gap["A · turn-based"][1].n) == (200.0, 2)
+    assert gap["A · turn-based"][1].matches == (1,)
+    assert (gap["A · real-time"][1].value, gap["A · real-time"][1].n, gap["A · real-time"][1].matches) == (
+        40.0,
+        1,
+        (2,),
+    )
+    assert (gap["B · real-time"][1].value, gap["B · real-time"][1].n) == (None, 0)
+    assert gap["A · real-time"][0] == dict(tables["table-2"].rows)["A"][0]  # the real-time PWER
+    # The ± is a standard deviation over match orders, and the page says so rather than "95%".
+    assert tables["table-1"].level is None
+    assert "standard deviation" in tables["table-1"].interval_text
+    assert "95%" not in tables["table-1"].interval_text.split(";")[0]
+
+
+def test_star_table_3_rows_are_agent_scaffold_and_mode():
+    errors = [
+        {
+            "agent": f"m (cot) · {mode}",
+            "games": 2,
+            "matches": [1, 2],
+            "commands": 10,
+            "actions_per_game": 5.0,
+            "failed": {"value": 0.2, "low": 0.05, "high": 0.5, "n": 10},
+            "spatial": {"value": 0.5, "low": 0.1, "high": 0.9, "n": 2},
+            "halts": 1,
+        }
+        for mode in star.MODES
+    ]
+    (table,) = [t for t in star.tables({}, errors, {}, filters=NONE) if t.key == "table-3"]
+    assert [label for label, _ in table.rows] == ["m (cot) · turn-based", "m (cot) · real-time"]
+    assert table.columns[-1] == "Fog halts"
+    direct = [t for t in star.tables({}, errors, {}, filters=ReportFilters(scaffold="direct")) if t.key == "table-3"]
+    assert direct[0].rows == []  # the scaffold filter reads the label before the mode
+
+
+def test_advgamebench_correlations_count_models_only_unless_bots_are_asked_for():
+    # Three models whose OBR falls as WR rises exactly (r = −1), and two bots at OBR = 0 that would pull r.
+    overall, kinds = {}, {}
+    for agent, (wr, obr), kind in [
+        ("a (cot)", (0.2, 0.6), "llm"),
+        ("b (direct)", (0.5, 0.3), "llm"),
+        ("c (direct)", (0.8, 0.0), "llm"),
+        ("lv0", (0.0, 0.0), "bot"),
+        ("lv1", (0.1, 0.0), "bot"),
+    ]:
+        records = []
+        for game_round in range(1, 11):  # 10 rounds: WR and OBR exactly as given
+            records.append(
+                pm.RoundRecord(
+                    agent=agent,
+                    match=(1, "attacker"),
+                    round=game_round,
+                    won=game_round <= 10 * wr,
+                    over_budget=game_round <= 10 * obr,
+                )
+            )
+        overall[agent] = records
+        kinds[agent] = kind
+    records = [r for rs in overall.values() for r in rs]
+    tables = {t.key: t for t in advgamebench.tables(records, {1: "battle-card"}, filters=NONE, kinds=kinds)}
+    r, _p = dict(tables["correlations"].rows)["OBR ~ WR (§4.3)"]
+    assert (r.value, r.n) == (pytest.approx(-1.0), 3)
+    assert r.note == "thin: 3 agents, fewer than 20"
+    assert "models only" in tables["correlations"].note
+    assert [label for label, _ in tables["radar"].rows] == ["a (cot)", "b (direct)", "c (direct)"]
+    # bots=show counts them, and the rows say so: r over the five is no longer −1.
+    shown = {
+        t.key: t
+        for t in advgamebench.tables(records, {1: "battle-card"}, filters=ReportFilters(bots="show"), kinds=kinds)
+    }
+    r5, _ = dict(shown["correlations"].rows)["OBR ~ WR (§4.3), bots included"]
+    assert r5.n == 5
+    assert r5.value == pytest.approx(-0.0513, abs=1e-4)  # the bots' zeros wash the models' r = −1 out
+    assert len(shown["radar"].rows) == 5
+    # A constant series (three models all at OBR = 0) has no r, and the cell says why.
+    same = {a: [advgamebench.Cell(None)] * 9 for a in ("x", "y", "z")}
+    for a, wr in zip(same, (0.1, 0.5, 0.9), strict=True):
+        same[a][0], same[a][5] = advgamebench.Cell(wr, n=5), advgamebench.Cell(0.0, n=5)
+    (obr_wr, *_rest) = advgamebench.correlation_table(same).rows
+    assert obr_wr[1][0].value is None
+    assert obr_wr[1][0].note == "undefined: one of the two is the same for every agent"
+
+
+def test_advgamebench_table_1_has_constructive_revision_rate():
+    # Lost round 1 (V = 2), revised and rose to V = 5 in round 2 (constructive); lost round 2, revised, fell to V = 1.
+    rows = [
+        pm.RoundRecord(agent="m (cot)", match=(1, "defender"), round=1, won=False, value=2.0),
+        pm.RoundRecord(agent="m (cot)", match=(1, "defender"), round=2, won=False, revised=True, value=5.0),
+        pm.RoundRecord(agent="m (cot)", match=(1, "defender"), round=3, won=False, revised=True, value=1.0),
+    ]
+    (table,) = [t for t in advgamebench.tables(rows, {1: "tower-defense"}, filters=NONE) if t.key == "table-1-overall"]
+    cnstr = dict(table.rows)["m (cot)"][table.columns.index("CnstrR")]
+    assert (cnstr.value, cnstr.n, cnstr.unit) == (0.5, 2, "%")
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_advgamebench_rows_are_agent_and_scaffold(client):
+    from arena.models import Agent, AgentVersion, Seat
+
+    # One model with a direct and a chain-of-thought version: each sits in seat 0 of one battle-card match.
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    model = Agent.objects.create(slug="m", name="M", kind=Agent.Kind.LLM)
+    versions = [
+        AgentVersion.objects.create(agent=model, number=n, config={"scaffold": s})
+        for n, s in ((1, "direct"), (2, "cot"))
+    ]
+    for seed, version in zip((4, 5), versions, strict=True):
+        match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=seed)
+        async_to_sync(run_match)(match.pk)
+        Seat.objects.filter(match=match, index=0).update(agent_version=version)
+    report = client.get("/reports/advgamebench/?format=json").json()
+    overall = next(t for t in report["tables"] if t["key"] == "table-1-overall")
+    assert [r["label"] for r in overall["rows"]] == ["battle-card-lv0", "m (cot)", "m (direct)"]
+    rows = {r["label"]: r["cells"][0] for r in overall["rows"]}
+    assert len(rows["m (cot)"]["matches"]) == 1
+    assert rows["m (cot)"]["matches"] != rows["m (direct)"]["matches"]
+    radar = next(t for t in report["tables"] if t["key"] == "radar")
+    assert [r["label"] for r in radar["rows"]] == ["m (cot)", "m (direct)"]  # the bot is left off by default
+
+
+def test_dsgbench_eq_3_marks_partial_and_thin_rows_and_shows_spread():
+    from collections import Counter
+
+    # m (cot): a Diplomacy game (CCC 17 of 34, WS 0.5, BIR 0.1, ASR 0.5, AD 10 of 20) and a Stratego game
+    # (CPR 2/4, TPCV 74 of 148, won). Strategic (.5 + .5 + .5 + .5)/4 = 50; Social BIR = 10; Team (.5 + .5)/2 = 50;
+    # Adaptive WR = 100; Overall (0.25·.5 + 0.2·.1 + 0.15·.5 + 0.2·1) / 0.8 = 52.5, on all four dimensions.
+    diplomacy = Counter(ccc=17, ccc_n=1, ws=0.5, ws_n=1, bir=0.1, bir_n=1, asr=0.5, asr_n=1, ad=10, ad_n=1)
+    stratego = Counter(cpr=2, cpr_n=4, tpcv=74, tpcv_n=1, wr=1, wr_n=1)
+    # lv0: one Stratego game, everything kept and won: Overall 100 on two dimensions of one game.
+    bot = Counter(cpr=4, cpr_n=4, tpcv=148, tpcv_n=1, wr=1, wr_n=1)
+    counts = {"m (cot)": {1: diplomacy, 2: stratego}, "lv0": {3: bot}}
+    (table,) = [
+        t for t in dsgbench.tables({}, config=dsgbench.DEFAULT_SCORE, counts=counts, minimum=2) if t.key == "eq-3"
+    ]
+    rows = dict(table.rows)
+    overall = table.columns.index("Overall")
+    m = rows["m (cot)"]
+    assert [c.value for c in m[:overall]] == pytest.approx([50.0, None, 10.0, 50.0, 100.0], nan_ok=True)
+    assert m[overall].value == pytest.approx(52.5)
+    assert m[overall].low <= 52.5 <= m[overall].high
+    assert m[overall].low < m[overall].high
+    assert (m[overall].n, m[overall].note) == (2, "")
+    assert m[-1] == "4 dims: diplomacy, stratego"
+    lv0 = rows["lv0"]
+    assert (lv0[overall].value, lv0[overall].low, lv0[overall].high) == (100.0, 100.0, 100.0)
+    assert lv0[overall].note == "thin: 1 matches; partial: 2 of 4 dimensions"
+    assert lv0[-1] == "2 dims: stratego"
+    assert table.level is None
+    assert "bootstrap" in table.interval_text
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_REPORT_MIN_GAMES=1)
+def test_dsgbench_report_includes_diplomacy(client):
+    from ratings.game_metrics import diplomacy_report
+
+    bots = {a.slug: a for a in bots_ensure(game="diplomacy")}
+    match = match_create(game="diplomacy", agents=[bots["diplomacy-lv0"]] * 6 + [bots["diplomacy-lv1"]], seed=1)
+    async_to_sync(run_match)(match.pk)
+    report = client.get("/reports/dsgbench/?format=json").json()
+    metrics = next(t for t in report["tables"] if t["key"] == "metrics")
+    rows = {r["label"]: dict(zip(metrics["columns"], r["cells"], strict=True)) for r in metrics["rows"]}
+    expected = {r["agent"]: r for r in diplomacy_report()}
+    for slug in ("diplomacy-lv0", "diplomacy-lv1"):
+        for name in ("CCC", "ASR", "AD"):
+            assert rows[slug][name]["value"] == pytest.approx(expected[slug][name.lower()])
+        assert rows[slug]["CCC"]["matches"] == [match.pk]
+    assert rows["diplomacy-lv0"]["CCC"]["n"] == 1  # n = matches; the six powers are averaged
+    eq3 = next(t for t in report["tables"] if t["key"] == "eq-3")
+    (lv1,) = [r for r in eq3["rows"] if r["label"] == "diplomacy-lv1"]
+    assert lv1["cells"][-1] == "3 dims: diplomacy"  # Strategic, Social, Team: one game, so partial
+    assert lv1["cells"][eq3["columns"].index("Overall")]["note"] == "partial: 3 of 4 dimensions"
+
+
+def test_gamebench_an_agent_that_never_lost_shows_a_bound_sorted_by_it():
+    # A beats B 12 times (never loses: no finite MLE). B and C split 2–2; D beats B 7 of 8. Bounded: B = C,
+    # D = B + ln 7, centred on their mean: B = −ln 7 / 3 = −0.6486, D = 2 ln 7 / 3 = 1.2973. A's one-sided
+    # 95% bound over 12 straight wins: P(win) ≥ 0.05^(1/12) = 0.77907, log-odds 1.2603, so A ≥ B + 1.2603 = 0.6117,
+    # below D: A is not first although its prior-held fit is ~16 nats.
+    games = [("A", "B", 1.0)] * 12 + [("B", "C", 1.0), ("B", "C", 0.0)] * 2 + [("D", "B", 1.0)] * 7 + [("D", "B", 0.0)]
+    rows = [Result(m, "chess", (x, y), (0, 1), (s, 1 - s)) for m, (x, y, s) in enumerate(games, start=1)]
+    assert gamebench.one_sided(0.90, 12) == pytest.approx(1.2603, abs=1e-4)
+    (figure, table_2, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    cells = {label: row[0] for label, row in figure.rows}
+    assert cells["B"].value == pytest.approx(-math.log(7) / 3, abs=1e-3)
+    assert cells["D"].value == pytest.approx(2 * math.log(7) / 3, abs=1e-3)
+    a = cells["A"]
+    assert (a.low, a.high, a.note) == (pytest.approx(cells["B"].value + 1.2603, abs=1e-3), None, "unbounded above")
+    assert [label for label, _ in figure.rows][:2] == ["D", "A"]
+    from ratings.reports.render import cell_text
+    from ratings.reports.views import figure as draw
+
+    assert cell_text(a) == "≥ 0.612 n=12 (unbounded above)"
+    (panel,) = draw(figure)["data"]
+    assert panel["marker"]["symbol"][panel["y"].index("A")] == "triangle-right-open"
+    assert panel["error_x"]["array"][panel["y"].index("A")] == 0  # no whisker where nothing bounds it
+    # Table 2, average score: A won all 12 (1.0); B scored 2 of 4 against C, 1 of 8 against D, 0 of 12 against A.
+    scores = {label: row[0] for label, row in table_2.rows}
+    assert (scores["A"].value, scores["A"].n) == (1.0, 12)
+    assert scores["B"].value == pytest.approx(3 / 24)
+
+
+def test_gamebench_figure_1_holds_models_and_people_unless_bots_are_asked_for():
+    rows = [Result(m, "chess", ("m (cot)", "lv0"), (0, 1), (s, 1 - s)) for m, s in enumerate((1, 1, 0, 1), start=1)]
+    rows += [Result(9, "chess", ("human-baseline", "lv0"), (0, 1), (0.5, 0.5))]
+    kinds = {"m (cot)": "llm", "lv0": "bot", "human-baseline": "human"}
+    figure, table_2, _ = gamebench.tables(rows, filters=NONE, rounds=20, kinds=kinds)
+    assert sorted(label for label, _ in figure.rows) == ["human-baseline", "m (cot)"]
+    assert [label for label, _ in table_2.rows] == [label for label, _ in figure.rows]
+    assert "1 scripted agents were rated with them" in figure.note
+    shown, _, _ = gamebench.tables(rows, filters=ReportFilters(bots="show"), rounds=20, kinds=kinds)
+    assert "lv0" in dict(shown.rows)
+
+
+def test_gamebench_plan_games_are_not_non_deterministic():
+    for game in ("tower-defense", "battle-card", "attribute-battle"):
+        assert game not in gamebench.CATEGORIES["Non-Deterministic"]
+        assert game in gamebench.CATEGORIES["Hidden Information"]  # sealed plans
+
+
+@pytest.mark.django_db
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_two_versions_with_one_scaffold_are_two_rows(client):
+    from arena.models import Agent, AgentVersion, Seat
+
+    # Versions 1 and 2 of m both use chain of thought (say, another model id), version 3 is direct.
+    bots = {a.slug: a for a in bots_ensure(game="battle-card")}
+    model = Agent.objects.create(slug="m", name="M", kind=Agent.Kind.LLM)
+    versions = [
+        AgentVersion.objects.create(agent=model, number=n, config={"scaffold": s})
+        for n, s in ((1, "cot"), (2, "cot"), (3, "direct"))
+    ]
+    for seed, version in zip((4, 5, 6), versions, strict=True):
+        match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=seed)
+        async_to_sync(run_match)(match.pk)
+        Seat.objects.filter(match=match, index=0).update(agent_version=version)
+    report = client.get("/reports/advgamebench/?format=json&agent=m").json()
+    overall = next(t for t in report["tables"] if t["key"] == "table-1-overall")
+    assert [r["label"] for r in overall["rows"]] == ["m (direct)", "m v1 (cot)", "m v2 (cot)"]
+    assert ReportFilters(agent="m", scaffold="cot").shows("m v2 (cot)")
+    assert not ReportFilters(agent="m", scaffold="cot").shows("m (direct)")
+
+
+def test_every_rendering_says_what_the_intervals_are():
+    from ratings.reports.base import Report
+    from ratings.reports.render import as_json, as_markdown
+
+    units = [[1, 0, "infantry", 0, 0, 50, 4, 2]]
+    state = {"winner": 0, "units": units, "mode": "turn-based", "turn": 4, "max_turns": 12, "clock": 0}
+    by_mode = {"turn-based": [Result(1, "skirmish", ("A", "B"), (0, 1), (1.0, 0.0), state)]}
+    star_tables = star.tables(by_mode, [], {}, filters=NONE)
+    eq3 = dsgbench.tables({}, config=dsgbench.DEFAULT_SCORE, counts={})[-1]
+    report = Report("star", "t", "c", [*star_tables, eq3], NONE)
+    text = as_markdown(report)
+    table_1 = text[text.index("## Table 1") : text.index("## Table 2")]
+    assert "intervals at 95%" not in table_1
+    assert "mean ± one standard deviation over 1,000 random match orders" in table_1
+    assert "Wilson 95% interval" in table_1  # the win-rate column
+    eq3_text = text[text.index("## Eq. 3") :]
+    assert "95% bootstrap intervals resampling the agent's matches" in eq3_text
+    data = {t["key"]: t for t in as_json(report)["tables"]}
+    assert data["table-1"]["level"] is None
+    assert data["table-1"]["intervals"].startswith("PWER and SER: mean ± one standard deviation")

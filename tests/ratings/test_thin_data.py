@@ -119,7 +119,7 @@ def test_a_correlation_on_few_agents_carries_its_n_and_is_marked_thin():
     table = correlation_table(overall)
     _, (r, p) = next(row for row in table.rows if row[0].startswith("ORR ~ WR"))
     assert r.value == pytest.approx(-1.0)
-    assert (r.n, r.note, p.note) == (10, "thin", "thin")
+    assert (r.n, r.note, p.note) == (10, "thin: 10 agents, fewer than 20", "thin: 10 agents, fewer than 20")
     assert "marked thin" in table.note
 
 
