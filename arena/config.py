@@ -47,6 +47,8 @@ class Config:
     #: Rated games an agent needs before a leaderboard ranks it and shows its interval.
     rank_min_games: int = 10
     seed_matches: int = 400
+    #: Where collectstatic puts the site's static files (outside the private var/ when a proxy serves them).
+    static_root: Path | None = None
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -207,4 +209,5 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         rank_min_games=_count(env, "ARENA_RANK_MIN_GAMES", 10),
         seed_matches=_count(env, "ARENA_SEED_MATCHES", 400, least=0),
         secret_key=_secret_key(env, var_dir),
+        static_root=Path(env["ARENA_STATIC_ROOT"]) if env.get("ARENA_STATIC_ROOT") else var_dir / "static",
     )

@@ -130,7 +130,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = CONFIG.var_dir / "static"
+STATIC_ROOT = CONFIG.static_root  # var/static unless ARENA_STATIC_ROOT (a proxy cannot enter var/)
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATICFILES_FINDERS = [

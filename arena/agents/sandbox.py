@@ -4,11 +4,12 @@ Walls (when Arena runs as root and util-linux's `unshare` and `setpriv` work; do
 each with the threat it answers): a network namespace (only a loopback that is down), a pid namespace
 whose init is killed with the run (so nothing the program starts, even under `setsid`, outlives it),
 a mount namespace in which every mount is read-only, Arena's data directory is covered by an empty
-directory, and the working directory (also HOME and TMPDIR) is a private tmpfs of `disk_mb`, gone with
-the run; the program itself runs as the unprivileged user `nobody` with no capabilities and
-`no_new_privs`, under RLIMIT_CPU, RLIMIT_AS, RLIMIT_NPROC, RLIMIT_FSIZE and no core dumps, with an
-environment of PATH, HOME, TMPDIR and LANG only. Elsewhere (not root) it runs as Arena's user with the
-limits and the clean environment, and each attempt notes that the other walls are missing.
+directory (an SQLite file kept elsewhere by /dev/null), and the working directory (also HOME and
+TMPDIR) is a private tmpfs of `disk_mb`, gone with the run; the program itself runs as the
+unprivileged user `nobody` with no capabilities and `no_new_privs`, under RLIMIT_CPU, RLIMIT_AS,
+RLIMIT_NPROC, RLIMIT_FSIZE and no core dumps, with an environment of PATH, HOME, TMPDIR and LANG only.
+Elsewhere (not root) it runs as Arena's user with the limits, the clean environment and a temporary
+directory of its own, and each attempt notes that the other walls are missing.
 """
 
 from __future__ import annotations
@@ -92,7 +93,9 @@ shift 3
 mount -o remount,bind,ro /
 while read -r _ target _; do mount -o remount,bind,ro "$target" 2>/dev/null || true; done < /proc/self/mounts
 while [ "$1" != -- ]; do
-  if [ -d "$1" ]; then mount -t tmpfs -o ro,size=4k,mode=0700 tmpfs "$1"; fi
+  if [ -d "$1" ]; then mount -t tmpfs -o ro,size=4k,mode=0700 tmpfs "$1"
+  elif [ -e "$1" ]; then mount --bind /dev/null "$1"
+  fi
   shift
 done
 shift
@@ -113,8 +116,14 @@ def _walled(argv: list[str], workdir: str, limits: dict[str, Any]) -> list[str]:
 
 
 def hidden_paths() -> list[Path]:
-    """What a sandboxed program finds empty: Arena's data directory (database, secret key, models, caches)."""
-    return [Path(settings.VAR_DIR)]
+    """What a sandboxed program finds empty: Arena's data directory (database, secret key, models, caches),
+    and an SQLite database kept elsewhere (DATABASE_URL=sqlite:///…) with its -wal and -shm files."""
+    hidden = [Path(settings.VAR_DIR)]
+    database = settings.DATABASES["default"]
+    name = str(database.get("NAME") or "")
+    if "sqlite" in database["ENGINE"] and name and not name.startswith(("file:", ":memory:")):
+        hidden += [Path(name + suffix) for suffix in ("", "-wal", "-shm")]
+    return hidden
 
 
 @cache

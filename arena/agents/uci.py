@@ -92,6 +92,8 @@ class UCIAgent:
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as error:
             attempt.verdict, attempt.message = "crashed", f"The engine failed: {error}"
             await self.close()
+        if self.sandbox is not None and self.sandbox.notes and not attempt.message:
+            attempt.message = "; ".join(self.sandbox.notes)
         attempt.latency_ms = round((time.perf_counter() - started) * 1000)
         return DecisionResult(action=action, attempts=[attempt], elapsed_ms=attempt.latency_ms)
 

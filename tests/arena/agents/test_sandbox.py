@@ -193,3 +193,20 @@ async def test_a_hostile_uci_engine_is_walled_in_like_a_program(walls, probe):
     assert not _accepted(walls["server"])
     await asyncio.sleep(0.3)
     assert not _sleepers(walls["mark"])
+
+
+@pytest.mark.filterwarnings("ignore:Overriding setting DATABASES")
+async def test_an_sqlite_database_kept_outside_var_reads_as_empty(settings):
+    directory = bots.program_dir()
+    database = directory / "elsewhere.sqlite3"
+    database.write_text("sessions-and-tokens")
+    database.chmod(0o644)  # readable by anyone: only the mount hides it
+    settings.DATABASES = {
+        **settings.DATABASES,
+        "default": {**settings.DATABASES["default"], "NAME": str(database)},
+    }
+    reader = bots.python_bot(directory, "reader", bots.READ_FILE.format(path=str(database)))
+    result = await ProgramAgent({"command": reader, "limits": {"time_s": 5}}).decide(
+        TICTACTOE, TICTACTOE.initial_state(seed=1), 0, 1
+    )
+    assert json.loads(result.attempts[0].raw_text) == {"response": ""}
