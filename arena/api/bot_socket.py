@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 POLL_S = 0.5
 #: Close code of a socket whose token is unknown, revoked or lacks the "agents" scope.
 UNAUTHORISED = 4401
+#: Match ids are the database's 64-bit keys; a larger number is refused before any query.
+MAX_MATCH_ID = 2**63
 MOVE_FRAME = '{"type": "move", "match": <id>, "ply": <ply>, "action": "<move>"}'
 
 
@@ -57,8 +59,8 @@ def parse_bot_frame(text: str | None) -> tuple[int, int, str]:
     if not isinstance(frame, dict) or frame.get("type") != "move":
         raise FrameError(f"Send {MOVE_FRAME}.")
     match, ply, action = frame.get("match"), frame.get("ply"), frame.get("action")
-    for name, number in (("match", match), ("ply", ply)):
-        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < MAX_PLY:
+    for name, number, bound in (("match", match, MAX_MATCH_ID), ("ply", ply, MAX_PLY)):
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < bound:
             raise FrameError(f"'{name}' must be a whole number from the turn frame; send {MOVE_FRAME}.")
     if not isinstance(action, str) or not action.strip():
         raise FrameError(f"'action' must be the move as text; send {MOVE_FRAME}.")

@@ -126,6 +126,8 @@ MALFORMED = {
     "deeply nested arrays": "[" * 5000 + "]" * 5000,
     "a boolean ply": '{"type": "move", "match": 1, "ply": true, "action": "b2"}',
     "a huge match id": '{"type": "move", "match": 1' + "0" * 30 + ', "ply": 0, "action": "b2"}',
+    "a match id past 64 bits": '{"type": "move", "match": 9223372036854775808, "ply": 0, "action": "b2"}',
+    "a negative ply": '{"type": "move", "match": 1, "ply": -1, "action": "b2"}',
     "an action that is not text": '{"type": "move", "match": 1, "ply": 0, "action": ["b2"]}',
     "a lone surrogate": '{"type": "move", "match": 1, "ply": 0, "action": "\\ud800"}',
     "not JSON": "{",
