@@ -208,11 +208,16 @@ async def test_a_programs_debug_output_stays_private_to_its_seat_while_the_match
     assert '"debug"' in first.raw_text
     url = f"/api/v1/matches/{match.pk}/attempts/{first.ply}"
 
+    replay = f"/matches/{match.pk}/replay/?ply={first.ply + 1}"
+    pid = str(json.loads(first.raw_text)["debug"])
+
     await Match.objects.filter(pk=match.pk).aupdate(status=Match.Status.RUNNING)
     assert (await sync_to_async(client.get)(url)).status_code == 403
+    assert f"&quot;debug&quot;: {pid}" not in (await sync_to_async(client.get)(replay)).content.decode()
     listed = (await sync_to_async(client.get)(f"/api/v1/matches/{match.pk}")).json()["decisions"]
     assert [d["trace_visible"] for d in listed[:2]] == [False, True]  # the random bot's trace is no secret
 
     await Match.objects.filter(pk=match.pk).aupdate(status=Match.Status.FINISHED)
     answer = (await sync_to_async(client.get)(url)).json()
     assert '"debug"' in answer["attempts"][0]["raw_text"]
+    assert f"&quot;debug&quot;: {pid}" in (await sync_to_async(client.get)(replay)).content.decode()
