@@ -8,8 +8,10 @@ directory (an SQLite file kept elsewhere by /dev/null), and the working director
 TMPDIR) is a private tmpfs of `disk_mb`, gone with the run; the program itself runs as the
 unprivileged user `nobody` with no capabilities and `no_new_privs`, under RLIMIT_CPU, RLIMIT_AS,
 RLIMIT_NPROC, RLIMIT_FSIZE and no core dumps, with an environment of PATH, HOME, TMPDIR and LANG only.
-Elsewhere (not root) it runs as Arena's user with the limits, the clean environment and a temporary
-directory of its own, and each attempt notes that the other walls are missing.
+When Arena is not root but may make user namespaces, every wall holds but the change of user: the
+program is the namespace's root without capabilities, which is Arena's own user outside it. Otherwise it
+runs as Arena's user with the limits, the clean environment and a temporary directory of its own. Either
+way each attempt notes the walls that are missing (`MISSING_WALLS`).
 """
 
 from __future__ import annotations
@@ -84,9 +86,10 @@ def limits_with_defaults(config: dict[str, Any]) -> dict[str, Any]:
 
 #: The user a program runs as when Arena is root.
 UNPRIVILEGED_UID = 65534
-#: The pid namespace's init: as root, make every mount read-only, hide Arena's data, give the run its own
-#: tmpfs, then run the program as the unprivileged user. It stays the namespace's pid 1 (it does not exec),
-#: so killing it, or the program's exit, takes down everything the program started.
+#: The pid namespace's init: make every mount read-only, hide Arena's data, give the run its own tmpfs,
+#: then run the program without capabilities: as the unprivileged user when Arena is root, else as the
+#: user namespace's root, which is Arena's own user outside it. It stays the namespace's pid 1 (it does
+#: not exec), so killing it, or the program's exit, takes down everything the program started.
 INIT_SCRIPT = """set -e
 workdir=$1 uid=$2 disk_mb=$3
 shift 3
@@ -100,19 +103,33 @@ while [ "$1" != -- ]; do
 done
 shift
 mount -t tmpfs -o "size=${disk_mb}m,mode=0700,nosuid,nodev" tmpfs "$workdir"
-chown "$uid:$uid" "$workdir"
 cd "$workdir"
-setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"
+if [ "$uid" = own ]; then
+  setpriv --no-new-privs --inh-caps=-all --bounding-set=-all --securebits=+noroot,+noroot_locked -- "$@"
+else
+  chown "$uid:$uid" "$workdir"
+  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"
+fi
 """
+#: What each way of walling a program in lacks, noted on its attempts.
+MISSING_WALLS = {
+    "root": "",
+    "userns": "runs as Arena's own user (Arena is not root): it may read what that user may read outside var/",
+    "": "network, files and processes not walled off: Arena is not root and user namespaces are unavailable",
+}
 
 
-def _walled(argv: list[str], workdir: str, limits: dict[str, Any]) -> list[str]:
-    """`argv` inside the namespaces, as `nobody`, with Arena's data directory hidden."""
+def _walled(argv: list[str], workdir: str, limits: dict[str, Any], mode: str) -> list[str]:
+    """`argv` inside the namespaces (`mode` "root": as `nobody`; "userns": in a user namespace too)."""
     disk_mb = str(max(1, int(limits.get("disk_mb", DEFAULT_LIMITS["disk_mb"]))))
     namespaces = ["unshare", "--net", "--ipc", "--uts", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc"]
+    user = str(UNPRIVILEGED_UID)
+    if mode == "userns":
+        namespaces.insert(1, "--user")
+        namespaces.insert(2, "--map-root-user")
+        user = "own"
     hidden = [str(path) for path in hidden_paths()]
-    return [*namespaces, "--", "sh", "-c", INIT_SCRIPT, "sh", workdir, str(UNPRIVILEGED_UID), disk_mb,
-            *hidden, "--", *argv]  # fmt: skip
+    return [*namespaces, "--", "sh", "-c", INIT_SCRIPT, "sh", workdir, user, disk_mb, *hidden, "--", *argv]
 
 
 def hidden_paths() -> list[Path]:
@@ -126,19 +143,31 @@ def hidden_paths() -> list[Path]:
     return hidden
 
 
-@cache
-def isolation_available() -> bool:
-    """Whether programs run behind every wall (Arena is root; unshare, setpriv and mount work here)."""
-    if os.geteuid() != 0 or not all(shutil.which(tool) for tool in ("unshare", "setpriv", "mount")):
-        return False
+def _works(mode: str) -> bool:
     workdir = tempfile.mkdtemp(prefix="arena-probe-")
     try:
-        probe = _walled(["true"], workdir, DEFAULT_LIMITS)
+        probe = _walled(["true"], workdir, DEFAULT_LIMITS, mode)
         return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@cache
+def isolation_mode() -> str:
+    """How programs are walled in here: "root" (every wall, as `nobody`), "userns" (every wall but the
+    change of user: Arena is not root but may make user namespaces), or "" (limits and environment only)."""
+    if not all(shutil.which(tool) for tool in ("unshare", "setpriv", "mount")):
+        return ""
+    if os.geteuid() == 0:
+        return "root" if _works("root") else ""
+    return "userns" if _works("userns") else ""
+
+
+def isolation_available() -> bool:
+    """Whether programs run behind every wall, as `nobody` (Arena is root; unshare, setpriv and mount work)."""
+    return isolation_mode() == "root"
 
 
 def limits_preexec(limits: dict[str, Any]):
@@ -171,11 +200,11 @@ class Sandbox:
 
     def launch(self) -> tuple[list[str], dict[str, Any]]:
         """The argv and the keyword arguments for asyncio's subprocess_exec (or python-chess's popen)."""
-        argv = self.argv
-        if isolation_available():
-            argv = _walled(argv, self.workdir, self.limits)
-        else:
-            self.notes.append("network, files and processes not walled off: Arena is not root or lacks unshare")
+        argv, mode = self.argv, isolation_mode()
+        if mode:
+            argv = _walled(argv, self.workdir, self.limits, mode)
+        if MISSING_WALLS[mode]:
+            self.notes.append(MISSING_WALLS[mode])
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": self.workdir,

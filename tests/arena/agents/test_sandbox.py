@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from arena.agents import sandbox
 from arena.agents.program import ProgramAgent
 from arena.agents.sandbox import isolation_available
 from arena.agents.uci import UCIAgent
@@ -210,3 +211,18 @@ async def test_an_sqlite_database_kept_outside_var_reads_as_empty(settings):
         TICTACTOE, TICTACTOE.initial_state(seed=1), 0, 1
     )
     assert json.loads(result.attempts[0].raw_text) == {"response": ""}
+
+
+async def test_without_root_a_user_namespace_keeps_every_wall_but_the_change_of_user(walls, monkeypatch):
+    """What a host where Arena is not root gets (forced here, where Arena is root): the program is the user
+    namespace's root, Arena's own user outside it, and has no capability to undo the mounts."""
+    monkeypatch.setattr(sandbox, "isolation_mode", lambda: "userns")
+    command = walls["command"].format(mode="program")
+    agent = ProgramAgent({"command": command, "limits": {"time_s": 20, "file_mb": 16, "disk_mb": 64}})
+    result = await agent.decide(TICTACTOE, TICTACTOE.initial_state(seed=1), 0, 1)
+    attempt = result.attempts[0]
+    assert attempt.verdict == "unparseable", (attempt.message, attempt.reasoning_text)
+    assert sandbox.MISSING_WALLS["userns"] in attempt.message
+    found = json.loads(attempt.raw_text)["response"]["found"]
+    assert found == {**dict.fromkeys(PROBES, ""), "root": "root"}  # root of its namespace only
+    assert not _accepted(walls["server"])
