@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Iterable
@@ -158,7 +159,9 @@ def private_directory(path: Path) -> Path:
 
 def private_file(path: Path) -> Path:
     """`path` as a file only Arena's user may read or write (0600): created empty so, or tightened."""
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    if not path.exists():
+        with contextlib.suppress(FileExistsError):  # made by another process in between: tightened below
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     _tighten(path, 0o600)
     return path
 
