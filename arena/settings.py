@@ -6,14 +6,14 @@ import os
 
 import dj_database_url
 
-from arena.config import BASE_DIR, from_env
+from arena.config import BASE_DIR, from_env, private_directory, private_file
 
 CONFIG = from_env()
 
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug
 ALLOWED_HOSTS = CONFIG.allowed_hosts
-VAR_DIR = CONFIG.var_dir
+VAR_DIR = private_directory(CONFIG.var_dir)  # database, secret key, models, caches: Arena's user only
 
 INSTALLED_APPS = [
     "daphne",
@@ -67,11 +67,12 @@ TEMPLATES = [
 if CONFIG.database_url:
     DATABASES = {"default": dj_database_url.parse(CONFIG.database_url, conn_max_age=60, conn_health_checks=True)}
 else:
-    CONFIG.var_dir.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": CONFIG.var_dir / "arena.sqlite3",
+            # Made 0600 in a 0700 directory before SQLite opens it (its -wal and -shm files take the same
+            # mode): outside programs and other users of the host must not read sessions or tokens.
+            "NAME": private_file(private_directory(CONFIG.var_dir) / "arena.sqlite3"),
             # A local file: keep each thread's connection rather than reopening it (and re-running
             # the PRAGMAs below) for every websocket frame.
             "CONN_MAX_AGE": None,
@@ -129,7 +130,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = CONFIG.var_dir / "static"
+STATIC_ROOT = CONFIG.static_root  # var/static unless ARENA_STATIC_ROOT (a proxy cannot enter var/)
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATICFILES_FINDERS = [

@@ -22,7 +22,7 @@ from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
 from arena.record.services import ServiceError
-from arena.record.visibility import match_secret, trace_visible, visible_action, visible_seed
+from arena.record.visibility import match_secret, private_trace_seats, trace_visible, visible_action, visible_seed
 from games import UnknownGame, get_game
 from ratings.selectors import leaderboard_rows, snapshot_for
 
@@ -122,6 +122,7 @@ def match_detail(request: HttpRequest, match_id: int) -> dict[str, Any]:
     game = get_game(match.game)
     secret = match_secret(match)
     seats = _viewer_seats(match, token)
+    private = private_trace_seats(match)
     decisions = [
         {
             "ply": d.ply,
@@ -129,7 +130,7 @@ def match_detail(request: HttpRequest, match_id: int) -> dict[str, Any]:
             "action": visible_action(game, secret, d.seat, d.action_text, seats),
             "elapsed_ms": d.elapsed_ms,
             "fallback": d.fallback,
-            "trace_visible": trace_visible(game, secret, d.seat, seats),
+            "trace_visible": trace_visible(game, secret, d.seat, seats, private),
         }
         for d in match.decisions.order_by("ply")
     ]
@@ -142,7 +143,8 @@ def attempts(request: HttpRequest, match_id: int, ply: int) -> dict[str, Any]:
     match = get_object_or_404(Match, pk=match_id)
     game = get_game(match.game)
     decision = get_object_or_404(match.decisions, ply=ply)
-    if not trace_visible(game, match_secret(match), decision.seat, _viewer_seats(match, token)):
+    viewer_seats, private = _viewer_seats(match, token), private_trace_seats(match)
+    if not trace_visible(game, match_secret(match), decision.seat, viewer_seats, private):
         raise HttpError(403, "This seat's trace stays hidden until the match and its twins are over.")
     fields = ("number", "verdict", "raw_text", "reasoning_text", "parsed_action", "message", "latency_ms")
     rows = Attempt.objects.filter(match=match, ply=ply).order_by("number").values(*fields, "messages")
