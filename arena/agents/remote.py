@@ -87,7 +87,7 @@ class RemoteAgent:
             "observation": to_jsonable(game.player_view(state, seat)),
             "observation_text": game.observation_text(state, seat),
             "legal_actions": [game.action_to_text(state, action) for action in game.legal_actions(state)],
-            "history": [{"seat": m.seat, "ply": m.ply, "action": m.text} for m in moves],
+            "history": [{"seat": m.who, "ply": m.ply, "action": m.text} for m in moves],
             "feedback": None,
         }
         attempts: list[AttemptData] = []

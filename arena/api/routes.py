@@ -22,7 +22,7 @@ from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
 from arena.record.services import ServiceError
-from arena.record.visibility import match_secret, trace_visible, visible_action, visible_seed
+from arena.record.visibility import match_secret, trace_visible, visible_action, visible_seat, visible_seed
 from games import UnknownGame, get_game
 from ratings.selectors import leaderboard_rows, snapshot_for
 
@@ -125,7 +125,7 @@ def match_detail(request: HttpRequest, match_id: int) -> dict[str, Any]:
     decisions = [
         {
             "ply": d.ply,
-            "seat": d.seat,
+            "seat": visible_seat(game, secret, d.seat, d.action_text, seats),  # None where hidden, as on the pages
             "action": visible_action(game, secret, d.seat, d.action_text, seats),
             "elapsed_ms": d.elapsed_ms,
             "fallback": d.fallback,
@@ -142,7 +142,9 @@ def attempts(request: HttpRequest, match_id: int, ply: int) -> dict[str, Any]:
     match = get_object_or_404(Match, pk=match_id)
     game = get_game(match.game)
     decision = get_object_or_404(match.decisions, ply=ply)
-    if not trace_visible(game, match_secret(match), decision.seat, _viewer_seats(match, token)):
+    secret, seats = match_secret(match), _viewer_seats(match, token)
+    hidden = visible_seat(game, secret, decision.seat, decision.action_text, seats) is None
+    if hidden or not trace_visible(game, secret, decision.seat, seats):
         raise HttpError(403, "This seat's trace stays hidden until the match and its twins are over.")
     fields = ("number", "verdict", "raw_text", "reasoning_text", "parsed_action", "message", "latency_ms")
     rows = Attempt.objects.filter(match=match, ply=ply).order_by("number").values(*fields, "messages")
