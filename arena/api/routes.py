@@ -11,13 +11,13 @@ from typing import Any
 from django.db.models import Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Path, Query, Schema
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
-from ninja.throttling import AnonRateThrottle, AuthRateThrottle
 
 from arena.agents.outside import outside_config
 from arena.api.services import api_token_touch, api_tournament_start, live_token
+from arena.api.throttles import anonymous_throttle, token_throttle
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
@@ -26,11 +26,11 @@ from arena.record.visibility import match_secret, trace_visible, visible_action,
 from games import UnknownGame, get_game
 from ratings.selectors import leaderboard_rows, snapshot_for
 
-#: Requests a minute: reads and anything without a token (per address); writes (per token). docs/operations.md.
-ANONYMOUS_RATE = "120/m"
-TOKEN_RATE = "600/m"
-#: Longest page of a listing.
+#: Longest page of a listing, and the furthest offset (a larger one is refused with 422, not sent to the database).
 MAX_PAGE = 100
+MAX_OFFSET = 1_000_000_000
+#: Largest id or ply a path may name: the databases' 64-bit integers (a larger one is 422, not a database error).
+MAX_ID = 2**63 - 1
 #: Tournaments a person (not staff) may have started and not yet finished.
 MAX_OPEN_TOURNAMENTS = 3
 
@@ -45,8 +45,6 @@ class TokenAuth(HttpBearer):
         return record
 
 
-anonymous_throttle = AnonRateThrottle(ANONYMOUS_RATE)
-token_throttle = AuthRateThrottle(TOKEN_RATE)
 api = NinjaAPI(title="Arena API", version="1", urls_namespace="api", throttle=[anonymous_throttle, token_throttle])
 bearer = TokenAuth()
 
@@ -107,16 +105,20 @@ def leaderboard(request: HttpRequest, game: str) -> dict[str, Any]:
 
 @api.get("/matches", summary="Matches, newest first")
 def matches(
-    request: HttpRequest, game: str = "", agent: str = "", status: str = "", offset: int = 0, limit: int = 50
+    request: HttpRequest,
+    game: str = "",
+    agent: str = "",
+    status: str = "",
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
+    limit: int = Query(50, ge=1, le=MAX_PAGE),
 ) -> dict[str, Any]:
     _viewer(request)
-    limit = max(1, min(limit, MAX_PAGE))
-    page = match_list(game=game, agent=agent, status=status)[max(0, offset) : max(0, offset) + limit]
+    page = match_list(game=game, agent=agent, status=status)[offset : offset + limit]
     return {"matches": [{**match_summary(m), "seed": visible_seed(m)} for m in page], "limit": limit}
 
 
 @api.get("/matches/{match_id}", summary="A match and its decisions, as the caller may see them")
-def match_detail(request: HttpRequest, match_id: int) -> dict[str, Any]:
+def match_detail(request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID)) -> dict[str, Any]:
     token = _viewer(request)
     match = get_object_or_404(Match, pk=match_id)
     game = get_game(match.game)
@@ -137,7 +139,9 @@ def match_detail(request: HttpRequest, match_id: int) -> dict[str, Any]:
 
 
 @api.get("/matches/{match_id}/attempts/{ply}", summary="The attempts behind one decision (when visible)")
-def attempts(request: HttpRequest, match_id: int, ply: int) -> dict[str, Any]:
+def attempts(
+    request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID), ply: int = Path(..., ge=0, le=MAX_ID)
+) -> dict[str, Any]:
     token = _viewer(request)
     match = get_object_or_404(Match, pk=match_id)
     game = get_game(match.game)

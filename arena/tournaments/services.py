@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
+from arena.record.errors import checked_field
 from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, draw_rate_levels, ladder_records
 from arena.record.services import ServiceError, match_create, new_seed, variant_options
 from arena.runner.tasks import enqueue_matches
@@ -95,6 +96,7 @@ def tournament_create(
     the seats of the agent's side it does not hold. Duplicate sets take consecutive seeds from
     `first_seed`, or fresh random seeds when it is None.
     """
+    slug, name = checked_field(Tournament, "slug", slug), checked_field(Tournament, "name", name)
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
     if format not in Tournament.Format.values:
