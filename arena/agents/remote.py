@@ -32,6 +32,11 @@ from games import Game, IllegalAction
 from games.base import to_jsonable
 
 DEFAULTS = {"timeout_s": 30.0, "retries": 1, "provider_retries": 2}
+#: Longest wait for one answer, and for one decision's every request (timeout_s × tries × sends): a silent
+#: endpoint holds a worker's match no longer than this. Checked when a config is saved (arena/agents/outside.py);
+#: a request never waits longer than MAX_TIMEOUT_S whatever an older config says.
+MAX_TIMEOUT_S = 60.0
+MAX_DECISION_S = 300.0
 SIGNATURE_HEADER = "X-Arena-Signature"
 #: Longest answer body read; more is over budget.
 MAX_ANSWER_BYTES = 100_000
@@ -91,7 +96,7 @@ class RemoteAgent:
             "feedback": None,
         }
         attempts: list[AttemptData] = []
-        async with httpx.AsyncClient(timeout=float(self.config["timeout_s"])) as client:
+        async with httpx.AsyncClient(timeout=min(float(self.config["timeout_s"]), MAX_TIMEOUT_S)) as client:
             for _ in range(int(self.config["retries"]) + 1):
                 attempt = await self._ask(client, payload, secret, game, state)
                 attempts.extend(attempt)
@@ -133,7 +138,7 @@ class RemoteAgent:
         except httpx.TimeoutException:
             return AttemptData(
                 verdict="timeout", transient=True, latency_ms=_ms_since(started),
-                message=f"No answer within {self.config['timeout_s']} s.",
+                message=f"No answer within {min(float(self.config['timeout_s']), MAX_TIMEOUT_S):g} s.",
             )  # fmt: skip
         except httpx.HTTPError as error:
             return AttemptData(

@@ -19,11 +19,12 @@ from arena.agents.outside import outside_config
 from arena.api.services import api_token_touch, api_tournament_start, live_token
 from arena.api.throttles import anonymous_throttle, token_throttle
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
+from arena.play.forms import TournamentForm
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
 from arena.record.services import ServiceError
 from arena.record.visibility import match_secret, trace_visible, visible_action, visible_seat, visible_seed
-from games import UnknownGame, get_game
+from games import all_games, get_game
 from ratings.selectors import leaderboard_rows, snapshot_for
 
 #: Longest page of a listing, and the furthest offset (a larger one is refused with 422, not sent to the database).
@@ -193,27 +194,51 @@ def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> di
 
 @api.post("/tournaments", auth=bearer, summary="Start a tournament or a ladder climb, queued for the workers")
 def tournament_new(request: HttpRequest, payload: TournamentIn) -> dict[str, Any]:
+    """Checked by the staff page's form (its formats, sizes and games per seat), then by who may start what."""
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.TOURNAMENTS)
     user = token.user
     agents = list(Agent.objects.filter(slug__in=payload.agents))
     if len(agents) != len(set(payload.agents)):
         raise HttpError(400, "Unknown agent(s): " + ", ".join(sorted(set(payload.agents) - {a.slug for a in agents})))
+    data = _tournament_form(payload, agents)
     if not user.is_staff:
-        if payload.format != Tournament.Format.LADDER or any(a.owner_id != user.pk for a in agents):
+        if data["format"] != Tournament.Format.LADDER or any(a.owner_id != user.pk for a in agents):
             raise HttpError(403, "People start ladder climbs of their own agents; other formats are for staff.")
         open_ones = Tournament.objects.filter(config__started_by=user.pk).exclude(
             status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
         )
         if open_ones.count() >= MAX_OPEN_TOURNAMENTS:
             raise HttpError(429, f"At most {MAX_OPEN_TOURNAMENTS} of your tournaments may run at once.")
+    chosen = {a.slug: a for a in agents}
     try:
-        for game in payload.games:
-            get_game(game)
         created = api_tournament_start(
-            user=user, slug=payload.slug, name=payload.name or payload.slug, format=payload.format,
-            games=payload.games, agents=agents, games_per_seat=payload.games_per_seat, first_seed=None,
+            user=user, slug=data["slug"], name=data["name"], format=data["format"], games=data["games"],
+            agents=[chosen[s] for s in data["agents"]], games_per_seat=data["games_per_seat"],
+            budget=data["budget"], first_seed=None,
         )  # fmt: skip
-    except (ServiceError, UnknownGame) as error:
+    except ServiceError as error:
         raise HttpError(400, str(error)) from None
     return {"slug": created.slug, "matches": created.matches.count()}
+
+
+def _tournament_form(payload: TournamentIn, agents: list[Agent]) -> dict[str, Any]:
+    """The payload as the staff page's TournamentForm cleans it (games per seat may be left to the format's
+    default here); 400 naming each field it refuses."""
+    fields = TournamentForm.base_fields
+    form = TournamentForm(
+        data={
+            **payload.dict(),
+            "name": payload.name or payload.slug,
+            "games_per_seat": payload.games_per_seat,
+            "budget": fields["budget"].initial,
+        },
+        games=[(game.slug, game.name) for game in all_games()],
+        agents=[(agent.slug, agent.slug) for agent in agents],
+    )
+    form.fields["games_per_seat"].required = False
+    if not form.is_valid():
+        problems = [f"{field}: {' '.join(errors)}" if field != "__all__" else " ".join(errors)
+                    for field, errors in form.errors.items()]  # fmt: skip
+        raise HttpError(400, " ".join(problems))
+    return form.cleaned_data

@@ -146,6 +146,19 @@ def tournament_create(
     return tournament
 
 
+def first_duplicate_sets(*, format: str, games: list[str], agents: int, games_per_seat: int | None) -> int:
+    """How many duplicate sets (one seed's seat-swapped matches) `tournament_create` makes at once: what a form
+    bounds, since they are all written in its one transaction. A ladder counts its first level only."""
+    pairs = agents * (agents - 1) // 2
+    if format == Tournament.Format.ROUND_ROBIN:
+        return len(games) * pairs * (games_per_seat or 2)
+    if format == Tournament.Format.ADAPTIVE:
+        return len(games) * pairs
+    if format == Tournament.Format.LADDER:
+        return sum(agents * (games_per_seat or LADDER_GAMES_PER_SEAT[get_game(game).chance]) for game in games)
+    return 0
+
+
 def _pair_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int]:
     """Seeds of the next `count` duplicate sets: consecutive from `first_seed` (after `offset`), or fresh ones."""
     first = tournament.config["first_seed"]

@@ -41,7 +41,7 @@ def test_an_agent_with_a_bad_slug_or_an_unknown_game_is_refused_and_the_pages_st
     climb = {"slug": "../up", "format": "ladder", "games": ["tic-tac-toe"], "agents": ["climber"]}
     refused = post(client, "/api/v1/tournaments", climb, token)
     assert refused.status_code == 400
-    assert refused.json()["detail"].startswith("slug '../up':")
+    assert refused.json()["detail"].startswith("slug: Enter a valid “slug”")
     assert not Tournament.objects.exists()
     for page in ("/agents/", "/matches/", "/tournaments/"):
         assert Client().get(page).status_code == 200
