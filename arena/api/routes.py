@@ -11,9 +11,10 @@ from typing import Any
 from django.db.models import Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import NinjaAPI, Path, Query, Schema
+from ninja import Field, NinjaAPI, Path, Query, Schema
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
+from pydantic import ConfigDict
 
 from arena.agents.outside import outside_config
 from arena.api.services import api_token_touch, api_tournament_start, live_token
@@ -74,6 +75,12 @@ def _require(token: ApiToken, scope: str) -> None:
 
 
 class AgentIn(Schema):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"slug": "my-bot", "kind": "remote", "config": {"url": "https://bot.example/move"}}]
+        }
+    )
+
     slug: str
     name: str = ""
     kind: str = "remote"
@@ -86,6 +93,14 @@ class VersionIn(Schema):
 
 
 class TournamentIn(Schema):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"slug": "my-climb", "format": "ladder", "games": ["tic-tac-toe"], "agents": ["tic-tac-toe-lv1"]}
+            ]
+        }
+    )
+
     slug: str
     name: str = ""
     format: str = "ladder"
@@ -94,7 +109,49 @@ class TournamentIn(Schema):
     games_per_seat: int | None = None
 
 
-@api.get("/leaderboard/{game}", summary="A game's leaderboard (the latest rating snapshot)")
+class Refusal(Schema):
+    """Why a request was refused: one sentence naming what to fix (422: pydantic's list of invalid fields)."""
+
+    detail: str | list[dict[str, Any]]
+
+
+#: The refusals every route may answer with, documented so clients (and schemathesis) know them.
+REFUSALS = dict.fromkeys((400, 401, 403, 404, 422, 429), Refusal)
+#: A route's answers when its success is a JSON object described in docs/agents.md.
+ANSWERS = {200: dict[str, Any], **REFUSALS}
+
+
+class MatchOut(Schema):
+    match_id: int
+    game: str
+    seed: int | None = Field(description="null while anything it determines is still in play")
+    status: str
+    agents: list[str]
+    scores: list[float] | None
+    termination: str
+    decisions: int
+
+
+class DecisionOut(Schema):
+    ply: int
+    seat: int | None = Field(description="null when the decision is hidden from the caller, as on the pages")
+    action: str = Field(description="a hidden decision's public text")
+    elapsed_ms: int
+    fallback: str
+    trace_visible: bool
+
+
+class MatchDetailOut(MatchOut):
+    your_seats: list[int]
+    decisions: list[DecisionOut]  # type: ignore[assignment]
+
+
+class MatchPageOut(Schema):
+    matches: list[MatchOut]
+    limit: int
+
+
+@api.get("/leaderboard/{game}", response=ANSWERS, summary="A game's leaderboard (the latest rating snapshot)")
 def leaderboard(request: HttpRequest, game: str) -> dict[str, Any]:
     _viewer(request)
     snapshot = snapshot_for(game=game, filters={})
@@ -104,7 +161,7 @@ def leaderboard(request: HttpRequest, game: str) -> dict[str, Any]:
     return {"game": game, "computed_at": snapshot.computed_at.isoformat(), "rows": rows}
 
 
-@api.get("/matches", summary="Matches, newest first")
+@api.get("/matches", response={200: MatchPageOut, **REFUSALS}, summary="Matches, newest first")
 def matches(
     request: HttpRequest,
     game: str = "",
@@ -118,7 +175,11 @@ def matches(
     return {"matches": [{**match_summary(m), "seed": visible_seed(m)} for m in page], "limit": limit}
 
 
-@api.get("/matches/{match_id}", summary="A match and its decisions, as the caller may see them")
+@api.get(
+    "/matches/{match_id}",
+    response={200: MatchDetailOut, **REFUSALS},
+    summary="A match and its decisions, as the caller may see them",
+)
 def match_detail(request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID)) -> dict[str, Any]:
     token = _viewer(request)
     match = get_object_or_404(Match, pk=match_id)
@@ -139,7 +200,9 @@ def match_detail(request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID
     return {**match_summary(match), "seed": visible_seed(match), "your_seats": seats, "decisions": decisions}
 
 
-@api.get("/matches/{match_id}/attempts/{ply}", summary="The attempts behind one decision (when visible)")
+@api.get(
+    "/matches/{match_id}/attempts/{ply}", response=ANSWERS, summary="The attempts behind one decision (when visible)"
+)
 def attempts(
     request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID), ply: int = Path(..., ge=0, le=MAX_ID)
 ) -> dict[str, Any]:
@@ -156,14 +219,14 @@ def attempts(
     return {"ply": ply, "seat": decision.seat, "attempts": list(rows)}
 
 
-@api.get("/tournaments/{slug}", summary="A tournament's progress: matches by status and standings")
+@api.get("/tournaments/{slug}", response=ANSWERS, summary="A tournament's progress: matches by status and standings")
 def tournament(request: HttpRequest, slug: str) -> dict[str, Any]:
     _viewer(request)
     found = get_object_or_404(Tournament, slug=slug)
     return {"slug": found.slug, "format": found.format, "status": found.status, **tournament_progress(found)}
 
 
-@api.post("/agents", auth=bearer, summary="Register an agent (remote agents only through the API)")
+@api.post("/agents", auth=bearer, response=ANSWERS, summary="Register an agent (remote agents only through the API)")
 def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
     """A new remote agent owned by the token's person; an HTTP agent's signing secret is in the answer, once."""
     token: ApiToken = request.auth
@@ -179,7 +242,7 @@ def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
     return {"slug": agent.slug, "version": 1, **({"signing_secret": secret} if secret else {})}
 
 
-@api.post("/agents/{slug}/versions", auth=bearer, summary="A new config for one of your agents")
+@api.post("/agents/{slug}/versions", auth=bearer, response=ANSWERS, summary="A new config for one of your agents")
 def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> dict[str, Any]:
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.AGENTS)
@@ -192,7 +255,12 @@ def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> di
     return {"slug": agent.slug, "version": version.number}
 
 
-@api.post("/tournaments", auth=bearer, summary="Start a tournament or a ladder climb, queued for the workers")
+@api.post(
+    "/tournaments",
+    auth=bearer,
+    response=ANSWERS,
+    summary="Start a tournament or a ladder climb, queued for the workers",
+)
 def tournament_new(request: HttpRequest, payload: TournamentIn) -> dict[str, Any]:
     """Checked by the staff page's form (its formats, sizes and games per seat), then by who may start what."""
     token: ApiToken = request.auth
