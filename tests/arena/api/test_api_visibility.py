@@ -6,8 +6,10 @@ Werewolf's night actions come in a fixed order (wolves, seer, doctor), so the se
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.test import Client
 
+from arena.agents.history import match_moves
 from arena.models import Match
 from arena.play.move_list import move_groups
 from arena.play.people import person_agent_for_user
@@ -63,3 +65,11 @@ def test_hidden_decisions_name_no_seat_in_the_api_exactly_where_the_pages_hide_i
 
     for ply in range(4):  # nor does the attempts route say whose a hidden decision is
         assert client.get(f"/api/v1/matches/{match.pk}/attempts/{ply}").status_code == 403
+
+
+def test_an_outside_agents_history_names_no_seat_for_a_hidden_move(running):
+    match, _ = running
+    moves = async_to_sync(match_moves)(match.pk, GAME, 0)  # what the villager's remote agent or bot socket is sent
+    assert [move.who for move in moves] == page_seats(match, [0])
+    assert [move.text for move in moves[:4]] == ["(night action)"] * 4
+    assert [move.seat for move in moves[:4]] == [1, 4, 2, 3]  # the record itself keeps who acted
