@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from arena.agents.history import match_moves
 from arena.api.presence import bot_presence_clear, bot_presence_mark
-from arena.api.services import api_token_touch, live_token
+from arena.api.services import MAX_ID, api_token_touch, live_token
 from arena.models import Agent, ApiToken, Match, Seat
 from arena.play.people import person_move
 from arena.record.services import ServiceError
@@ -99,6 +99,8 @@ class BotConsumer(AsyncWebsocketConsumer):
             if frame.get("type") != "move":
                 raise ValueError('Send {"type": "move", "match": …, "ply": …, "action": "…"}.')
             match_id, ply, action = int(frame["match"]), int(frame["ply"]), str(frame["action"])
+            if not (0 <= match_id <= MAX_ID and 0 <= ply <= MAX_ID):
+                raise ValueError(f"'match' and 'ply' are whole numbers from 0 to {MAX_ID}.")
         except (ValueError, KeyError, TypeError) as error:
             await self.send(text_data=json.dumps({"type": "error", "match": None, "message": str(error)}))
             return

@@ -17,7 +17,7 @@ from ninja.security import HttpBearer
 from pydantic import ConfigDict
 
 from arena.agents.outside import outside_config
-from arena.api.services import api_token_touch, api_tournament_start, live_token
+from arena.api.services import MAX_ID, api_token_touch, api_tournament_start, live_token
 from arena.api.throttles import anonymous_throttle, token_throttle
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
 from arena.play.forms import TournamentForm
@@ -31,8 +31,6 @@ from ratings.selectors import leaderboard_rows, snapshot_for
 #: Longest page of a listing, and the furthest offset (a larger one is refused with 422, not sent to the database).
 MAX_PAGE = 100
 MAX_OFFSET = 1_000_000_000
-#: Largest id or ply a path may name: the databases' 64-bit integers (a larger one is 422, not a database error).
-MAX_ID = 2**63 - 1
 #: Tournaments a person (not staff) may have started and not yet finished.
 MAX_OPEN_TOURNAMENTS = 3
 
