@@ -47,6 +47,8 @@ FIELDS: dict[str, dict[str, tuple[type, float | None]]] = {
 TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false", dict: "an object"}
 #: Largest number of re-asks and re-sends a remote agent may have.
 MAX_RETRIES = 5
+#: Longest text field (a URL, a command), in characters; the forms take it from here.
+MAX_TEXT = 500
 #: Per field, the largest value a person may set (the forms take their maxima from here).
 LARGEST: dict[str, float] = {"timeout_s": MAX_TIMEOUT_S, "retries": MAX_RETRIES, "provider_retries": MAX_RETRIES}
 
@@ -97,6 +99,8 @@ def _typed(key: str, value: Any, kind: type, smallest: float | None) -> Any:
         value = float(value)
     if type(value) is not kind:
         raise ServiceError(f"{key} should be {TYPE_NAMES[kind]}, not {value!r}.")
+    if kind is str and len(value) > MAX_TEXT:
+        raise ServiceError(f"{key} is at most {MAX_TEXT} characters.")
     if smallest is not None and value < smallest:
         raise ServiceError(f"{key} should be at least {smallest:g}, not {value!r}.")
     if key in LARGEST and value > LARGEST[key]:

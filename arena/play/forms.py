@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from arena.agents.llm_config import SCAFFOLDS
-from arena.agents.outside import LARGEST
+from arena.agents.outside import LARGEST, MAX_TEXT
 from arena.agents.program import PROTOCOLS
 from arena.agents.remote import MAX_DECISION_S
 from arena.agents.sandbox import DEFAULT_LIMITS, limit_maxima
@@ -83,7 +83,7 @@ def _limit_help(key: str, unit: str) -> str:
 
 class ProgramAgentForm(OutsideAgentForm):
     kind = "program"
-    command = forms.CharField(max_length=500, help_text="Absolute paths, e.g. /usr/bin/python3 /srv/bots/ttt.py")
+    command = forms.CharField(max_length=MAX_TEXT, help_text="Absolute paths, e.g. /usr/bin/python3 /srv/bots/ttt.py")
     protocol = forms.ChoiceField(choices=[(p, p) for p in PROTOCOLS], initial="botzone")
     keep_running = forms.BooleanField(required=False, help_text="Botzone's keep-running mode.")
     wall_time_s = forms.FloatField(required=False, min_value=0.1, label="Wall time per decision (s)")
@@ -110,7 +110,7 @@ class ProgramAgentForm(OutsideAgentForm):
 
 class UCIAgentForm(OutsideAgentForm):
     kind = "uci"
-    command = forms.CharField(max_length=500, help_text="A UCI engine, e.g. /usr/games/stockfish")
+    command = forms.CharField(max_length=MAX_TEXT, help_text="A UCI engine, e.g. /usr/games/stockfish")
     uci_elo = forms.IntegerField(
         required=False, min_value=0, label="UCI_Elo", help_text="Set at most one of these three."
     )
@@ -121,7 +121,7 @@ class UCIAgentForm(OutsideAgentForm):
 
 class RemoteAgentForm(OutsideAgentForm):
     kind = "remote"
-    url = forms.URLField(max_length=500, label="URL", help_text="Arena POSTs each decision here (http or https).")
+    url = forms.URLField(max_length=MAX_TEXT, label="URL", help_text="Arena POSTs each decision here (http or https).")
     timeout_s = forms.FloatField(
         required=False,
         min_value=0.1,
