@@ -35,6 +35,11 @@ from games import Game, IllegalAction
 from games.base import to_jsonable
 
 DEFAULTS = {"timeout_s": 30.0, "retries": 1, "provider_retries": 2}
+#: Longest wait for one answer, and for one decision's every request (timeout_s × tries × sends): a silent
+#: endpoint holds a worker's match no longer than this. Checked when a config is saved (arena/agents/outside.py);
+#: a request never waits longer than MAX_TIMEOUT_S whatever an older config says.
+MAX_TIMEOUT_S = 60.0
+MAX_DECISION_S = 300.0
 SIGNATURE_HEADER = "X-Arena-Signature"
 #: Longest answer body read; more is over budget.
 MAX_ANSWER_BYTES = 100_000
@@ -119,12 +124,13 @@ class RemoteAgent:
             "observation": to_jsonable(game.player_view(state, seat)),
             "observation_text": game.observation_text(state, seat),
             "legal_actions": [game.action_to_text(state, action) for action in game.legal_actions(state)],
-            "history": [{"seat": m.seat, "ply": m.ply, "action": m.text} for m in moves],
+            "history": [{"seat": m.who, "ply": m.ply, "action": m.text} for m in moves],
             "feedback": None,
         }
         attempts: list[AttemptData] = []
         transport = PinnedTransport() if self.config.get("public_only") else None
-        async with httpx.AsyncClient(timeout=float(self.config["timeout_s"]), transport=transport) as client:
+        timeout_s = min(float(self.config["timeout_s"]), MAX_TIMEOUT_S)
+        async with httpx.AsyncClient(timeout=timeout_s, transport=transport) as client:
             for _ in range(int(self.config["retries"]) + 1):
                 attempt = await self._ask(client, payload, secret, game, state)
                 attempts.extend(attempt)
@@ -168,7 +174,7 @@ class RemoteAgent:
         except httpx.TimeoutException:
             return AttemptData(
                 verdict="timeout", transient=True, latency_ms=_ms_since(started),
-                message=f"No answer within {self.config['timeout_s']} s.",
+                message=f"No answer within {min(float(self.config['timeout_s']), MAX_TIMEOUT_S):g} s.",
             )  # fmt: skip
         except httpx.HTTPError as error:
             return AttemptData(

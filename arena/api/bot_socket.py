@@ -243,5 +243,5 @@ async def _turn_frame(match: Match, seat: int, agent: Agent) -> dict[str, Any]:
         "game": game.slug,
         "observation": to_jsonable(game.player_view(state, seat)),
         "legal_actions": [game.action_to_text(state, action) for action in game.legal_actions(state)],
-        "history": [{"seat": m.seat, "ply": m.ply, "action": m.text} for m in moves],
+        "history": [{"seat": m.who, "ply": m.ply, "action": m.text} for m in moves],
     }

@@ -24,6 +24,8 @@ DEFAULT_LIMITS = {
     "report": (10, 600),  # report pages computed for filters not cached yet (each reads the record)
     "agent_edit": (30, 600),  # staff or people creating or editing agents
     "api_token": (20, 600),  # creating or revoking one's API tokens
+    "api_anonymous": (120, 60),  # API calls without a token (every read), per address
+    "api_token_calls": (600, 60),  # API writes, per token
     "frames": (30, 10),  # websocket frames per connection
 }
 #: Failed logins allowed per account name and per address before each further try must wait; the wait

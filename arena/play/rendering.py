@@ -20,12 +20,12 @@ from arena.play.people import person_seats
 from arena.play.results import result_text
 from arena.record.selectors import match_state_at, seat_versions, tournament_progress
 from arena.record.visibility import (
-    action_hidden,
     decision_annotatable,
     match_secret,
     private_trace_seats,
     trace_visible,
     visible_action,
+    visible_seat,
 )
 from games import Game, get_game
 
@@ -217,9 +217,9 @@ def _traced(
     game: Game, decision: Decision, secret: bool, mine: list[int], private: frozenset[int], user
 ) -> dict[str, Any]:
     """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed."""
-    if action_hidden(game, secret, decision.seat, decision.action_text, mine):
+    if visible_seat(game, secret, decision.seat, decision.action_text, mine) is None:
         decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
-        decision.seat = None  # who acted when can give a role away (Werewolf's night order)
+        decision.seat = None
         return {"decision": decision, "attempts": [], "annotations": ""}
     visible = trace_visible(game, secret, decision.seat, mine, private)
     attempts = list(decision.attempts.order_by("number")) if visible else []

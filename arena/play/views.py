@@ -24,12 +24,12 @@ from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
 from arena.play.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
 from arena.play.people import (
+    account_create,
     adjourned_ids,
     challenge_accept,
     challenge_cancel,
     challenge_create,
     guest_agent_create,
-    guest_claim,
     guest_merge,
     guest_pending_merge,
     matches_abandoned_end,
@@ -271,20 +271,22 @@ def play_match(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        name = request.user.get_username()
+        return refusal(request, status=403, message=f"You are signed in as {name}; sign out to make another account.")
     if request.method == "POST" and (wait := limited(request, "signup")):
         return refusal(request, status=429, message="Too many sign-ups from here.", retry_after=wait)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        guest = current_person(request)  # the guest this browser played as, if any: it becomes the account's seat
-        if guest is not None:
-            guest_claim(guest=guest, user=user)
+        try:  # the guest this browser played as, if any, becomes the account's seat
+            user = account_create(form=form, guest=current_person(request))
+        except ServiceError as error:
+            form.add_error(None, str(error))
         else:
-            person_agent_for_user(user=user)
-        request.session.pop("guest_agent", None)
-        login(request, user)
-        messages.success(request, f"Welcome, {user.get_username()}.")
-        return redirect("play")
+            request.session.pop("guest_agent", None)
+            login(request, user)
+            messages.success(request, f"Welcome, {user.get_username()}.")
+            return redirect("play")
     return render(request, "registration/signup.html", {"form": form, "guest": current_person(request)})
 
 

@@ -52,6 +52,13 @@ def action_hidden(game: Game, secret: bool, seat: int, text: str, viewer_seats: 
     return visible_action(game, secret, seat, text, viewer_seats) != text
 
 
+def visible_seat(game: Game, secret: bool, seat: int, text: str, viewer_seats: list[int]) -> int | None:
+    """Who made a decision, as a viewer may know it: nobody (None) where its action is hidden from them, because
+    who acts when can give a role away (Werewolf's night order is wolves, seer, doctor). Pages, fragments and the
+    API all ask this."""
+    return None if action_hidden(game, secret, seat, text, viewer_seats) else seat
+
+
 def trace_visible(
     game: Game, secret: bool, seat: int | None, viewer_seats: list[int], private_seats: frozenset[int] = frozenset()
 ) -> bool:

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
+from arena.record.errors import checked_field
 from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, draw_rate_levels, ladder_records
 from arena.record.services import ServiceError, match_create, new_seed, variant_options
 from arena.runner.tasks import enqueue_matches
@@ -95,6 +96,7 @@ def tournament_create(
     the seats of the agent's side it does not hold. Duplicate sets take consecutive seeds from
     `first_seed`, or fresh random seeds when it is None.
     """
+    slug, name = checked_field(Tournament, "slug", slug), checked_field(Tournament, "name", name)
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
     if format not in Tournament.Format.values:
@@ -142,6 +144,19 @@ def tournament_create(
         for game, candidate in itertools.product(games, agents):
             _schedule_ladder_level(tournament, game, candidate, level=0)
     return tournament
+
+
+def first_duplicate_sets(*, format: str, games: list[str], agents: int, games_per_seat: int | None) -> int:
+    """How many duplicate sets (one seed's seat-swapped matches) `tournament_create` makes at once: what a form
+    bounds, since they are all written in its one transaction. A ladder counts its first level only."""
+    pairs = agents * (agents - 1) // 2
+    if format == Tournament.Format.ROUND_ROBIN:
+        return len(games) * pairs * (games_per_seat or 2)
+    if format == Tournament.Format.ADAPTIVE:
+        return len(games) * pairs
+    if format == Tournament.Format.LADDER:
+        return sum(agents * (games_per_seat or LADDER_GAMES_PER_SEAT[get_game(game).chance]) for game in games)
+    return 0
 
 
 def _pair_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int]:

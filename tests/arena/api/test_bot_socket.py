@@ -49,6 +49,11 @@ async def test_a_websocket_bot_plays_its_seats_until_the_match_ends(django_user_
     refused = json.loads(await intruder.receive_from(timeout=10))
     assert refused["type"] == "error"
     assert "None of your agents" in refused["message"]
+    for huge in ({"match": 10**20, "ply": 0}, {"match": match.pk, "ply": -1}):  # past the database's integers
+        await intruder.send_to(text_data=json.dumps({"type": "move", "action": "b2", **huge}))
+        refused = json.loads(await intruder.receive_from(timeout=10))
+        assert refused == {"type": "error", "match": None, "message": refused["message"]}
+        assert "whole numbers from 0 to" in refused["message"]
     await intruder.disconnect()
     assert await match.decisions.acount() == 0
 
