@@ -60,9 +60,21 @@ class Site:
         self.manage("migrate", "--noinput")
         self.manage("seed", "--no-demo", "--game", "tic-tac-toe")
         self.manage(
-            "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
-            "--agents", *AGENTS, "--games-per-seat", "4",
-        )  # fmt: skip
+            "tournament",
+            "create",
+            "--slug",
+            "rr",
+            "--format",
+            "round_robin",
+            "--games",
+            "tic-tac-toe",
+            "--agents",
+            *AGENTS,
+            "--games-per-seat",
+            "4",
+            "--first-seed",
+            "0",
+        )  # fmt: skip (fixed seeds: the killed site must replay the reference's deals)
 
     def results(self) -> dict[tuple, tuple]:
         """Per match (seed, seat agents): its moves and scores."""
