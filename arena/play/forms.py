@@ -7,6 +7,7 @@ from django import forms
 from arena.agents.llm_config import SCAFFOLDS
 from arena.agents.program import PROTOCOLS
 from arena.agents.sandbox import DEFAULT_LIMITS, limit_maxima
+from arena.record.services import SEED_RANGE
 
 
 class LLMAgentForm(forms.Form):
@@ -228,6 +229,7 @@ class TournamentForm(forms.Form):
     first_seed = forms.IntegerField(
         required=False,
         min_value=0,
+        max_value=SEED_RANGE - 1,
         label="Fixed first seed",
         help_text="Leave empty for fresh random seeds. Only to reproduce a run: consecutive seeds from this one, "
         "and the tournament is marked fixed-seed (anyone who knows the seeds knows the deals).",

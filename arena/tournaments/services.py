@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
 from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, draw_rate_levels, ladder_records
-from arena.record.services import ServiceError, match_create, new_seed, variant_options
+from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, variant_options
 from arena.runner.tasks import enqueue_matches
 from games import get_game
 from games.bots import ladder
@@ -133,6 +133,8 @@ def tournament_create(
             raise ServiceError(f"Invalid options for {game}: {error}") from None
         if partner and rules.hidden_teams:
             raise ServiceError(f"{rules.name} deals its teams in secret: each entrant plays one seat, with no partner.")
+    if first_seed is not None and not 0 <= first_seed < SEED_RANGE:
+        raise ServiceError(f"A fixed first seed is a whole number from 0 to {SEED_RANGE - 1}.")
     everyone = [*agents, *opponents, *([partner] if partner else [])]
     if first_seed is not None and any(remembers_deals(agent) for agent in everyone):
         raise ServiceError("Fixed seeds are for reproducing runs; people and outside agents always get fresh seeds.")

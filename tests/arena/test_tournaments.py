@@ -13,6 +13,7 @@ from django.core.management.base import CommandError
 
 from arena.models import Match, Tournament
 from arena.play.people import guest_agent_create
+from arena.record.agents import agent_create
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
 from arena.tournaments.run import run_tournament
@@ -179,6 +180,27 @@ def test_fixed_seeds_are_refused_to_people_and_outside_agents(ttt_bots):
     with pytest.raises(ServiceError, match="fresh seeds"):
         tournament_create(slug="peek", name="p", format="ladder", games=["tic-tac-toe"], agents=[person], first_seed=0)
     assert not Tournament.objects.filter(slug="peek").exists()
+    with pytest.raises(ServiceError, match="whole number from 0"):
+        tournament_create(
+            slug="big",
+            name="b",
+            format="ladder",
+            games=["tic-tac-toe"],
+            agents=[ttt_bots["tic-tac-toe-lv1"]],
+            first_seed=2**63,
+        )
+
+
+def test_an_outside_agent_plays_no_duplicate_twins(ttt_bots, django_user_model):
+    owner = django_user_model.objects.create_user("owner", password="pw-123456")
+    outside = agent_create(slug="mine", name="Mine", kind="remote", config={"transport": "websocket"}, owner=owner)
+    climb = tournament_create(
+        slug="climb", name="c", format="ladder", games=["tic-tac-toe"], agents=[outside], games_per_seat=2
+    )
+    matches = list(climb.matches.order_by("pk"))
+    assert len(matches) == 4  # level 0: two games from each seat ...
+    assert all(match.duplicate_of_id is None for match in matches)  # ... none the twin of another
+    assert len({match.seed for match in matches}) == 4  # so none meets a deal its other seat has seen
 
 
 def test_cli_agents_add_list_show(ttt_bots):
