@@ -33,8 +33,8 @@ class Config:
     client_ip_header: str = ""
     #: Overrides of arena.play.ratelimit's DEFAULT_LIMITS: name -> (hits, window in seconds).
     rate_limits: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: Overrides of arena.play.ratelimit's DEFAULT_LOGIN_LOCKOUT (failures, first_wait_s, max_wait_s).
-    login_lockout: dict[str, int] = field(default_factory=dict)
+    #: Failed logins per account name and address before they lock, and the lock's length (django-axes).
+    login_lockout: dict[str, int] = field(default_factory=lambda: {"failures": 5, "cooloff_s": 900})
     #: Overrides of arena.play.live_limits' DEFAULT_LIMITS: name -> number.
     play_limits: dict[str, int] = field(default_factory=dict)
     #: Overrides of arena.agents.sandbox's MAX_LIMITS: the largest limit an outside agent may be given.
@@ -140,14 +140,14 @@ def _count(env: dict[str, str], name: str, default: int, *, least: int = 1) -> i
 
 
 def _login_lockout(env: dict[str, str], name: str) -> dict[str, int]:
-    """`5/30/3600` -> failures allowed, first wait and longest wait in seconds."""
+    """`5/900` -> failed logins allowed per account name and address, and the seconds the lock then lasts."""
     raw = env.get(name, "").strip()
     if not raw:
-        return {}
+        return {"failures": 5, "cooloff_s": 900}
     parts = [p.strip() for p in raw.split("/")]
-    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise ConfigError(f"{name}={raw!r} is not failures/first_wait_s/max_wait_s, e.g. 5/30/3600.")
-    return dict(zip(("failures", "first_wait_s", "max_wait_s"), map(int, parts), strict=True))
+    if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise ConfigError(f"{name}={raw!r} is not failures/cooloff_s, e.g. 5/900.")
+    return dict(zip(("failures", "cooloff_s"), map(int, parts), strict=True))
 
 
 def private_directory(path: Path) -> Path:

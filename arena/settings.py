@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 
 import dj_database_url
 
@@ -26,6 +27,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_tasks_db",
+    "axes",
     "arena",
     "ratings",
 ]
@@ -42,7 +44,22 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "arena.middleware.DatabaseUnavailableMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lockout into our 429 page
 ]
+
+#: Failed logins (both login forms, through `authenticate`) are counted by django-axes, per account name AND
+#: address together, so nobody's guesses lock an owner out elsewhere (docs/operations.md, "Failed logins").
+#: AxesStandaloneBackend refuses a locked name before ModelBackend checks the password.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = CONFIG.login_lockout["failures"]
+AXES_COOLOFF_TIME = timedelta(seconds=CONFIG.login_lockout["cooloff_s"])
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True  # forgets only the failures of that name from that address
+AXES_USERNAME_CALLABLE = "arena.play.ratelimit.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "arena.play.ratelimit.lockout_address"
+AXES_LOCKOUT_CALLABLE = "arena.play.views.login_locked_out"
+AXES_DISABLE_ACCESS_LOG = True  # no record of successful logins is kept
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "arena.urls"
 ASGI_APPLICATION = "arena.asgi.application"
@@ -106,7 +123,6 @@ ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
 #: Work a visitor can cause, bounded (docs/operations.md, "Limits").
 ARENA_RATE_LIMITS = CONFIG.rate_limits
 ARENA_CLIENT_IP_HEADER = CONFIG.client_ip_header
-ARENA_LOGIN_LOCKOUT = CONFIG.login_lockout
 ARENA_PLAY_LIMITS = CONFIG.play_limits
 ARENA_PROGRAM_LIMITS_MAX = CONFIG.program_limits_max
 ARENA_MAX_FILTERED_SNAPSHOTS = CONFIG.max_filtered_snapshots

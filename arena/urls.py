@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena.api.routes import api
@@ -38,6 +39,13 @@ urlpatterns = [
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
+    path(
+        "accounts/password_reset/",
+        play_views.rate_limited("password_reset", "Too many password reset requests from here.")(
+            auth_views.PasswordResetView.as_view()
+        ),
+        name="password_reset",
+    ),  # before django.contrib.auth.urls, which holds the same path unlimited
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/login/", play_views.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too
     path("admin/", admin.site.urls),

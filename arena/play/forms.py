@@ -9,6 +9,7 @@ from arena.agents.outside import LARGEST, MAX_TEXT
 from arena.agents.program import PROTOCOLS
 from arena.agents.remote import MAX_DECISION_S
 from arena.agents.sandbox import DEFAULT_LIMITS, limit_maxima
+from arena.record.services import SEED_RANGE
 from arena.tournaments.services import first_duplicate_sets
 
 
@@ -242,6 +243,14 @@ class TournamentForm(forms.Form):
         help_text="Seeds per pairing (ladder: per level).",
     )
     budget = forms.IntegerField(min_value=1, max_value=2000, initial=200, help_text="Adaptive: most matches to play.")
+    first_seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=SEED_RANGE - 1,
+        label="Fixed first seed",
+        help_text="Leave empty for fresh random seeds. Only to reproduce a run: consecutive seeds from this one, "
+        "and the tournament is marked fixed-seed (anyone who knows the seeds knows the deals).",
+    )
 
     def __init__(self, *args, games: list[tuple[str, str]], agents: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)

@@ -347,7 +347,8 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
 
 def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
     """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation, except that
-    every seat-swapped pair gets a fresh random seed, so no deal or bot setup can be learnt by heart."""
+    every match gets a fresh random seed of its own (`remembers_deals`), so no deal or bot setup can be learnt
+    by heart, nor met again from the other seat."""
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only people start a ladder climb here; models use `manage.py tournament`.")
     slug = f"climb-{person.slug[:40]}-{game}-{secrets.token_hex(3)}"  # within a slug's 80 characters

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -38,7 +39,7 @@ from arena.play.people import (
     person_ladder_start,
     person_match_create,
 )
-from arena.play.ratelimit import client_address, limited, login_failed, login_succeeded, login_wait
+from arena.play.ratelimit import limited
 from arena.play.rendering import live_match_html
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
@@ -284,7 +285,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(error))
         else:
             request.session.pop("guest_agent", None)
-            login(request, user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}.")
             return redirect("play")
     return render(request, "registration/signup.html", {"form": form, "guest": current_person(request)})
@@ -334,24 +335,29 @@ def guest_merge_view(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/guest_merge.html", context)
 
 
-def login_guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """`view`, a login form, refused for a while after repeated failures for an account name or from an
-    address; its own answer tells success (a redirect) from failure (the form again)."""
+def rate_limited(name: str, message: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A form view whose submissions count against the rate limit `name` (per address and person): once it is
+    used up a POST is refused with `message` before the view sees it (the login forms, the password reset)."""
 
-    @wraps(view)
-    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if request.method != "POST":
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method == "POST" and (wait := limited(request, name)):
+                return refusal(request, status=429, message=message, retry_after=wait)
             return view(request, *args, **kwargs)
-        username, address = request.POST.get("username", ""), client_address(request)
-        if wait := login_wait(username=username, address=address):
-            message = "Too many failed logins; for your account's safety, further tries wait a while."
-            return refusal(request, status=429, message=message, retry_after=wait)
-        response = view(request, *args, **kwargs)
-        record = login_succeeded if response.status_code == 302 else login_failed
-        record(username=username, address=address)
-        return response
 
-    return guarded
+        return guarded
+
+    return decorate
+
+
+login_guarded = rate_limited("login", "Too many logins from here; try again in a while.")
+
+
+def login_locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE: the answer once an account name has failed too often from this address."""
+    message = "Too many failed logins; for your account's safety, further tries wait a while."
+    return refusal(request, status=429, message=message, retry_after=int(settings.AXES_COOLOFF_TIME.total_seconds()))
 
 
 @require_POST
