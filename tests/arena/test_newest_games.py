@@ -110,7 +110,7 @@ def test_an_entrant_plays_each_two_rooms_seat_alone_and_is_rated_by_its_seat(cli
             assert rows[agent.slug]["wins"] == wins[agent.slug]
     assert set(NEWEST) <= set(gamebench.GAMES)
     report = io.StringIO()
-    call_command("report", "gamebench", "--format", "md", stdout=report)
+    call_command("report", "gamebench", "--format", "md", "--bots", "show", stdout=report)  # scripted agents only here
     header = next(line for line in report.getvalue().splitlines() if line.startswith("| |"))
     assert f"| {slug} |" in header
     assert f"{strong.slug} |" in report.getvalue()
