@@ -181,7 +181,8 @@ def evaluation_create(
 ) -> tuple[str, list[Tournament]]:
     """The evaluation's key and tournaments: found when it exists, its missing parts created (idempotent).
 
-    The budget is not part of its identity: asking again with another budget changes the budget only."""
+    The budget is not part of its identity: asking again with another budget changes the budget only, and
+    asking again without one keeps it."""
     plan = evaluation_plan(protocol, games=games, opponents=opponents, scaffold=scaffold, games_per_seat=games_per_seat)
     if agent.kind != Agent.Kind.LLM and scaffold:
         raise ServiceError(f"{agent.slug} is not a model; --scaffold applies to models only.")
@@ -205,6 +206,10 @@ def evaluation_create(
             "budget_tokens": budget_tokens,
         }
         tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is not None:  # a budget not given again stays as it was
+            before = tournament.config.get("evaluation", {})
+            for name, given in (("budget_usd", budget_usd), ("budget_tokens", budget_tokens)):
+                record[name] = before.get(name) if given is None else given
         if tournament is None:
             bots_ensure(game=part.game)
             per_game = PER_GAME_SEATS.get((protocol_obj.key, part.game))

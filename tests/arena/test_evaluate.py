@@ -185,8 +185,23 @@ def test_the_token_budget_stops_scheduling_before_it_would_be_passed(scripted):
     assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 1
     assert tournament.matches.filter(status=Match.Status.PENDING).count() == 3
     assert "stopped scheduling: budget reached" in out
-    # A larger dollar budget lets it go on: the same evaluation, now allowed to finish Lv0 and climb.
-    out = _evaluate(*args, "--run", "--budget-usd", "1")
+    # A larger budget lets it go on: the same evaluation, now allowed to finish Lv0 and climb.
+    out = _evaluate(*args, "--run", "--budget-tokens", "1000000", "--budget-usd", "1")
     assert "stopped scheduling" not in out
     assert tournament.matches.filter(status=Match.Status.PENDING).count() == 0
     assert tournament.matches.count() > 4
+
+
+def test_a_queued_evaluation_is_stopped_by_its_budget_when_a_worker_finishes_a_match(scripted):
+    _model("m", base_url=scripted.base_url, scaffold="botzone")
+    out = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--budget-tokens", "200")
+    assert "queued 32 matches" in out
+    [(_, [tournament])] = find_evaluations("m").items()
+    async_to_sync(run_match)(tournament.matches.order_by("pk").first().pk)  # as a db_worker would
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert tournament.config["stopped"].startswith("budget reached")
+    assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 1
+    assert tournament.matches.filter(status=Match.Status.ABORTED).count() == 31
+    again = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")  # the budget is kept
+    assert "stopped scheduling: budget reached" in again
