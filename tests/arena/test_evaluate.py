@@ -173,6 +173,7 @@ def test_an_interrupted_evaluation_resumes_to_the_same_matches_as_one_played_str
     assert played("interrupted") == played("straight")
     assert len(played("straight")) > 2  # it climbed past Lv0
     assert "Table 2: level reached and progress" in out
+    assert "GPT-5.2 — published (BotzoneBench, Table 2): tic-tac-toe: Lv1, 46.9%" in out  # the paper's, beside ours
     assert "interrupted (botzone) [BotzoneBench protocol (changed: games, games per seat)]: tic-tac-toe: " in out
 
 

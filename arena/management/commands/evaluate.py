@@ -109,11 +109,13 @@ class Command(BaseCommand):
         protocol = PROTOCOLS[evaluation["protocol"]]
         report = paper(protocol.report).build(ReportFilters(agent=evaluation["seated"]))
         for table in report.tables:
-            rows = [(label, cells) for label, cells in table.rows if label.partition(" (")[0] == evaluation["seated"]]
+            published = table.key.startswith("published-")  # the paper's own numbers, to read ours against
+            mine = [(label, cells) for label, cells in table.rows if label.partition(" (")[0] == evaluation["seated"]]
+            rows = table.rows if published else mine
             if not rows:
                 continue
             self.stdout.write(f"{table.title} — {table.source}")
             for label, cells in rows:
                 pairs = zip(table.columns, cells, strict=False)
-                shown = [f"{column}: {cell_text(cell)}" for column, cell in pairs if cell]
-                self.stdout.write(f"  {label} [{evaluation['label']}]: " + "; ".join(shown))
+                shown = "; ".join(f"{column}: {cell_text(cell)}" for column, cell in pairs if cell)
+                self.stdout.write(f"  {label}: {shown}" if published else f"  {label} [{evaluation['label']}]: {shown}")
