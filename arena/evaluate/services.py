@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
 
 from arena.agents.llm_config import SCAFFOLDS, with_defaults
 from arena.evaluate.protocols import (
@@ -25,7 +24,8 @@ from arena.evaluate.protocols import (
     Part,
     Protocol,
 )
-from arena.models import Agent, Attempt, Match, Seat, Tournament
+from arena.evaluate.selectors import evaluation_spend, evaluation_tournaments
+from arena.models import Agent, Match, Tournament
 from arena.record.agents import agent_ensure, bots_ensure
 from arena.record.services import ServiceError
 from arena.tournaments.services import tournament_cancel, tournament_create, tournament_queue
@@ -151,22 +151,6 @@ def _part_slug(key: str, part: Part) -> str:
     return f"eval-{key}-{part.game}" + (f"-{part.variant}" if part.variant else "")
 
 
-def evaluation_tournaments(key: str) -> QuerySet[Tournament]:
-    """The tournaments of the evaluation with this key, in the protocol's order of parts."""
-    return Tournament.objects.filter(config__evaluation__key=key).order_by("pk")
-
-
-def find_evaluations(agent: str = "") -> dict[str, list[Tournament]]:
-    """Every evaluation (of `agent`, or of anyone) by key, its tournaments in order."""
-    found: dict[str, list[Tournament]] = {}
-    tournaments = Tournament.objects.filter(config__evaluation__isnull=False).order_by("pk")
-    if agent:
-        tournaments = tournaments.filter(config__evaluation__agent=agent)
-    for tournament in tournaments:
-        found.setdefault(tournament.config["evaluation"]["key"], []).append(tournament)
-    return found
-
-
 @transaction.atomic
 def evaluation_create(
     *,
@@ -235,30 +219,6 @@ def evaluation_create(
     return key, tournaments
 
 
-def evaluation_matches(tournaments: list[Tournament]) -> QuerySet[Match]:
-    return Match.objects.filter(tournament__in=tournaments)
-
-
-def evaluation_spend(tournaments: list[Tournament]) -> dict[str, float]:
-    """Tokens and cost of the evaluated agent's attempts in the evaluation's matches, and its finished matches."""
-    seated = {t.config["evaluation"]["seated"] for t in tournaments}
-    seats = set(
-        Seat.objects.filter(match__tournament__in=tournaments, agent_version__agent__slug__in=seated).values_list(
-            "match_id", "index"
-        )
-    )
-    tokens = cost = 0.0
-    attempts = Attempt.objects.filter(match_id__in={m for m, _ in seats})
-    for match_id, seat, prompt, completion, spent in attempts.values_list(
-        "match_id", "seat", "prompt_tokens", "completion_tokens", "cost"
-    ):
-        if (match_id, seat) in seats:
-            tokens += prompt + completion
-            cost += spent
-    finished = evaluation_matches(tournaments).filter(status=Match.Status.FINISHED).count()
-    return {"tokens": tokens, "cost": cost, "finished": finished}
-
-
 def budget_reached(tournaments: list[Tournament]) -> str:
     """Why no new match may start ("" when one may): one more match at the mean spend so far would pass the budget."""
     evaluation = tournaments[0].config["evaluation"]
@@ -282,11 +242,17 @@ def budget_reached(tournaments: list[Tournament]) -> str:
 
 @transaction.atomic
 def evaluation_queue(*, tournaments: list[Tournament]) -> list[int]:
-    """Hand the evaluation to workers (unless its budget is reached). Returns the match ids queued."""
+    """Hand the evaluation to workers (unless its budget is reached). Returns the match ids newly queued.
+
+    A tournament already handed over is left alone: its matches are in the queue, and its ladder queues what it
+    schedules (a worker that died is `manage.py resume_matches`'s to recover)."""
     if budget_reached(tournaments):
         return []
     queued = []
     for tournament in tournaments:
+        tournament.refresh_from_db()
+        if tournament.config.get("queued"):
+            continue
         if tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             queued += tournament_queue(tournament=tournament)
     return queued

@@ -11,7 +11,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from arena.evaluate.services import evaluation_create, find_evaluations
+from arena.evaluate.selectors import find_evaluations
+from arena.evaluate.services import evaluation_create
 from arena.models import Agent, Match, Tournament
 from arena.record.agents import agent_create
 from arena.runner.loop import run_match
@@ -197,6 +198,7 @@ def test_a_queued_evaluation_is_stopped_by_its_budget_when_a_worker_finishes_a_m
     _model("m", base_url=scripted.base_url, scaffold="botzone")
     out = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--budget-tokens", "200")
     assert "queued 32 matches" in out
+    assert "queued 0 matches" in _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")  # once
     [(_, [tournament])] = find_evaluations("m").items()
     async_to_sync(run_match)(tournament.matches.order_by("pk").first().pk)  # as a db_worker would
     tournament.refresh_from_db()

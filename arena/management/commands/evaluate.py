@@ -10,7 +10,8 @@ from tqdm import tqdm
 
 from arena.evaluate.protocols import PROTOCOLS
 from arena.evaluate.run import run_evaluation
-from arena.evaluate.services import budget_reached, evaluation_create, evaluation_queue, evaluation_spend
+from arena.evaluate.selectors import evaluation_spend
+from arena.evaluate.services import budget_reached, evaluation_create, evaluation_queue
 from arena.models import Agent, Decision, Match
 from arena.record.services import ServiceError
 from games import UnknownGame
