@@ -100,7 +100,9 @@ def test_gamebench_plays_the_random_baseline_in_both_seats_with_cot():
     assert tournament.format == "adversarial"
     seated = tournament.config["agents"][0]
     assert seated == "m--gamebench-cot"
-    assert Agent.objects.get(slug=seated).current_version().config["scaffold"] == "cot"
+    config = Agent.objects.get(slug=seated).current_version().config
+    assert (config["scaffold"], config["retries"]) == ("cot", 3)
+    assert {m.record["policies"]["fallback"] for m in tournament.matches.all()} == {"random_legal"}
     assert dict(_seatings(tournament)) == {
         ("santorini", None, seed, order): 1
         for seed in (0, 1)
@@ -145,6 +147,13 @@ def test_star_plays_both_modes_and_dsgbench_ten_matches_per_scenario_against_the
         slug for m in werewolf.matches.all() for slug in m.seats.values_list("agent_version__agent__slug", flat=True)
     )
     assert seats["m--dsgbench-direct"] + seats["werewolf-lv2"] == 80  # 8 seats, the model on each team in turn
+    _evaluate("m", "--protocol", "dsgbench", "--games", "diplomacy")
+    diplomacy = Tournament.objects.get(config__evaluation__protocol="dsgbench", config__games=["diplomacy"])
+    assert diplomacy.config["variant"] == "welfare"
+    powers = Counter(
+        m.seats.get(agent_version__agent__slug="m--dsgbench-direct").index for m in diplomacy.matches.all()
+    )
+    assert powers == dict.fromkeys(range(7), 2)  # each of the 7 powers twice: 14 ≥ the paper's 10
 
 
 def test_an_interrupted_evaluation_resumes_to_the_same_matches_as_one_played_straight(scripted):
