@@ -211,6 +211,7 @@ def evaluation_create(
                 policies={"fallback": protocol_obj.fallback},
                 variant=part.variant,
                 options=dict(part.options),
+                record={"evaluation": {"key": key, "protocol": protocol_obj.key, "label": plan.label}},
             )
         if tournament.config.get("evaluation") != record:
             tournament.config = {**tournament.config, "evaluation": record}

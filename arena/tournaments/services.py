@@ -61,7 +61,7 @@ def _duplicate_set(tournament: Tournament, game: str, a: Agent, b: Agent, seed: 
             tournament=tournament,
             policies=config.get("policies", {}),
             duplicate_of=first,
-            extra_record=extra,
+            extra_record={**config.get("record", {}), **extra},
         )
         first = first or match
 
@@ -83,6 +83,7 @@ def tournament_create(
     variant: str = "",
     options: dict[str, Any] | None = None,
     partner: Agent | None = None,
+    record: dict[str, Any] | None = None,
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -93,7 +94,8 @@ def tournament_create(
     Bradley–Terry intervals, until every interval is under `target_width` or `budget` matches.
     Games of more than two seats play each pairing as sides (`seatings`), with `partner` filling
     the seats of the agent's side it does not hold. Duplicate sets take consecutive seeds from
-    `first_seed`, or fresh random seeds when it is None.
+    `first_seed`, or fresh random seeds when it is None. `record` is added to every match's record (an
+    evaluation's protocol label, so its results say under which protocol they were played).
     """
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
@@ -126,6 +128,7 @@ def tournament_create(
         "variant": variant,
         "options": chosen,
         "partner": partner.slug if partner else "",
+        "record": record or {},
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
@@ -168,7 +171,7 @@ def _rerun_transient_failures(tournament: Tournament) -> None:
         reruns = match.record.get("rerun", 0)
         if reruns >= MAX_RERUNS or tournament.matches.filter(record__rerun_of=match.pk).exists():
             continue
-        keep = {k: match.record[k] for k in ("ladder",) if k in match.record}
+        keep = {k: match.record[k] for k in ("ladder", *tournament.config.get("record", {})) if k in match.record}
         match_create(
             game=match.game,
             agents=[seat.agent_version.agent for seat in match.seats.order_by("index")],

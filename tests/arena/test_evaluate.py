@@ -79,6 +79,8 @@ def test_botzonebench_starts_each_ladder_at_lv0_with_16_duplicate_games_per_side
         }
         assert dict(seatings) == expected  # 16 seeds, each with the model on each side, all at Lv0
         assert {m.record["policies"]["fallback"] for m in tournament.matches.all()} == {"forfeit"}
+        labels = {m.record["evaluation"]["label"] for m in tournament.matches.all()}
+        assert labels == {"BotzoneBench protocol (changed: games)"}  # each match says under which protocol
 
 
 def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
@@ -181,6 +183,7 @@ def test_an_interrupted_evaluation_resumes_to_the_same_matches_as_one_played_str
         )
 
     assert played("interrupted") == played("straight")
+    assert {m.record["evaluation"]["protocol"] for m in Match.objects.all()} == {"botzonebench"}  # later levels too
     assert len(played("straight")) > 2  # it climbed past Lv0
     assert "Table 2: level reached and progress" in out
     assert "GPT-5.2 — published (BotzoneBench, Table 2): tic-tac-toe: Lv1, 46.9%" in out  # the paper's, beside ours
