@@ -28,7 +28,12 @@ from arena.evaluate.selectors import evaluation_spend, evaluation_tournaments
 from arena.models import Agent, Match, Tournament
 from arena.record.agents import agent_ensure, bots_ensure
 from arena.record.services import ServiceError
-from arena.tournaments.services import tournament_cancel, tournament_create, tournament_queue
+from arena.tournaments.services import (
+    LADDER_GAMES_PER_SEAT,
+    tournament_cancel,
+    tournament_create,
+    tournament_queue,
+)
 from games import get_game
 from games.bots import ladder
 
@@ -198,11 +203,15 @@ def evaluation_create(
             bots_ensure(game=part.game)
             per_game = PER_GAME_SEATS.get((protocol_obj.key, part.game))
             gps = plan.games_per_seat or per_game or protocol_obj.games_per_seat
+            format = protocol_obj.format
+            if format == "ladder" and plan.opponents:  # named opponents instead of the ladder: a fixed matrix
+                format = "adversarial"
+                gps = gps or LADDER_GAMES_PER_SEAT[get_game(part.game).chance]
             mode = f" ({part.label})" if part.label else ""
             tournament = tournament_create(
                 slug=slug,
                 name=f"{plan.label}: {seated.slug} — {get_game(part.game).name}{mode}"[:160],
-                format=protocol_obj.format,
+                format=format,
                 games=[part.game],
                 agents=[seated],
                 opponents=_part_opponents(plan, part),

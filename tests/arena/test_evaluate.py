@@ -220,3 +220,19 @@ def test_a_queued_evaluation_is_stopped_by_its_budget_when_a_worker_finishes_a_m
     assert tournament.matches.filter(status=Match.Status.ABORTED).count() == 31
     again = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")  # the budget is kept
     assert "stopped scheduling: budget reached" in again
+
+
+def test_changing_the_opponents_or_scaffold_is_labelled_and_a_bot_takes_no_scaffold():
+    _model("m")
+    _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--opponents", "tic-tac-toe-lv2")
+    [tournament] = Tournament.objects.all()
+    assert tournament.name.startswith("BotzoneBench protocol (changed: games, opponents)")
+    assert tournament.format == "adversarial"  # a fixed opponent instead of the climb
+    assert Counter(_seatings(tournament).values()) == {1: 32}  # still 16 per side
+    assert tournament.config["opponents"] == ["tic-tac-toe-lv2"]
+    _evaluate("m", "--protocol", "gamebench", "--games", "hive", "--scaffold", "self-consistency")
+    hive = Tournament.objects.get(config__games=["hive"])
+    assert hive.config["evaluation"]["changed"] == ["games", "scaffold"]
+    assert hive.config["agents"] == ["m--gamebench-self-consistency"]
+    with pytest.raises(CommandError, match="not a model"):
+        _evaluate("tic-tac-toe-lv1", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--scaffold", "cot")
