@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena.api.routes import api
-from arena.pages import tokens, views
+from arena.pages import evaluate, tokens, views
 from arena.play import views as play_views
 
 urlpatterns = [
@@ -37,6 +37,7 @@ urlpatterns = [
     path("tournaments/new/", views.tournament_new, name="tournament-new"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
+    path("evaluate/", evaluate.evaluation_list, name="evaluation-list"),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
     path(

@@ -83,7 +83,7 @@ def _duplicate_sets(
                 tournament=tournament,
                 policies=config.get("policies", {}),
                 duplicate_of=first,
-                extra_record={**extra, **fixed},
+                extra_record={**config.get("record", {}), **extra, **fixed},
             )
             first = (first or match) if twins else None
 
@@ -105,6 +105,7 @@ def tournament_create(
     variant: str = "",
     options: dict[str, Any] | None = None,
     partner: Agent | None = None,
+    record: dict[str, Any] | None = None,
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -118,6 +119,8 @@ def tournament_create(
     Every duplicate set takes a fresh random seed, unless `first_seed` asks for consecutive seeds from it to
     reproduce a run: the tournament and its matches are then marked `fixed_seeds` (anyone who knows the seeds
     knows the deals), and only agents that cannot remember deals (`remembers_deals`) may play it.
+    `record` is added to every match's record (an evaluation's protocol label, so its results say under which
+    protocol they were played).
     """
     slug, name = checked_field(Tournament, "slug", slug), checked_field(Tournament, "name", name)
     if Tournament.objects.filter(slug=slug).exists():
@@ -158,6 +161,7 @@ def tournament_create(
         "variant": variant,
         "options": chosen,
         "partner": partner.slug if partner else "",
+        "record": record or {},
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
@@ -210,7 +214,7 @@ def _rerun_transient_failures(tournament: Tournament) -> None:
         reruns = match.record.get("rerun", 0)
         if reruns >= MAX_RERUNS or tournament.matches.filter(record__rerun_of=match.pk).exists():
             continue
-        keep = {k: match.record[k] for k in ("ladder", "fixed_seeds") if k in match.record}
+        keep = {k: match.record[k] for k in ("ladder", "fixed_seeds", *tournament.config.get("record", {})) if k in match.record}
         agents = [seat.agent_version.agent for seat in match.seats.order_by("index")]
         fresh = any(remembers_deals(agent) for agent in agents)  # it has seen this deal: a new one
         match_create(

@@ -16,6 +16,7 @@ from ratings.ladder import Record, ladder_rating
 from ratings.metrics import proportion
 from ratings.models import ReferenceRecord
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.published import with_published
 from ratings.reports.record import seat_labels
 
 TITLE = "BotzoneBench: anchored skill against graded bot ladders"
@@ -190,4 +191,4 @@ def build(filters: ReportFilters) -> Report:
         if label and filters.shows(label):
             actions[label].append((match_id, action_kind(text)))
     tables.append(action_table(actions))
-    return Report("botzonebench", TITLE, CITATION, tables, filters)
+    return Report("botzonebench", TITLE, CITATION, with_published("botzonebench", tables), filters)
