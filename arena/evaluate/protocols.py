@@ -196,7 +196,8 @@ DSGBENCH = Protocol(
     sources={
         "games": "§4.2, Table 4 (Stratego, Werewolf, Diplomacy of the six; the others need commercial engines)",
         "opponents": "§5.1: the game's built-in AI or GPT-4o-mini; the strongest bot of the ladder here",
-        "games_per_seat": "§5.1: 10 matches per scenario (5 per side; Diplomacy 2 per power, 14 in all)",
+        "games_per_seat": "§5.1: 10 matches per scenario (5 per side; Diplomacy 2 per power, 14 in all; Werewolf one "
+        "seed, each agent alone in each seat: 16)",
         "scaffold": "§5.1: the games' standard prompt templates",
         "temperature": "§5.1: temperature 0.2 for all models",
         "retries": "not stated; the agent's own",
@@ -207,5 +208,7 @@ DSGBENCH = Protocol(
 
 PROTOCOLS: dict[str, Protocol] = {p.key: p for p in (BOTZONEBENCH, GAMEBENCH, ADVGAMEBENCH, STAR, DSGBENCH)}
 
-#: Games per seat for Diplomacy under DSGBench: 7 powers × 2 seeds ≥ the paper's 10 matches.
-PER_GAME_SEATS = {("dsgbench", "diplomacy"): 2}
+#: Games per seat where the paper's 10 matches per scenario do not divide evenly: Diplomacy 7 powers × 2 seeds;
+#: Werewolf, whose teams are dealt in secret, seats each agent alone in each of its 8 seats in turn
+#: (docs/architecture.md, "Tournaments: seating and seeds"), so one seed gives 16 matches.
+PER_GAME_SEATS = {("dsgbench", "diplomacy"): 2, ("dsgbench", "werewolf"): 1}

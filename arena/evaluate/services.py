@@ -100,8 +100,9 @@ def evaluation_plan(
     return Plan(chosen, parts, tuple(opponents or ()), scaffold, games_per_seat, tuple(changed))
 
 
-def evaluation_key(agent: Agent, plan: Plan) -> str:
-    """The evaluation's identity: the agent, the protocol and everything that changes what is played."""
+def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> str:
+    """The evaluation's identity: the agent, the protocol and everything that changes what is played (fixed seeds
+    asked for to reproduce a run make another evaluation; random ones are drawn once, when it is created)."""
     identity = {
         "agent": agent.slug,
         "protocol": plan.protocol.key,
@@ -109,6 +110,7 @@ def evaluation_key(agent: Agent, plan: Plan) -> str:
         "opponents": sorted(plan.opponents),
         "scaffold": plan.scaffold,
         "games_per_seat": plan.games_per_seat,
+        "first_seed": first_seed,
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
 
@@ -167,6 +169,7 @@ def evaluation_create(
     games_per_seat: int | None = None,
     budget_usd: float | None = None,
     budget_tokens: int | None = None,
+    first_seed: int | None = None,
 ) -> tuple[str, list[Tournament]]:
     """The evaluation's key and tournaments: found when it exists, its missing parts created (idempotent).
 
@@ -175,7 +178,7 @@ def evaluation_create(
     plan = evaluation_plan(protocol, games=games, opponents=opponents, scaffold=scaffold, games_per_seat=games_per_seat)
     if agent.kind != Agent.Kind.LLM and scaffold:
         raise ServiceError(f"{agent.slug} is not a model; --scaffold applies to models only.")
-    key = evaluation_key(agent, plan)
+    key = evaluation_key(agent, plan, first_seed)
     seated = seat_agent(agent, plan)
     protocol_obj = plan.protocol
     tournaments = []
@@ -216,7 +219,7 @@ def evaluation_create(
                 agents=[seated],
                 opponents=_part_opponents(plan, part),
                 games_per_seat=gps,
-                first_seed=0,
+                first_seed=first_seed,
                 policies={"fallback": protocol_obj.fallback},
                 variant=part.variant,
                 options=dict(part.options),

@@ -214,7 +214,8 @@ def _rerun_transient_failures(tournament: Tournament) -> None:
         reruns = match.record.get("rerun", 0)
         if reruns >= MAX_RERUNS or tournament.matches.filter(record__rerun_of=match.pk).exists():
             continue
-        keep = {k: match.record[k] for k in ("ladder", "fixed_seeds", *tournament.config.get("record", {})) if k in match.record}
+        kept = ("ladder", "fixed_seeds", *tournament.config.get("record", {}))
+        keep = {k: match.record[k] for k in kept if k in match.record}
         agents = [seat.agent_version.agent for seat in match.seats.order_by("index")]
         fresh = any(remembers_deals(agent) for agent in agents)  # it has seen this deal: a new one
         match_create(

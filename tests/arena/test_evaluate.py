@@ -45,8 +45,9 @@ def _model(slug: str, base_url: str = "http://127.0.0.1:9/v1", **config) -> Agen
 
 
 def _evaluate(*args: str) -> str:
+    """`manage.py evaluate` on fixed seeds from 0, so the matches it makes can be written out here."""
     out = StringIO()
-    call_command("evaluate", *args, stdout=out)
+    call_command("evaluate", *args, "--first-seed", "0", stdout=out)
     return out.getvalue()
 
 
@@ -99,6 +100,11 @@ def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
 def test_gamebench_plays_the_random_baseline_in_both_seats_with_cot():
     _model("m")
     _key, [tournament] = evaluation_create(agent=Agent.objects.get(slug="m"), protocol="gamebench", games=["santorini"])
+    assert not tournament.fixed_seeds  # random seeds unless fixed ones are asked for
+    _key, [tournament] = evaluation_create(
+        agent=Agent.objects.get(slug="m"), protocol="gamebench", games=["santorini"], first_seed=0
+    )
+    assert tournament.fixed_seeds
     assert tournament.format == "adversarial"
     seated = tournament.config["agents"][0]
     assert seated == "m--gamebench-cot"
@@ -144,11 +150,12 @@ def test_star_plays_both_modes_and_dsgbench_ten_matches_per_scenario_against_the
     _evaluate("m", "--protocol", "dsgbench", "--games", "stratego,werewolf")
     stratego, werewolf = Tournament.objects.filter(config__evaluation__protocol="dsgbench").order_by("pk")
     assert stratego.config["opponents"] == ["stratego-lv3"]
-    assert stratego.matches.count() == werewolf.matches.count() == 10
+    assert stratego.matches.count() == 10
+    assert werewolf.matches.count() == 16  # one seed: each agent alone in each of the 8 seats in turn
     seats = Counter(
         slug for m in werewolf.matches.all() for slug in m.seats.values_list("agent_version__agent__slug", flat=True)
     )
-    assert seats["m--dsgbench-direct"] + seats["werewolf-lv2"] == 80  # 8 seats, the model on each team in turn
+    assert seats["m--dsgbench-direct"] == seats["werewolf-lv2"] == 8 + 8 * 7  # alone in 8 matches, the rest in 8
     _evaluate("m", "--protocol", "dsgbench", "--games", "diplomacy")
     diplomacy = Tournament.objects.get(config__evaluation__protocol="dsgbench", config__games=["diplomacy"])
     assert diplomacy.config["variant"] == "welfare"

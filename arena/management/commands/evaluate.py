@@ -36,6 +36,11 @@ class Command(BaseCommand):
         parser.add_argument("--games-per-seat", type=int, help="Seeds per side per opponent or ladder level.")
         parser.add_argument("--budget-usd", type=float, help="Stop scheduling before the agent's spend passes this.")
         parser.add_argument("--budget-tokens", type=int, help="Stop scheduling before the agent's tokens pass this.")
+        parser.add_argument(
+            "--first-seed",
+            type=int,
+            help="Consecutive seeds from this one, to reproduce a run (marked as fixed; default: random seeds).",
+        )
         parser.add_argument("--run", action="store_true", help="Play it in this process (default: queue it).")
 
     def handle(self, *args, agent: str, protocol: str, run: bool, **options):
@@ -52,6 +57,7 @@ class Command(BaseCommand):
                 games_per_seat=options.get("games_per_seat"),
                 budget_usd=options.get("budget_usd"),
                 budget_tokens=options.get("budget_tokens"),
+                first_seed=options.get("first_seed"),
             )
         except (ServiceError, UnknownGame) as error:
             raise CommandError(str(error)) from None
