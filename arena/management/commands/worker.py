@@ -104,7 +104,8 @@ class Command(DbWorkerCommand):
             if stopping.is_set():
                 logger.warning("Received %s again: exiting now.", signal.strsignal(signum))
                 os._exit(1)
-            logger.warning("Received %s: finishing the matches in flight (again to exit now).", signal.strsignal(signum))
+            name = signal.strsignal(signum)
+            logger.warning("Received %s: finishing the matches in flight (again to exit now).", name)
             stopping.set()
             for runner in runners:
                 runner.running = False
