@@ -16,6 +16,7 @@ import signal
 import threading
 import time
 
+from django.core.management.base import CommandError
 from django.db import InterfaceError, OperationalError, connections
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 from django_tasks_db.management.commands.db_worker import Worker
@@ -79,7 +80,7 @@ class Command(DbWorkerCommand):
 
     def handle(self, *args, max_in_flight: int, verbosity: int, **options) -> None:
         if not 1 <= max_in_flight <= MAX_IN_FLIGHT:
-            raise ValueError(f"--max-in-flight must be from 1 to {MAX_IN_FLIGHT}.")
+            raise CommandError(f"--max-in-flight must be from 1 to {MAX_IN_FLIGHT}.")
         self.configure_logging(verbosity)
         queue_names = options["queue_name"].split(",")
         excluded = options["exclude_queues"].split(",") if options["exclude_queues"] else []
