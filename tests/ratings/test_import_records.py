@@ -24,7 +24,12 @@ pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="the shared referen
 def test_botzone_logs_replay_exactly_and_import_once(client):
     out = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=out, stderr=io.StringIO())
-    assert out.getvalue().strip() == "botzone: 10 records read, 10 new, 0 rejected."
+    # The folder also holds six card-game logs (two each of Fight the Landlord, MCR Mahjong, hold'em):
+    # recognised, named as skipped, never replayed or counted as bad records.
+    assert out.getvalue().strip() == (
+        "botzone: 10 records read, 10 new, 0 rejected; 6 skipped: ChineseStandardMahjong, FightTheLandlord, "
+        "TexasHoldem2p logs are not imported yet."
+    )
     again = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=again)
     assert "10 records read, 0 new" in again.getvalue()
