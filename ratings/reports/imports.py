@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from games import get_game
+from games.holdem.cards import botzone_card
 from ratings.models import ReferenceRecord
 
 GAMEBENCH = {"repository": "Joshuaclymer/GameBench", "commit": "main"}
@@ -26,9 +27,10 @@ BOTZONE_GAMES = {
     "Reversi": ("reversi", ""),
     "Ataxx": ("ataxx", "botzone"),
     "Chess": ("chess", "botzone"),
+    "TexasHoldem2p": ("holdem", "botzone"),
 }
 #: Botzone games whose logs we recognise but do not replay yet: reported as skipped, never as bad records.
-BOTZONE_NOT_YET = {"FightTheLandlord", "ChineseStandardMahjong", "TexasHoldem2p"}
+BOTZONE_NOT_YET = {"FightTheLandlord", "ChineseStandardMahjong"}
 FILE_NAME = re.compile(r"(?P<game>[A-Za-z0-9]+)__lv(?P<level>\d+)__(?P<model>.+)__(?P<n>\d+)-(?P<kind>llm|bl)\.json")
 
 
@@ -102,9 +104,13 @@ def botzone_record(path: Path) -> Parsed:
         raise RecordRejected(f"{path.name}: not a Botzone log name Game__lv<k>__<model>__<n>-llm|bl.json we can read")
     slug, variant = BOTZONE_GAMES[named["game"]]
     game = get_game(slug)
+    log = json.loads(path.read_text())
+    if slug == "holdem":
+        moves, scores, termination = botzone_holdem(path.name, game, log)
+        return botzone_parsed(named, path.name, slug, variant, moves, scores, termination)
     state = game.initial_state(seed=0, **game.variants.get(variant, {}))
     moves, winner, judged, forfeit = [], None, False, False
-    for index, entry in enumerate(json.loads(path.read_text())[1:], start=1):
+    for index, entry in enumerate(log[1:], start=1):
         if not isinstance(entry, dict):
             raise RecordRejected(f"{path.name} entry {index}: not a move")
         forfeit = "err" in entry
@@ -128,10 +134,88 @@ def botzone_record(path: Path) -> Parsed:
     else:
         scores = [1.0 if seat == winner else 0.0 for seat in (0, 1)]
         termination = "forfeit (Botzone judge: error)"
+    return botzone_parsed(named, path.name, slug, variant, moves, scores, termination)
+
+
+def botzone_parsed(named: re.Match, name: str, slug: str, variant: str, moves: list, scores: list, termination: str):
+    """The record of a replayed log, its seats named from the file name."""
     model, bot = named["model"], f"botzone-lv{named['level']}"
     # BotzoneBench's evaluate_single_game.py (ca70a864) seats the model first in "-llm" logs, the bot in "-bl".
     agents = [model, bot] if named["kind"] == "llm" else [bot, model]
-    return Parsed(path.name, 0, slug, agents, scores, variant, int(named["level"]), moves, termination[:200])
+    return Parsed(name, 0, slug, agents, scores, variant, int(named["level"]), moves, termination[:200])
+
+
+def botzone_holdem(name: str, game: Any, log: list) -> tuple[list[str], list[float], str]:
+    """A `TexasHoldem2p` log replayed under our `botzone` variant with the log's own cards.
+
+    Each entry is the judge's display after one response: `last_action` is the response as the judge
+    applied it (an invalid one shows as the fold it was turned into); the final entry has none, so its
+    action is read from the bets (a fold leaves −1; else the call or all-in that ended the hand). Every
+    hand's result is checked against the judge's `temp_result`, the match against `final_result`.
+    """
+    if not log or not all(isinstance(entry, dict) and "matchdata" in entry for entry in log):
+        raise RecordRejected(f"{name}: not a TexasHoldem2p log (every entry needs the judge's matchdata)")
+    hands = int(log[0]["matchdata"]["max_hand"])
+    holes: dict[int, list] = {}
+    boards: dict[int, list] = {}
+    for entry in log:
+        hand = entry["matchdata"]["hand"]
+        holes[hand] = entry["player_cards"]
+        if len(entry["public_cards"]) >= len(boards.get(hand, [])):
+            boards[hand] = entry["public_cards"]
+        if "temp_result" in entry and "last_public_cards" in entry:
+            boards[hand - 1] = entry["last_public_cards"]
+    if sorted(holes) != list(range(hands)):
+        raise RecordRejected(f"{name}: the log does not show all {hands} hands")
+    deals = [[[botzone_card(c) for c in cards] for cards in (*holes[h], boards[h])] for h in range(hands)]
+    first = log[0]["round_player_bet"]
+    button = 0 if first == [50, 100] else 1 if first == [100, 50] else None
+    if button is None:
+        raise RecordRejected(f"{name} entry 0: blinds {first!r}, not 50/100")
+    state = game.initial_state(seed=0, hands=hands, button=button, deals=deals, **game.variants["botzone"])
+    moves: list[str] = []
+    for index in range(1, len(log)):
+        before, entry = log[index - 1], log[index]
+        actor = before["round_idx"]
+        if "last_action" in entry:
+            if entry["last_action"]["player_id"] != actor:
+                raise RecordRejected(f"{name} entry {index}: seat {actor} was to act, not {entry['last_action']}")
+            number = int(entry["last_action"]["action"])
+        elif entry["round_player_bet"][actor] == -1:
+            number = -1
+        else:
+            number = -2 if before["round_bet"] == -2 else 0
+        if game.current_player(state) != actor:
+            raise RecordRejected(
+                f"{name} entry {index}: Botzone's seat {actor} acts, ours is seat {game.current_player(state)}"
+            )
+        try:
+            action = game.parse_action(state, str(number))
+        except ValueError as error:
+            raise RecordRejected(
+                f"{name} entry {index}: {number} is not legal in our holdem at ply {len(moves)}: {error}"
+            ) from None
+        if not game.is_legal(state, action):
+            raise RecordRejected(f"{name} entry {index}: {number} is not legal in our holdem at ply {len(moves)}")
+        moves.append(game.action_to_text(state, action))
+        hand = state.hand
+        state = game.apply(state, action)
+        if state.hand != hand:
+            judged = entry["temp_result"][0]["win_chips"]
+            ours = game.hand_result_of(state, hand)
+            if ours != judged:
+                raise RecordRejected(
+                    f"{name} entry {index}: hand {hand + 1} won seat 0 {judged} by Botzone's judge, {ours} by ours"
+                )
+    outcome = game.outcome(state)
+    final = log[-1].get("final_result")
+    if outcome is None or final is None:
+        raise RecordRejected(f"{name}: the log ends at ply {len(moves)} but the match is not over")
+    if game.net(state) != final[0]["win_chips"]:
+        raise RecordRejected(
+            f"{name}: Botzone's judge says seat 0 won {final[0]['win_chips']} chips, our replay {game.net(state)}"
+        )
+    return moves, list(outcome.scores), outcome.reason
 
 
 @transaction.atomic

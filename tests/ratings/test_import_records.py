@@ -24,15 +24,15 @@ pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="the shared referen
 def test_botzone_logs_replay_exactly_and_import_once(client):
     out = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=out, stderr=io.StringIO())
-    # The folder also holds six card-game logs (two each of Fight the Landlord, MCR Mahjong, hold'em):
-    # recognised, named as skipped, never replayed or counted as bad records.
+    # The folder also holds two logs each of Fight the Landlord and MCR Mahjong: recognised, named as
+    # skipped, never replayed or counted as bad records.
     assert out.getvalue().strip() == (
-        "botzone: 10 records read, 10 new, 0 rejected; 6 skipped: ChineseStandardMahjong, FightTheLandlord, "
-        "TexasHoldem2p logs are not imported yet."
+        "botzone: 12 records read, 12 new, 0 rejected; 4 skipped: ChineseStandardMahjong, FightTheLandlord "
+        "logs are not imported yet."
     )
     again = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=again)
-    assert "10 records read, 0 new" in again.getvalue()
+    assert "12 records read, 0 new" in again.getvalue()
     assert Match.objects.count() == 0  # reference rows are never matches
     chess = ReferenceRecord.objects.get(path="Chess__lv0__Qwen3-14B__0-llm.json")
     # Botzone's judge drew this game on the 51st ply without capture or pawn move (our standard rules would
@@ -41,6 +41,11 @@ def test_botzone_logs_replay_exactly_and_import_once(client):
     assert chess.commit == "ca70a864e5ff5732ce8674fdfb3a9d5803cd8c27"
     ttt = ReferenceRecord.objects.get(path="TicTacToe__lv0__Qwen3-14B__1-bl.json")
     assert (ttt.agents, ttt.scores, ttt.level) == (["botzone-lv0", "Qwen3-14B"], [1.0, 0.0], 0)
+    # Hold'em replays under the botzone variant with the log's own cards, every hand checked against the judge's.
+    holdem = ReferenceRecord.objects.get(path="TexasHoldem2p__lv0__Qwen3-14B__0-llm.json")
+    assert (holdem.variant, len(holdem.moves), holdem.scores) == ("botzone", 92, [0.0, 1.0])
+    assert holdem.termination == "Player 2 won 16,605 chips over 20 hands"
+    assert holdem.moves[8] == "raise-to 501"  # hand 2: the small blind's 451 more chips
     page = client.get("/reports/botzonebench/?format=md").content.decode()
     assert "Reference: Table 2 from BotzoneBench's published logs (imported)" in page
 
