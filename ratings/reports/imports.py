@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from games import get_game
+from games.fight_the_landlord.combos import rank_of
 from games.holdem.cards import botzone_card
 from ratings.models import ReferenceRecord
 
@@ -28,10 +29,13 @@ BOTZONE_GAMES = {
     "Ataxx": ("ataxx", "botzone"),
     "Chess": ("chess", "botzone"),
     "TexasHoldem2p": ("holdem", "botzone"),
+    "FightTheLandlord": ("fight-the-landlord", "botzone"),
 }
 #: Botzone games whose logs we recognise but do not replay yet: reported as skipped, never as bad records.
-BOTZONE_NOT_YET = {"FightTheLandlord", "ChineseStandardMahjong"}
-FILE_NAME = re.compile(r"(?P<game>[A-Za-z0-9]+)__lv(?P<level>\d+)__(?P<model>.+)__(?P<n>\d+)-(?P<kind>llm|bl)\.json")
+BOTZONE_NOT_YET = {"ChineseStandardMahjong"}
+FILE_NAME = re.compile(
+    r"(?P<game>[A-Za-z0-9]+)__lv(?P<level>\d+)__(?P<model>.+)__(?P<n>\d+)-(?P<kind>llm|bl)(?P<rematch>-re)?\.json"
+)
 
 
 class RecordRejected(ValueError):
@@ -88,11 +92,14 @@ def botzone_action(slug: str, state: Any, move: dict) -> Any:
     return move["y"] * size + move["x"]
 
 
-def botzone_winner(slug: str, winner: int) -> int | None:
-    """Our seat that won, None for a draw: Botzone's chess judge numbers black 0, white 1, draw 2."""
+def botzone_winner(slug: str, winner: Any) -> int | None:
+    """Our seat that won, None for a draw: Botzone's chess judge numbers black 0, white 1, draw 2; gomoku's
+    judge writes "none" for a draw."""
+    if winner == "none":
+        return None
     if slug == "chess":
-        return {0: 1, 1: 0, 2: None}[winner]
-    return winner
+        return {0: 1, 1: 0, 2: None}[int(winner)]
+    return int(winner)
 
 
 def botzone_record(path: Path) -> Parsed:
@@ -105,15 +112,17 @@ def botzone_record(path: Path) -> Parsed:
     slug, variant = BOTZONE_GAMES[named["game"]]
     game = get_game(slug)
     log = json.loads(path.read_text())
-    if slug == "holdem":
-        moves, scores, termination = botzone_holdem(path.name, game, log)
+    if slug in CARD_GAMES:
+        moves, scores, termination = CARD_GAMES[slug](path.name, game, log)
         return botzone_parsed(named, path.name, slug, variant, moves, scores, termination)
     state = game.initial_state(seed=0, **game.variants.get(variant, {}))
     moves, winner, judged, forfeit = [], None, False, False
     for index, entry in enumerate(log[1:], start=1):
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict) or forfeit:
             raise RecordRejected(f"{path.name} entry {index}: not a move")
-        forfeit = "err" in entry
+        # Botzone's judges end a game on an invalid response with an entry naming the winner and no move
+        # (`{"winner": w}`, tic-tac-toe adds `err`): a forfeit by the player to move, and a result.
+        forfeit = "winner" in entry and not set(entry) - {"player", "color", "winner", "err"}
         if set(entry) - {"player", "color", "winner", "err"}:
             action = botzone_action(slug, state, entry)
             if not game.is_legal(state, action):
@@ -123,7 +132,7 @@ def botzone_record(path: Path) -> Parsed:
             moves.append(game.action_to_text(state, action))
             state = game.apply(state, action)
         if "winner" in entry:
-            winner, judged = botzone_winner(slug, int(entry["winner"])), True
+            winner, judged = botzone_winner(slug, entry["winner"]), True
     outcome = game.outcome(state)
     if outcome is None and not forfeit:
         raise RecordRejected(f"{path.name}: the log ends at ply {len(moves)} but our {slug} game is not over")
@@ -132,16 +141,21 @@ def botzone_record(path: Path) -> Parsed:
             raise RecordRejected(f"{path.name}: Botzone's judge says {winner}, our replay says {outcome.winner}")
         scores, termination = list(outcome.scores), outcome.reason
     else:
+        mover = game.current_player(state)
+        if winner is None or winner == mover:
+            raise RecordRejected(f"{path.name}: seat {mover} was to move, yet Botzone's judge gives {winner} the game")
         scores = [1.0 if seat == winner else 0.0 for seat in (0, 1)]
-        termination = "forfeit (Botzone judge: error)"
+        termination = f"forfeit: {game.seat_names[mover]} made an invalid move at ply {len(moves)} (Botzone judge)"
     return botzone_parsed(named, path.name, slug, variant, moves, scores, termination)
 
 
 def botzone_parsed(named: re.Match, name: str, slug: str, variant: str, moves: list, scores: list, termination: str):
     """The record of a replayed log, its seats named from the file name."""
     model, bot = named["model"], f"botzone-lv{named['level']}"
-    # BotzoneBench's evaluate_single_game.py (ca70a864) seats the model first in "-llm" logs, the bot in "-bl".
-    agents = [model, bot] if named["kind"] == "llm" else [bot, model]
+    # BotzoneBench's evaluate_single_game.py (ca70a864) seats the model first in "-llm" logs, the bot in "-bl";
+    # Fight the Landlord fills the other seats with the other player's kind, MCR Mahjong alternates them.
+    seats = {"fight-the-landlord": (0, 1, 1), "mahjong": (0, 1, 0, 1)}.get(slug, (0, 1))
+    agents = [(model, bot)[side if named["kind"] == "llm" else 1 - side] for side in seats]
     return Parsed(name, 0, slug, agents, scores, variant, int(named["level"]), moves, termination[:200])
 
 
@@ -241,3 +255,54 @@ def reference_records_import(*, source: str, records: list[Parsed], repository: 
         )
         created += new
     return created
+
+
+def botzone_landlord(name: str, game: Any, log: list) -> tuple[list[str], list[float], str]:
+    """A `FightTheLandlord` log replayed under our `botzone` variant with the log's deal.
+
+    Entry 0 is the deal (`allocation`: the landlord's 20 cards with the 3 `publiccard`s, then 17 and 17);
+    then one `event` per play (`[]` passes); the final entry holds Botzone's scores, checked against ours
+    (`botzone_points`), or an `errorInfo` when a response was invalid: a forfeit, the other side wins.
+    """
+    deal = log[0] if log and isinstance(log[0], dict) else {}
+    if set(deal) != {"allocation", "publiccard"}:
+        raise RecordRejected(f"{name} entry 0: not a FightTheLandlord deal")
+    bottom = list(deal["publiccard"])
+    hands = [[c for c in deal["allocation"][0] if c not in bottom], *deal["allocation"][1:]]
+    try:
+        state = game.initial_state(seed=0, cards={"hands": hands, "bottom": bottom}, **game.variants["botzone"])
+    except ValueError as error:
+        raise RecordRejected(f"{name} entry 0: {error}") from None
+    moves: list[str] = []
+    final = log[-1]
+    for index, entry in enumerate(log[1:], start=1):
+        event = entry.get("event") if isinstance(entry, dict) else None
+        if not isinstance(event, dict):
+            raise RecordRejected(f"{name} entry {index}: not a play")
+        if event["player"] != game.current_player(state):
+            raise RecordRejected(f"{name} entry {index}: seat {event['player']} plays, ours is to move")
+        if "errorInfo" in entry:
+            if entry is not final:
+                raise RecordRejected(f"{name} entry {index}: the game goes on after an invalid response")
+            seat, error = event["player"], entry["errorInfo"]
+            scores = [1.0 if (s == 0) != (seat == 0) else 0.0 for s in range(3)]  # the other side wins
+            return moves, scores, f"forfeit: {game.seat_names[seat]} made an invalid response (Botzone judge: {error})"
+        cards = event["action"]
+        action = ("play", tuple(sorted(rank_of(c) for c in cards)))
+        if not game.is_legal(state, action):
+            raise RecordRejected(
+                f"{name} entry {index}: {cards!r} is not legal in our fight-the-landlord at ply {len(moves)}"
+            )
+        moves.append(game.action_to_text(state, action))
+        state = game.apply(state, action)
+    outcome, points = game.outcome(state), game.botzone_points(state)
+    if outcome is None:
+        raise RecordRejected(f"{name}: the log ends at ply {len(moves)} but our fight-the-landlord game is not over")
+    judged = [final.get(str(s)) for s in range(3)]
+    if any(j is None or abs(j - p) > 1e-9 for j, p in zip(judged, points, strict=True)):
+        raise RecordRejected(f"{name}: Botzone's judge scores {judged}, our replay {list(points)}")
+    return moves, list(outcome.scores), outcome.reason
+
+
+#: Card games replayed from their own log formats: slug → reader.
+CARD_GAMES = {"holdem": botzone_holdem, "fight-the-landlord": botzone_landlord}

@@ -24,15 +24,14 @@ pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="the shared referen
 def test_botzone_logs_replay_exactly_and_import_once(client):
     out = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=out, stderr=io.StringIO())
-    # The folder also holds two logs each of Fight the Landlord and MCR Mahjong: recognised, named as
-    # skipped, never replayed or counted as bad records.
+    # The folder also holds two MCR Mahjong logs: recognised, named as skipped, never replayed or counted as
+    # bad records.
     assert out.getvalue().strip() == (
-        "botzone: 12 records read, 12 new, 0 rejected; 4 skipped: ChineseStandardMahjong, FightTheLandlord "
-        "logs are not imported yet."
+        "botzone: 14 records read, 14 new, 0 rejected; 2 skipped: ChineseStandardMahjong logs are not imported yet."
     )
     again = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=again)
-    assert "12 records read, 0 new" in again.getvalue()
+    assert "14 records read, 0 new" in again.getvalue()
     assert Match.objects.count() == 0  # reference rows are never matches
     chess = ReferenceRecord.objects.get(path="Chess__lv0__Qwen3-14B__0-llm.json")
     # Botzone's judge drew this game on the 51st ply without capture or pawn move (our standard rules would
@@ -46,6 +45,14 @@ def test_botzone_logs_replay_exactly_and_import_once(client):
     assert (holdem.variant, len(holdem.moves), holdem.scores) == ("botzone", 92, [0.0, 1.0])
     assert holdem.termination == "Player 2 won 16,605 chips over 20 hands"
     assert holdem.moves[8] == "raise-to 501"  # hand 2: the small blind's 451 more chips
+    # Fight the Landlord: the landlord (the model in a -llm log) went out first; Botzone's judge scored
+    # 2 + 22/100 for it and (16 + 17)/100/2 for each peasant, as our replay does.
+    ftl = ReferenceRecord.objects.get(path="FightTheLandlord__lv0__Qwen3-14B__0-llm.json")
+    assert (ftl.variant, ftl.agents, ftl.scores) == ("botzone", ["Qwen3-14B", "botzone-lv0", "botzone-lv0"], [1, 0, 0])
+    assert (len(ftl.moves), ftl.moves[:4]) == (61, ["4 4 4", "6 6 6", "10 10 10", "2 2 2"])
+    assert "Botzone points 2.22 / 0.165 / 0.165" in ftl.termination
+    bl = ReferenceRecord.objects.get(path="FightTheLandlord__lv0__Qwen3-32B__5-bl.json")
+    assert bl.agents == ["botzone-lv0", "Qwen3-32B", "Qwen3-32B"]  # the model plays both peasants
     page = client.get("/reports/botzonebench/?format=md").content.decode()
     assert "Reference: Table 2 from BotzoneBench's published logs (imported)" in page
 
@@ -60,6 +67,20 @@ def test_a_log_our_rules_reject_is_refused(tmp_path):
         botzone_record(bad)
     shutil.copy(RECORDS / "botzone" / "Chess__lv0__Qwen3-14B__0-llm.json", tmp_path / "Chess__lv0__M__0-llm.json")
     assert botzone_record(tmp_path / "Chess__lv0__M__0-llm.json").scores == [0.5, 0.5]
+
+
+def test_a_forfeit_is_a_result_and_rematch_logs_are_read(tmp_path):
+    # Botzone's gomoku judge ends a game on an invalid response with {"winner": <the other seat>} and no move.
+    # The model (seat 1 in a -bl log) answered the bot's first stone with an invalid move: seat 0 wins at ply 1.
+    log = json.loads((RECORDS / "botzone" / "Gomoku__lv0__Qwen3-8B__1-bl.json").read_text())
+    forfeit = tmp_path / "Gomoku__lv0__Qwen3-8B__27-bl-re.json"  # a rematch log's name
+    forfeit.write_text(json.dumps([*log[:2], {"winner": 0}]))
+    record = botzone_record(forfeit)
+    assert (record.agents, record.scores, record.moves) == (["botzone-lv0", "Qwen3-8B"], [1.0, 0.0], ["o1"])
+    assert record.termination == "forfeit: White made an invalid move at ply 1 (Botzone judge)"
+    forfeit.write_text(json.dumps([*log[:2], {"winner": 1}]))  # the judge cannot give the game to the offender
+    with pytest.raises(RecordRejected, match="seat 1 was to move"):
+        botzone_record(forfeit)
 
 
 def test_botzone_ataxx_ends_when_the_mover_has_no_move():
