@@ -59,6 +59,8 @@ def shanten_player(game: Mahjong, state: MahjongState, rng: random.Random) -> tu
     legal = game.legal_actions(state)
     if ("hu",) in legal:
         return ("hu",)
+    if state.phase == "rob":
+        return ("pass",)
     if state.phase == "claims":
         for action in legal:
             if action[0] in ("peng", "chi") and claim_helps(game, state, seat, action):
