@@ -10,6 +10,13 @@ others answer likewise, Hu (robbing the kong: a win on the added tile, paid by t
 Pass. A win needs 8 fan without the flower fans. Kongs take a replacement tile. The hand is drawn when the
 wall runs out. Option `wind` sets the prevalent wind (0 East, the default … 3 North) or "drawn" draws it
 from the seed.
+
+Variant "botzone" (options `walls="botzone"`, `wind="drawn"`): Botzone's duplicate mode, under which
+BotzoneBench's logs replay exactly. 136 tiles, no flowers, four private walls of 34 (the seed's shuffle,
+34 a seat in seat order, each drawn from its own front); each seat is dealt and draws from its own wall,
+kong replacements too. The hand is drawn when the seat due to draw next has an empty wall; "last tile"
+means the next seat's wall is empty, and then no chow, pung or kong may be made (nor a kong by a seat
+whose own wall is empty). Option `walls` may also list the four walls' tiles (the importer's).
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ class MahjongState:
     events: tuple[tuple[int, str, int], ...]  # (seat, verb, tile): play, chi, peng, gang, angang, bugang, flower, hu
     result: tuple  # () while playing; (winner or -1, dealt-in seat or -1, ((points, count, name), ...))
     wind: int = 0  # the prevalent wind, 0 East … 3 North
+    walls: tuple[tuple[int, ...], ...] = ()  # Botzone's private walls, drawn from the front; () a shared `wall`
 
 
 def _draw(wall: list[int], flowers: list[int], events: list, seat: int) -> int | None:
@@ -75,12 +83,18 @@ class Mahjong(Game[MahjongState, tuple]):
 
     # -- the contract -------------------------------------------------------------------
 
+    variants = {"botzone": {"walls": "botzone", "wind": "drawn"}}
+
     def initial_state(self, *, seed: int, **options: Any) -> MahjongState:
-        wind = options.pop("wind", 0)
+        wind, walls = options.pop("wind", 0), options.pop("walls", None)
         if options or wind not in (0, 1, 2, 3, "drawn"):
-            raise ValueError(f"Mahjong takes only the option wind (0–3 or 'drawn'), not {options or wind!r}.")
+            raise ValueError(
+                f"Mahjong takes only the options wind (0–3 or 'drawn') and walls, not {options or wind!r}."
+            )
         if wind == "drawn":
             wind = random.Random(f"mahjong/{seed}/wind").randrange(4)
+        if walls is not None:
+            return self._botzone_deal(seed, wind, walls)
         wall, events = list(wall_for(seed)), []
         hands, flowers = [], []
         for seat in range(4):
@@ -97,6 +111,39 @@ class Mahjong(Game[MahjongState, tuple]):
             seed, 0, tuple(wall), tuple(tuple(sorted(h)) for h in hands), ((),) * 4, tuple(flowers), ((),) * 4,
             "turn", 0, drawn, False, ((),) * 4, tuple(events), (), wind,
         )  # fmt: skip
+
+    def _botzone_deal(self, seed: int, wind: int, walls: Any) -> MahjongState:
+        """Botzone's duplicate deal: 13 tiles a seat from its own wall, then East draws from its own."""
+        if walls == "botzone":
+            tiles = [t for t in range(34) for _ in range(4)]
+            random.Random(f"mahjong/{seed}").shuffle(tiles)
+            walls = [tiles[34 * s : 34 * s + 34] for s in range(4)]
+        try:
+            walls = [[tile_of(t) if isinstance(t, str) else int(t) for t in wall] for wall in walls]
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"walls: {error}") from None
+        if (
+            len(walls) != 4
+            or any(len(w) != 34 for w in walls)
+            or sorted(t for w in walls for t in w) != sorted(t for t in range(34) for _ in range(4))
+        ):
+            raise ValueError("walls must be four walls of 34 tiles holding the 136 suit and honour tiles")
+        hands = [tuple(sorted(w[:13])) for w in walls]
+        drawn = walls[0][13]
+        hands[0] = tuple(sorted((*hands[0], drawn)))
+        rest = tuple(tuple(w[14:] if s == 0 else w[13:]) for s, w in enumerate(walls))
+        return MahjongState(
+            seed, 0, (), tuple(hands), ((),) * 4, ((),) * 4, ((),) * 4, "turn", 0, drawn, False, ((),) * 4, (), (),
+            wind, rest,
+        )  # fmt: skip
+
+    def can_draw(self, state: MahjongState, seat: int) -> bool:
+        """Whether `seat` has a tile to draw (its own wall in the botzone variant)."""
+        return bool(state.walls[seat]) if state.walls else bool(state.wall)
+
+    def wall_last(self, state: MahjongState) -> bool:
+        """No tile for the next draw: the wall is empty, or (botzone) the wall of the seat after `turn`."""
+        return not state.walls[(state.turn + 1) % 4] if state.walls else not state.wall
 
     def current_player(self, state: MahjongState) -> int | None:
         if state.phase == "over":
@@ -131,7 +178,7 @@ class Mahjong(Game[MahjongState, tuple]):
             state.packs[seat], hand, tile,
             flowers=len(state.flowers[seat]), self_drawn=self_drawn,
             fourth_tile=self.shown(state, tile) == (3 if self_drawn else 4),
-            about_kong=(self_drawn and state.about_kong) or robbing, wall_last=not state.wall, seat_wind=seat,
+            about_kong=(self_drawn and state.about_kong) or robbing, wall_last=self.wall_last(state), seat_wind=seat,
             prevalent_wind=state.wind,
         )  # fmt: skip
         return found if found is not None and counted(found) >= MIN_FAN else None
@@ -149,7 +196,7 @@ class Mahjong(Game[MahjongState, tuple]):
             if state.drawn >= 0:
                 if self.win_fans(state, seat, state.drawn, True):
                     actions.append(("hu",))
-                if state.wall:
+                if self.can_draw(state, seat) and not self.wall_last(state):
                     actions += [("gang", t) for t in sorted(counts) if counts[t] == 4]
                     actions += [("bugang", t) for k, t, _ in state.packs[seat] if k == "PENG" and t in counts]
             return actions + [("play", t) for t in sorted(counts)]
@@ -157,10 +204,10 @@ class Mahjong(Game[MahjongState, tuple]):
         actions = [("pass",)]
         if self.win_fans(state, seat, tile, False):
             actions.append(("hu",))
-        if state.wall:
+        if not self.wall_last(state):
             if counts[tile] >= 2:
                 actions.append(("peng",))
-            if counts[tile] == 3:
+            if counts[tile] == 3 and self.can_draw(state, seat):
                 actions.append(("kong",))
             if seat == (state.turn + 1) % 4 and suited(tile):
                 for middle in (tile - 1, tile, tile + 1):
@@ -241,11 +288,16 @@ class Mahjong(Game[MahjongState, tuple]):
     def _replacement(self, state: MahjongState, seat: int, event: tuple | None) -> MahjongState:
         """After a kong: `seat` draws a replacement tile (the hand is drawn when none is left). `event` (None: a
         BuGang's, already logged) is logged first."""
-        wall, flowers = list(state.wall), list(state.flowers[seat])
+        wall = list(state.walls[seat] if state.walls else state.wall)
+        flowers = list(state.flowers[seat])
         events = [*state.events] if event is None else [*state.events, event]
         tile = _draw(wall, flowers, events, seat)
         all_flowers = tuple(tuple(flowers) if s == seat else f for s, f in enumerate(state.flowers))
-        common = {"wall": tuple(wall), "flowers": all_flowers, "events": tuple(events), "turn": seat}
+        common = {"flowers": all_flowers, "events": tuple(events), "turn": seat}
+        if state.walls:
+            common["walls"] = tuple(tuple(wall) if s == seat else w for s, w in enumerate(state.walls))
+        else:
+            common["wall"] = tuple(wall)
         if tile is None:
             return MahjongState(**self._fields(state) | common | {"phase": "over", "result": (-1, -1, ())})
         hands = tuple(tuple(sorted((*h, tile))) if s == seat else h for s, h in enumerate(state.hands))
@@ -322,8 +374,9 @@ class Mahjong(Game[MahjongState, tuple]):
 
     def to_json(self, state: MahjongState) -> dict[str, Any]:
         data = self._fields(state)
-        if not state.wind:
-            del data["wind"]  # East: records read as before
+        for key in ("wind", "walls"):
+            if not data[key]:
+                del data[key]  # the defaults: records read as before
         return {k: (to_lists(v) if isinstance(v, tuple) else v) for k, v in data.items()}
 
     def from_json(self, data: dict[str, Any]) -> MahjongState:
@@ -510,7 +563,7 @@ def mahjong_view(game: Mahjong, state: MahjongState, viewer: int | None, reveal:
     return {
         "seats": seats,
         "you": viewer,
-        "wall": len(state.wall),
+        "wall": sum(map(len, state.walls)) if state.walls else len(state.wall),
         "phase": state.phase,
         "drawn": name(state.drawn)
         if state.drawn >= 0 and (reveal or viewer == state.turn) and state.phase == "turn"

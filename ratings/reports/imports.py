@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from django.db import transaction
 from games import get_game
 from games.fight_the_landlord.combos import rank_of
 from games.holdem.cards import botzone_card
+from games.mahjong.tiles import name as tile_name
+from games.mahjong.tiles import tile_of
 from ratings.models import ReferenceRecord
 
 GAMEBENCH = {"repository": "Joshuaclymer/GameBench", "commit": "main"}
@@ -30,9 +33,8 @@ BOTZONE_GAMES = {
     "Chess": ("chess", "botzone"),
     "TexasHoldem2p": ("holdem", "botzone"),
     "FightTheLandlord": ("fight-the-landlord", "botzone"),
+    "ChineseStandardMahjong": ("mahjong", "botzone"),
 }
-#: Botzone games whose logs we recognise but do not replay yet: reported as skipped, never as bad records.
-BOTZONE_NOT_YET = {"ChineseStandardMahjong"}
 FILE_NAME = re.compile(
     r"(?P<game>[A-Za-z0-9]+)__lv(?P<level>\d+)__(?P<model>.+)__(?P<n>\d+)-(?P<kind>llm|bl)(?P<rematch>-re)?\.json"
 )
@@ -40,14 +42,6 @@ FILE_NAME = re.compile(
 
 class RecordRejected(ValueError):
     """A record that cannot be accepted; the message names the file, the entry and why."""
-
-
-class RecordSkipped(Exception):
-    """A record of a game we cannot replay faithfully yet: not imported, and not counted as a bad record."""
-
-    def __init__(self, game: str) -> None:
-        super().__init__(f"{game} logs are not imported yet")
-        self.game = game
 
 
 @dataclass
@@ -105,8 +99,6 @@ def botzone_winner(slug: str, winner: Any) -> int | None:
 def botzone_record(path: Path) -> Parsed:
     """One Botzone log replayed move by move; RecordRejected at the first move our rules reject or result they deny."""
     named = FILE_NAME.fullmatch(path.name)
-    if named and named["game"] in BOTZONE_NOT_YET:
-        raise RecordSkipped(named["game"])
     if not named or named["game"] not in BOTZONE_GAMES:
         raise RecordRejected(f"{path.name}: not a Botzone log name Game__lv<k>__<model>__<n>-llm|bl.json we can read")
     slug, variant = BOTZONE_GAMES[named["game"]]
@@ -304,5 +296,115 @@ def botzone_landlord(name: str, game: Any, log: list) -> tuple[list[str], list[f
     return moves, list(outcome.scores), outcome.reason
 
 
+def botzone_walls(name: str, log: list) -> list[list[str]]:
+    """The four private walls (each in drawing order) of a duplicate-mode `ChineseStandardMahjong` log.
+
+    The log shows each seat's 13 dealt tiles in the order drawn and every later draw (`DRAW`, the seat's
+    own wall). Tiles never drawn are not in the log: only their multiset is known (136 minus all tiles
+    seen) and how many each wall kept (the last `tileCnt`); they go into the walls in sorted order. No
+    replay depends on it, since nobody draws them.
+    """
+    deal = next((e for e in log if isinstance(e, dict) and e.get("action") == "DEAL"), None)
+    if deal is None:
+        raise RecordRejected(f"{name}: no DEAL entry")
+    walls = [list(hand) for hand in deal["hand"]]
+    for entry in log:
+        if isinstance(entry, dict) and entry.get("action") == "DRAW":
+            walls[entry["player"]].append(entry["tile"])
+    left = Counter(tile_name(t) for t in range(34) for _ in range(4))
+    left.subtract(t for wall in walls for t in wall)
+    if any(n < 0 for n in left.values()):
+        raise RecordRejected(f"{name}: more than four of a tile dealt and drawn")
+    unseen = sorted(left.elements())
+    for seat, count in enumerate(log[-1].get("tileCnt") or [0] * 4):
+        walls[seat] += unseen[:count]
+        unseen = unseen[count:]
+    if unseen or any(len(w) != 34 for w in walls):
+        raise RecordRejected(f"{name}: the walls do not add up to four of 34 tiles")
+    return walls
+
+
+def botzone_mahjong(name: str, game: Any, log: list) -> tuple[list[str], list[float], str]:
+    """A duplicate-mode `ChineseStandardMahjong` log replayed under our `botzone` variant.
+
+    The display lists only what happened (INIT with the prevalent wind `quan`, DEAL, DRAW, PLAY, CHI, PENG,
+    GANG, BUGANG, HU, HUANG for a drawn hand, WA for an invalid response), never the passes: the answers to a
+    discard or a BuGang are the claim the next entry shows and Pass for every other seat. After every entry
+    each wall's length must equal the judge's `tileCnt`; a HU must score the judge's fan count.
+    """
+    init = log[0] if log and isinstance(log[0], dict) else {}
+    if init.get("action") != "INIT":
+        raise RecordRejected(f"{name} entry 0: not a ChineseStandardMahjong INIT")
+    walls = botzone_walls(name, log)
+    state = game.initial_state(seed=0, walls=walls, wind=int(init["quan"]))
+    moves: list[str] = []
+
+    def act(index: int, action: tuple) -> None:
+        nonlocal state
+        if not game.is_legal(state, action):
+            who = game.seat_names[game.current_player(state)]
+            raise RecordRejected(
+                f"{name} entry {index}: {game.action_to_text(state, action)} by {who} is not legal in our mahjong "
+                f"at ply {len(moves)}"
+            )
+        moves.append(game.action_to_text(state, action))
+        state = game.apply(state, action)
+
+    def answer(index: int, claimer: int | None, claim: tuple | None) -> None:
+        """Every pending answer to a discard or BuGang: `claim` for `claimer`, Pass for the others."""
+        while state.phase in ("claims", "rob"):
+            seat = game.current_player(state)
+            act(index, claim if seat == claimer else ("pass",))
+
+    for index, entry in enumerate(log[2:], start=2):
+        verb, seat = entry.get("action"), entry.get("player")
+        tile = tile_of(entry["tile"]) if "tile" in entry else None
+        if verb == "WA":  # Botzone scores the offender −30 and every other seat +10
+            scores = [0.0 if s == seat else 1.0 for s in range(4)]
+            return moves, scores, f"forfeit: {game.seat_names[seat]} made an invalid response (Botzone judge)"
+        if verb == "DRAW":
+            answer(index, None, None)
+            if (state.phase, state.turn, state.drawn) != ("turn", seat, tile):
+                raise RecordRejected(f"{name} entry {index}: Botzone's seat {seat} draws {entry['tile']}, ours differ")
+        elif verb == "PLAY":
+            act(index, ("play", tile))
+        elif verb in ("PENG", "CHI"):
+            claim = ("peng",) if verb == "PENG" else ("chi", tile_of(entry["tileCHI"]))
+            answer(index, seat, claim)
+            act(index, ("play", tile))
+        elif verb == "GANG":
+            if state.phase == "turn":
+                act(index, ("gang", tile))
+            else:
+                answer(index, seat, ("kong",))
+        elif verb == "BUGANG":
+            act(index, ("bugang", tile))
+        elif verb == "HU":
+            if state.phase == "turn":
+                act(index, ("hu",))
+            else:
+                answer(index, seat, ("hu",))
+            winner, _, found = state.result
+            total = sum(points * count for points, count, _ in found)
+            if (winner, total) != (seat, entry["fanCnt"]):
+                raise RecordRejected(
+                    f"{name} entry {index}: Botzone's seat {seat} won {entry['fanCnt']} fan, ours differ"
+                )
+        elif verb == "HUANG":
+            answer(index, None, None)
+            if state.phase != "over" or state.result[0] != -1:
+                raise RecordRejected(f"{name} entry {index}: Botzone's hand is drawn, ours is not")
+        else:
+            raise RecordRejected(f"{name} entry {index}: unknown action {verb!r}")
+        if "tileCnt" in entry and [len(w) for w in state.walls] != entry["tileCnt"]:
+            raise RecordRejected(
+                f"{name} entry {index}: walls {[len(w) for w in state.walls]}, Botzone's {entry['tileCnt']}"
+            )
+    outcome = game.outcome(state)
+    if outcome is None:
+        raise RecordRejected(f"{name}: the log ends at ply {len(moves)} but our mahjong hand is not over")
+    return moves, list(outcome.scores), outcome.reason
+
+
 #: Card games replayed from their own log formats: slug → reader.
-CARD_GAMES = {"holdem": botzone_holdem, "fight-the-landlord": botzone_landlord}
+CARD_GAMES = {"holdem": botzone_holdem, "fight-the-landlord": botzone_landlord, "mahjong": botzone_mahjong}

@@ -247,3 +247,26 @@ def test_the_prevalent_wind_is_east_unless_set_or_drawn():
     hand, win = tiles("F2 F2 F2 W1 W2 W3 T4 T5 T6 B7 B8 B9 J1"), tile_of("J1")
     assert "Prevalent Wind" in {f.name for f in fans((), hand, win, **flags, seat_wind=0, prevalent_wind=1)}
     assert "Prevalent Wind" not in {f.name for f in fans((), hand, win, **flags, seat_wind=0, prevalent_wind=0)}
+
+
+def test_botzone_variant_deals_four_private_walls_without_flowers():
+    from dataclasses import replace
+
+    state = GAME.initial_state(seed=5, **GAME.variants["botzone"])
+    assert GAME.variant_of({"walls": "botzone", "wind": "drawn"}) == "botzone"
+    assert (state.wall, [len(w) for w in state.walls]) == ((), [20, 21, 21, 21])  # 34 each, 13 dealt, East drew
+    assert all(t < 34 for hand in state.hands for t in hand)  # no flowers
+    assert GAME.player_view(state, 0)["wall"] == 83
+    # Four W1 in hand: a concealed kong, but not when the next seat's wall (or its own) is empty.
+    w1 = tile_of("W1")
+    four = replace(state, hands=(tiles("W1 W1 W1 W1 T2 T3 T4 T5 T6 T7 B1 B2 B3 J1"), *state.hands[1:]), drawn=w1)
+    assert ("gang", w1) in GAME.legal_actions(four)
+    assert ("gang", w1) not in GAME.legal_actions(replace(four, walls=((), *four.walls[1:])))
+    last = replace(four, walls=(four.walls[0], (), *four.walls[2:]))
+    assert GAME.wall_last(last)
+    assert ("gang", w1) not in GAME.legal_actions(last)
+    # Nobody claims a discard and the next seat's wall is empty: the hand is drawn.
+    state = GAME.apply(last, ("play", tile_of("J1")))
+    for _ in range(3):
+        state = GAME.apply(state, ("pass",))
+    assert (state.phase, state.result) == ("over", (-1, -1, ()))

@@ -13,8 +13,9 @@ from django.core.management import call_command
 from arena.models import Match
 from games import get_game
 from games.ataxx import BIT, make_state
+from games.mahjong.tiles import tile_of
 from ratings.models import ReferenceRecord
-from ratings.reports.imports import RecordRejected, botzone_record
+from ratings.reports.imports import RecordRejected, botzone_record, botzone_walls
 
 RECORDS = Path("/work/shared/reference/records")
 pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="the shared reference records are not on this machine")
@@ -24,14 +25,15 @@ pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="the shared referen
 def test_botzone_logs_replay_exactly_and_import_once(client):
     out = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=out, stderr=io.StringIO())
-    # The folder also holds two MCR Mahjong logs: recognised, named as skipped, never replayed or counted as
-    # bad records.
-    assert out.getvalue().strip() == (
-        "botzone: 14 records read, 14 new, 0 rejected; 2 skipped: ChineseStandardMahjong logs are not imported yet."
-    )
+    # All 16 logs of the eight games, each replayed move by move under our rules (botzone variants where Botzone's
+    # differ).
+    assert out.getvalue().strip() == "botzone: 16 records read, 16 new, 0 rejected."
+    assert sorted(set(ReferenceRecord.objects.values_list("game", flat=True))) == [
+        "ataxx", "chess", "fight-the-landlord", "gomoku", "holdem", "mahjong", "reversi", "tic-tac-toe",
+    ]  # fmt: skip
     again = io.StringIO()
     call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", stdout=again)
-    assert "14 records read, 0 new" in again.getvalue()
+    assert "16 records read, 0 new" in again.getvalue()
     assert Match.objects.count() == 0  # reference rows are never matches
     chess = ReferenceRecord.objects.get(path="Chess__lv0__Qwen3-14B__0-llm.json")
     # Botzone's judge drew this game on the 51st ply without capture or pawn move (our standard rules would
@@ -53,6 +55,10 @@ def test_botzone_logs_replay_exactly_and_import_once(client):
     assert "Botzone points 2.22 / 0.165 / 0.165" in ftl.termination
     bl = ReferenceRecord.objects.get(path="FightTheLandlord__lv0__Qwen3-32B__5-bl.json")
     assert bl.agents == ["botzone-lv0", "Qwen3-32B", "Qwen3-32B"]  # the model plays both peasants
+    mahjong = ReferenceRecord.objects.get(path="ChineseStandardMahjong__lv0__Qwen3-14B__0-llm.json")
+    assert (mahjong.variant, mahjong.scores) == ("botzone", [0.5, 0.5, 0.5, 0.5])
+    assert mahjong.agents == ["Qwen3-14B", "botzone-lv0", "Qwen3-14B", "botzone-lv0"]
+    assert (len(mahjong.moves), mahjong.moves[:4]) == (356, ["Play W4", "Pass", "Pass", "Pass"])
     page = client.get("/reports/botzonebench/?format=md").content.decode()
     assert "Reference: Table 2 from BotzoneBench's published logs (imported)" in page
 
@@ -81,6 +87,30 @@ def test_a_forfeit_is_a_result_and_rematch_logs_are_read(tmp_path):
     forfeit.write_text(json.dumps([*log[:2], {"winner": 1}]))  # the judge cannot give the game to the offender
     with pytest.raises(RecordRejected, match="seat 1 was to move"):
         botzone_record(forfeit)
+
+
+def test_botzone_mahjong_walls_are_private_and_the_hand_ends_on_the_next_seats_empty_wall():
+    name = "ChineseStandardMahjong__lv0__Qwen3-14B__0-llm.json"
+    log = json.loads((RECORDS / "botzone" / name).read_text())
+    mahjong = get_game("mahjong")
+    walls = botzone_walls(name, log)
+    # Each seat's 13 dealt tiles (in the log's order) head its own wall; the first draw is East's 14th tile.
+    assert [w[:13] for w in walls] == log[1]["hand"]
+    assert walls[0][13] == log[2]["tile"] == "T5"
+    state = mahjong.initial_state(seed=0, walls=walls, wind=log[0]["quan"])
+    assert (state.wind, [len(w) for w in state.walls]) == (1, [20, 21, 21, 21])  # the judge's tileCnt after it
+    moves = botzone_record(RECORDS / "botzone" / name).moves
+    for move in moves[:-3]:
+        state = mahjong.apply(state, mahjong.parse_action(state, move))
+    # The last discard: P3's T4, when P4's own wall is empty though P1 and P2 keep 2 and 1 tiles (Botzone's
+    # final tileCnt [2, 1, 0, 0]). It is the last tile: no claim but Hu, and after the passes the hand is drawn.
+    assert (state.phase, state.turn, mahjong.discard(state)) == ("claims", 2, tile_of("T4"))
+    assert [len(w) for w in state.walls] == [2, 1, 0, 0]
+    assert mahjong.wall_last(state)
+    for _ in range(3):
+        assert mahjong.legal_actions(state) in ([("pass",)], [("pass",), ("hu",)])
+        state = mahjong.apply(state, ("pass",))
+    assert (state.phase, state.result) == ("over", (-1, -1, ()))
 
 
 def test_botzone_ataxx_ends_when_the_mover_has_no_move():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -11,7 +10,6 @@ from ratings.reports.imports import (
     BOTZONE,
     GAMEBENCH,
     RecordRejected,
-    RecordSkipped,
     botzone_record,
     gamebench_records,
     reference_records_import,
@@ -34,12 +32,10 @@ class Command(BaseCommand):
             if not path.exists():
                 raise CommandError(f"{path} does not exist.")
             files += sorted(path.glob("*.json")) if path.is_dir() else [path]
-        records, rejected, skipped = [], [], Counter()
+        records, rejected = [], []
         for file in files:
             try:
                 records += gamebench_records(file) if fmt == "gamebench" else [botzone_record(file)]
-            except RecordSkipped as skip:
-                skipped[skip.game] += 1
             except (RecordRejected, ValueError, KeyError) as error:
                 rejected.append(f"{file.name}: {error}")
         created = reference_records_import(
@@ -47,8 +43,4 @@ class Command(BaseCommand):
         )
         for line in rejected:
             self.stderr.write(f"rejected {line}")
-        summary = f"{fmt}: {len(records)} records read, {created} new, {len(rejected)} rejected"
-        if skipped:
-            games = ", ".join(sorted(skipped))
-            summary += f"; {sum(skipped.values())} skipped: {games} logs are not imported yet"
-        self.stdout.write(summary + ".")
+        self.stdout.write(f"{fmt}: {len(records)} records read, {created} new, {len(rejected)} rejected.")
