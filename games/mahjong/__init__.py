@@ -457,6 +457,12 @@ class Mahjong(Game[MahjongState, tuple]):
             f"You are {NAMES[player]}, seat wind {WINDS[player]} (prevalent wind {WINDS[state.wind]}). "
             f"Wall: {view['wall']} tiles."
         ]
+        if state.walls:
+            counts = ", ".join(f"{NAMES[s]} {len(w)}" for s, w in enumerate(state.walls))
+            lines.append(
+                f"Botzone's private walls: each player draws only from its own ({counts}); no flowers. The hand is "
+                "drawn when the next player to draw has an empty wall, and no chow, pung or kong is allowed then."
+            )
         lines.append(f"Your hand: {' '.join(me['hand'])}" + (f" (just drew {view['drawn']})" if view["drawn"] else ""))
         for seat in view["seats"]:
             melds = "; ".join(seat["packs"]) or "none"

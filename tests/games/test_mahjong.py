@@ -258,6 +258,7 @@ def test_botzone_variant_deals_four_private_walls_without_flowers():
     assert (state.wall, [len(w) for w in state.walls]) == ((), [20, 21, 21, 21])  # 34 each, 13 dealt, East drew
     assert all(t < 34 for hand in state.hands for t in hand)  # no flowers
     assert GAME.player_view(state, 0)["wall"] == 83
+    assert "each player draws only from its own (P1 20, P2 21, P3 21, P4 21)" in GAME.observation_text(state, 2)
     # Four W1 in hand: a concealed kong, but not when the next seat's wall (or its own) is empty.
     w1 = tile_of("W1")
     four = replace(state, hands=(tiles("W1 W1 W1 W1 T2 T3 T4 T5 T6 T7 B1 B2 B3 J1"), *state.hands[1:]), drawn=w1)
