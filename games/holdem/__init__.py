@@ -318,6 +318,8 @@ class Holdem(Game[HoldemState, Action]):
             if more == 0:
                 return CALL
             to = more + (betting.street_bet[seat] if betting is not None else 0)
+            if state.rules == "botzone" and betting is not None and more >= betting.stack(seat):
+                raise IllegalAction(f"{more:,} is all your chips or more: answer -2 (all-in) to put them all in.")
             if seat is not None:
                 self._check_raise(state, to)
             return ("raise", to)

@@ -314,6 +314,8 @@ def test_botzone_variant_betting_order_folds_and_raise_sizes():
     # before the flop), so the small blind raises to at least 200; it may not put its whole stack in but by all-in.
     assert GAME.raise_bounds(state) == (200, STACK)
     assert not GAME.is_legal(state, ("raise", 199))
+    with pytest.raises(IllegalAction, match="answer -2"):
+        GAME.parse_action(state, "19950")  # every chip left: Botzone wants -2 for an all-in
     state = play(state, "call,check")
     assert GAME.current_player(state) == 0  # and acts first after the flop too (ours: the big blind)
     assert FOLD in GAME.legal_actions(state)  # folding with nothing to call is allowed
