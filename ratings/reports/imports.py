@@ -301,7 +301,7 @@ def botzone_walls(name: str, log: list) -> list[list[str]]:
 
     The log shows each seat's 13 dealt tiles in the order drawn and every later draw (`DRAW`, the seat's
     own wall). Tiles never drawn are not in the log: only their multiset is known (136 minus all tiles
-    seen) and how many each wall kept (the last `tileCnt`); they go into the walls in sorted order. No
+    seen) and how many each wall kept (the last `tileCnt` shown); they go into the walls in sorted order. No
     replay depends on it, since nobody draws them.
     """
     deal = next((e for e in log if isinstance(e, dict) and e.get("action") == "DEAL"), None)
@@ -316,7 +316,8 @@ def botzone_walls(name: str, log: list) -> list[list[str]]:
     if any(n < 0 for n in left.values()):
         raise RecordRejected(f"{name}: more than four of a tile dealt and drawn")
     unseen = sorted(left.elements())
-    for seat, count in enumerate(log[-1].get("tileCnt") or [0] * 4):
+    counts = next((e["tileCnt"] for e in reversed(log) if isinstance(e, dict) and "tileCnt" in e), [0] * 4)
+    for seat, count in enumerate(counts):
         walls[seat] += unseen[:count]
         unseen = unseen[count:]
     if unseen or any(len(w) != 34 for w in walls):

@@ -87,6 +87,21 @@ def test_a_forfeit_is_a_result_and_rematch_logs_are_read(tmp_path):
     forfeit.write_text(json.dumps([*log[:2], {"winner": 1}]))  # the judge cannot give the game to the offender
     with pytest.raises(RecordRejected, match="seat 1 was to move"):
         botzone_record(forfeit)
+    # Fight the Landlord's judge: an invalid response ends the deal with errorInfo, (−1, 2.5, 2.5) when the
+    # landlord made it.
+    ftl = json.loads((RECORDS / "botzone" / "FightTheLandlord__lv0__Qwen3-14B__0-llm.json").read_text())
+    bad = {"0": -1, "1": 2.5, "2": 2.5, "event": {"player": 0, "action": []}, "errorInfo": "INVALID_CARDTYPE"}
+    path = tmp_path / "FightTheLandlord__lv0__M__2-llm.json"
+    path.write_text(json.dumps([*ftl[:4], bad]))  # P1, P2, P3 played; P1's answer is invalid
+    record = botzone_record(path)
+    assert (record.scores, record.moves) == ([0.0, 1.0, 1.0], ["4 4 4", "6 6 6", "10 10 10"])
+    assert record.termination == "forfeit: P1 made an invalid response (Botzone judge: INVALID_CARDTYPE)"
+    # MCR Mahjong's judge: WA, the offender −30 and the others +10.
+    mahjong = json.loads((RECORDS / "botzone" / "ChineseStandardMahjong__lv0__Qwen3-14B__0-llm.json").read_text())
+    path = tmp_path / "ChineseStandardMahjong__lv0__M__2-llm.json"
+    path.write_text(json.dumps([*mahjong[:5], {"action": "WA", "player": 1, "score": [10, -30, 10, 10]}]))
+    record = botzone_record(path)
+    assert (record.scores, record.moves) == ([1.0, 0.0, 1.0, 1.0], ["Play W4", "Pass", "Pass", "Pass"])
 
 
 def test_botzone_mahjong_walls_are_private_and_the_hand_ends_on_the_next_seats_empty_wall():
