@@ -1,0 +1,165 @@
+"""Model decisions per second from worker processes, against a bare asyncio + openai loop on the same server.
+
+Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 64] [--workers 1]
+
+A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
+prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away
+site on SQLite gets an LLM agent on that server and `--matches` LLM-vs-bot matches (connect-four and kuhn-poker,
+against their Lv0 bots, both seat orders), queued; `--workers` worker processes with `--in-flight` runners each
+play them. The peer, in the same run: a bare asyncio loop of the openai SDK sending as many requests as the
+matches made, `--cap` at a time, to the same server. Then `verify_replays` checks the record, and every call
+the server answered must be one attempt on record.
+
+Prints the medians of nothing (one run each: the figure is a throughput over minutes) and:
+  figure evaluate_throughput_ratio <ours / peer>
+  figure evaluate_worker_rss_mb <the largest worker's peak resident memory>
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move, rate_limited  # noqa: E402
+
+GAMES = ("connect-four", "kuhn-poker")
+
+
+def serve(conn, latency_s: float, cap: int) -> None:
+    """The model: the prompt's first legal move after `latency_s`; 429 past `cap` calls at once. Counts answers."""
+    answered = [0]
+    lock = threading.Lock()
+
+    def reply(body):
+        if server.in_flight > cap:
+            return rate_limited("0.1")
+        with lock:
+            answered[0] += 1
+        answer = first_legal_move(body)
+        answer.delay_s = latency_s
+        return answer
+
+    with ScriptedServer(reply, record=False) as server:
+        conn.send(server.base_url)
+        while conn.recv() != "stop":  # any other message asks for the count
+            with lock:
+                conn.send(answered[0])
+                answered[0] = 0
+
+
+def manage(env: dict, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr}")
+    return done.stdout
+
+
+def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int) -> tuple[int, float, float, Path]:
+    """Decisions (model calls answered), seconds, the largest worker's peak RSS (MB), the site's var dir."""
+    var = Path(tempfile.mkdtemp(prefix="arena-bench-evaluate-"))
+    env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "ARENA_SEED_MATCHES": "0"}
+    env.pop("DATABASE_URL", None)
+    manage(env, "migrate", "--noinput")
+    manage(env, "seed", "--no-demo", *[arg for game in GAMES for arg in ("--game", game)])
+    manage(
+        env, "agents", "add", "--kind", "llm", "--slug", "bench-model", "--base-url", base_url, "--model",
+        "scripted-model", "--scaffold", "direct", "--max-concurrency", str(cap), "--timeout-s", "30",
+    )  # fmt: skip
+    per_game = max(1, matches // (2 * len(GAMES)))
+    for game in GAMES:
+        manage(
+            env, "tournament", "create", "--slug", f"bench-{game}", "--format", "round_robin", "--games", game,
+            "--agents", "bench-model", f"{game}-lv0", "--games-per-seat", str(per_game),
+        )  # fmt: skip
+        manage(env, "tournament", "run", f"bench-{game}", "--enqueue")
+    command = [sys.executable, "manage.py", "worker", "--queue-name", "matches", "--batch", "--interval", "0.1",
+               "--no-startup-delay", "--no-reload", "--max-in-flight", str(in_flight)]  # fmt: skip
+    started = time.perf_counter()
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    processes = [subprocess.Popen(command, cwd=ROOT, env=env, **quiet) for _ in range(workers)]
+    for process in processes:
+        process.wait()
+    elapsed = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    with sqlite3.connect(var / "arena.sqlite3") as db:
+        unfinished = db.execute("SELECT count(*) FROM arena_match WHERE status != 'finished'").fetchone()[0]
+        attempts = db.execute("SELECT count(*) FROM arena_attempt").fetchone()[0]
+    if unfinished:
+        raise SystemExit(f"{unfinished} matches did not finish")
+    return attempts, elapsed, peak_mb, var
+
+
+async def peer_loop(base_url: str, requests: int, cap: int) -> float:
+    """Seconds for `requests` chat completions, `cap` at a time, from one asyncio loop with the openai SDK."""
+    import openai
+
+    client = openai.AsyncOpenAI(base_url=base_url, api_key="none", max_retries=0)
+    gate = asyncio.Semaphore(cap)
+    prompt = [{"role": "user", "content": "Legal moves: a, b, c\nAnswer with one."}]
+
+    async def one() -> None:
+        async with gate:
+            await client.chat.completions.create(model="scripted-model", messages=prompt)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one() for _ in range(requests)))
+    elapsed = time.perf_counter() - started
+    await client.close()
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--latency", type=float, default=0.5, help="Seconds the model takes per call.")
+    parser.add_argument("--cap", type=int, default=64, help="Calls the server takes at once (429 above).")
+    parser.add_argument("--in-flight", type=int, default=64, help="Runners per worker process.")
+    parser.add_argument("--workers", type=int, default=1)
+    options = parser.parse_args()
+
+    parent, child = multiprocessing.Pipe()
+    server = multiprocessing.Process(target=serve, args=(child, options.latency, options.cap), daemon=True)
+    server.start()
+    base_url = parent.recv()
+    try:
+        attempts, elapsed, peak_mb, var = ours(
+            base_url, options.matches, options.in_flight, options.workers, options.cap
+        )
+        parent.send("count")
+        answered = parent.recv()
+        env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only"}
+        env.pop("DATABASE_URL", None)
+        verified = manage(env, "verify_replays").strip().splitlines()[-1]
+        peer_s = asyncio.run(peer_loop(base_url, attempts, options.cap))
+    finally:
+        parent.send("stop")
+        server.join(5)
+    ours_rate, peer_rate = attempts / elapsed, attempts / peer_s
+    print(f"matches {options.matches}, {options.workers} worker(s) x {options.in_flight} runners, "
+          f"model latency {options.latency:g} s, server cap {options.cap}")  # fmt: skip
+    print(f"arena: {attempts} decisions in {elapsed:.1f} s = {ours_rate:.1f}/s; server answered {answered}")
+    print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s")
+    print(f"verify_replays: {verified}")
+    if answered != attempts:
+        print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {attempts} attempts")
+    print(f"figure evaluate_throughput_ratio {ours_rate / peer_rate:.2f}")
+    print(f"figure evaluate_worker_rss_mb {peak_mb:.0f}")
+
+
+if __name__ == "__main__":
+    main()
