@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
 
-from arena.evaluate.services import budget_reached
+from arena.evaluate.services import budget_reached, evaluation_spend
 from arena.models import Match, Tournament
 from arena.record.services import STALE_AFTER_S
 from arena.runner.loop import default_worker_id, run_match
@@ -21,6 +22,17 @@ def _next(tournament_ids: list[int], stale_after_s: float) -> int | None:
     return None
 
 
+def _may_start(tournaments: list[Tournament], running: int) -> tuple[str, bool]:
+    """Why no match may start ("" when one may), and whether to wait instead: with a budget, while matches run
+    and none has finished, there is no price to judge the next one by. One reading of the spend for both."""
+    spend = evaluation_spend(tournaments)
+    if reason := budget_reached(tournaments, running=running, spend=spend):
+        return reason, False
+    evaluation = tournaments[0].config["evaluation"]
+    budgeted = evaluation.get("budget_usd") is not None or evaluation.get("budget_tokens") is not None
+    return "", bool(budgeted and running and not spend["finished"])
+
+
 def _advance(tournament_ids: list[int]) -> None:
     for tournament in Tournament.objects.filter(pk__in=tournament_ids):
         tournament_advance(tournament=tournament)
@@ -30,21 +42,47 @@ async def run_evaluation(
     tournaments: list[Tournament],
     *,
     worker: str | None = None,
+    in_flight: int = 1,
     stale_after_s: float = STALE_AFTER_S,
     on_match: Callable[[Match | None], None] | None = None,
 ) -> str:
-    """Run the evaluation's matches one by one, its ladders scheduling as results come in.
+    """Run the evaluation's matches, `in_flight` at once on this event loop (a model's calls wait together), its
+    ladders scheduling as results come in. Each slot claims its matches under its own id (`worker/n`), so no
+    two take the same match. No match starts when it, beside those running, would pass the budget.
 
     Returns "" when nothing is left to play, or why it stopped (the budget)."""
     worker = worker or default_worker_id()
     ids = [t.pk for t in tournaments]
     await sync_to_async(_advance)(ids)
-    while True:
-        if reason := await sync_to_async(budget_reached)(tournaments):
-            return reason
-        match_id = await sync_to_async(_next)(ids, stale_after_s)
-        if match_id is None:
-            return ""
-        match = await run_match(match_id, worker=worker)
-        if on_match:
-            await sync_to_async(on_match)(match)
+    stopped = ""
+    running = 0
+
+    choosing = asyncio.Lock()  # one slot at a time decides whether a match may start, and which
+
+    async def slot(number: int) -> None:
+        nonlocal stopped, running
+        while not stopped:
+            async with choosing:
+                reason, wait = await sync_to_async(_may_start)(tournaments, running)
+                if reason:
+                    stopped = stopped or reason
+                    return
+                match_id = None if wait else await sync_to_async(_next)(ids, stale_after_s)
+                if not wait and match_id is None:
+                    return
+                running += 0 if wait else 1
+            if wait:
+                await asyncio.sleep(0.1)  # a budget, and no match paid for yet: learn what one costs first
+                continue
+            try:
+                match = await run_match(match_id, worker=f"{worker}/{number}")
+            finally:
+                running -= 1
+            if match is None:  # another slot took it first
+                await asyncio.sleep(0.05)
+                continue
+            if on_match:
+                await sync_to_async(on_match)(match)
+
+    await asyncio.gather(*(slot(number) for number in range(max(1, in_flight))))
+    return stopped

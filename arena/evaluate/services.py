@@ -232,18 +232,19 @@ def evaluation_create(
     return key, tournaments
 
 
-def budget_reached(tournaments: list[Tournament]) -> str:
-    """Why no new match may start ("" when one may): one more match at the mean spend so far would pass the budget."""
+def budget_reached(tournaments: list[Tournament], *, running: int = 0, spend: dict | None = None) -> str:
+    """Why no new match may start ("" when one may): one more match, beside the `running` ones still to be paid
+    for, at the mean spend so far would pass the budget."""
     evaluation = tournaments[0].config["evaluation"]
     limits = {"cost": evaluation.get("budget_usd"), "tokens": evaluation.get("budget_tokens")}
     if all(v is None for v in limits.values()):
         return ""
-    spend = evaluation_spend(tournaments)
+    spend = spend or evaluation_spend(tournaments)
     for what, limit in limits.items():
         if limit is None:
             continue
         spent = spend[what]
-        projected = spent + (spent / spend["finished"] if spend["finished"] else 0.0)
+        projected = spent + (running + 1) * (spent / spend["finished"] if spend["finished"] else 0.0)
         if spent >= limit or projected > limit:
             unit = "US$" if what == "cost" else "tokens"
             return (

@@ -139,14 +139,16 @@ _clients: dict[tuple[int, str], tuple[weakref.ref, openai.AsyncOpenAI, AsyncIter
 
 async def shared_client(base_url: str) -> openai.AsyncOpenAI:
     """The running loop's client for `base_url`, closed when the loop shuts down."""
+    global _ssl_context
+    if _ssl_context is None:  # loading the CA bundle takes a while: not on the event loop
+        _ssl_context = await asyncio.to_thread(ssl.create_default_context)
+    # No await from the look-up to the entry's creation: matches running side by side on one loop would each
+    # make a client, and the one dropped from the table would be closed under its user by its keeper's finalizer.
     loop = asyncio.get_running_loop()
     key = (id(loop), base_url)
     entry = _clients.get(key)
     if entry is not None and entry[0]() is loop:
         return entry[1]
-    global _ssl_context
-    if _ssl_context is None:  # loading the CA bundle takes a while: not on the event loop
-        _ssl_context = await asyncio.to_thread(ssl.create_default_context)
     client = open_client(base_url)
     keeper = _keep_until_loop_closes(key, client)
     _clients[key] = (weakref.ref(loop), client, keeper)

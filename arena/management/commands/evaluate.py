@@ -41,6 +41,12 @@ class Command(BaseCommand):
             type=int,
             help="Consecutive seeds from this one, to reproduce a run (marked as fixed; default: random seeds).",
         )
+        parser.add_argument(
+            "--max-in-flight",
+            type=int,
+            default=8,
+            help="With --run: matches played at once in this process (default 8, at most 256).",
+        )
         parser.add_argument("--run", action="store_true", help="Play it in this process (default: queue it).")
 
     def handle(self, *args, agent: str, protocol: str, run: bool, **options):
@@ -66,7 +72,9 @@ class Command(BaseCommand):
         for tournament in tournaments:
             self.stdout.write(f"  {tournament.slug}: {tournament.name}")
         if run:
-            reason = self._run(tournaments)
+            if not 1 <= options["max_in_flight"] <= 256:
+                raise CommandError("--max-in-flight must be from 1 to 256.")
+            reason = self._run(tournaments, options["max_in_flight"])
         elif reason := budget_reached(tournaments):
             pass
         else:
@@ -81,7 +89,7 @@ class Command(BaseCommand):
         done = matches.filter(status__in=(Match.Status.FINISHED, Match.Status.ABORTED)).count()
         return done, matches.count()
 
-    def _run(self, tournaments) -> str:
+    def _run(self, tournaments, in_flight: int) -> str:
         done, total = self._counts(tournaments)
         started = time.monotonic()
         first_decisions = Decision.objects.filter(match__tournament__in=tournaments).count()
@@ -102,7 +110,7 @@ class Command(BaseCommand):
                 )
                 bar.refresh()
 
-            return async_to_sync(run_evaluation)(tournaments, on_match=on_match)
+            return async_to_sync(run_evaluation)(tournaments, in_flight=in_flight, on_match=on_match)
 
     def _rows(self, tournaments) -> None:
         """The paper's tables as our report builds them, this agent's rows only."""

@@ -66,6 +66,39 @@ def test_each_loop_gets_its_own_client_closed_with_the_loop():
     assert not any(url == "http://127.0.0.1:9/v1" for _, url in llm_client._clients)
 
 
+def test_matches_side_by_side_on_one_loop_share_one_open_client(monkeypatch):
+    """The first calls of matches running together on one loop (an evaluation's slots) ask for the client at
+    once, the TLS context still to be made: all get the same client, and it stays open for them."""
+    monkeypatch.setattr(llm_client, "_ssl_context", None)
+
+    async def together():
+        clients = await asyncio.gather(*(llm_client.shared_client("http://127.0.0.1:9/v1") for _ in range(8)))
+        await asyncio.sleep(0)
+        import gc
+
+        gc.collect()  # a dropped keeper would be finalized here, closing its client
+        await asyncio.sleep(0)
+        return clients
+
+    clients = asyncio.run(together())
+    assert len({id(client) for client in clients}) == 1
+    assert clients[0].is_closed()  # with its loop, at the end of asyncio.run
+
+
+def test_a_shared_client_is_not_closed_while_its_loop_runs(monkeypatch):
+    monkeypatch.setattr(llm_client, "_ssl_context", None)
+
+    async def together():
+        clients = await asyncio.gather(*(llm_client.shared_client("http://127.0.0.1:9/v1") for _ in range(8)))
+        import gc
+
+        gc.collect()
+        await asyncio.sleep(0.01)
+        return [client.is_closed() for client in clients]
+
+    assert asyncio.run(together()) == [False] * 8
+
+
 def test_replies_that_are_not_chat_completions_are_transient_api_errors():
     for body in (b"", b"<html>Bad gateway</html>", b'{"choices": []}', b'{"choices": [null]}', b"[1, 2]"):
         completion = read_reply(body, latency_ms=3)
