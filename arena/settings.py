@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "arena",
     "ratings",
+    "arena.studies",
 ]
 
 MIDDLEWARE = [

@@ -36,6 +36,7 @@ urlpatterns = [
     path("tournaments/new/", views.tournament_new, name="tournament-new"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
+    path("studies/", include("arena.studies.urls")),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

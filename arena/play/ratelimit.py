@@ -25,6 +25,7 @@ DEFAULT_LIMITS = {
     "agent_edit": (30, 600),  # staff or people creating or editing agents
     "api_token": (20, 600),  # creating or revoking one's API tokens
     "frames": (30, 10),  # websocket frames per connection
+    "study_join": (20, 600),  # joining a study (each creates a participant, a guest seat and its assignments)
 }
 #: Failed logins allowed per account name and per address before each further try must wait; the wait
 #: doubles with each further failure up to the maximum. Override with ARENA_LOGIN_LOCKOUT.
