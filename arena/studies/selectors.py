@@ -23,14 +23,16 @@ STATUSES = ("started", "completed", "dropped", "excluded")
 
 
 def participant_status(participant: Participant, now=None) -> str:
-    """excluded, completed, dropped (no visit for ARENA_ABANDON_AFTER_S, or a match abandoned), or started."""
+    """excluded; completed (every assigned match ended, none abandoned); dropped (a match abandoned, or not
+    completed and no visit for ARENA_ABANDON_AFTER_S); or started."""
     now = now or timezone.now()
     if participant.excluded_at is not None:
         return "excluded"
-    if participant.completed_at is not None:
+    abandoned = any(a.abandoned for a in participant.assignments.all())
+    if participant.completed_at is not None and not abandoned:
         return "completed"
     idle = now - participant.last_seen_at > timedelta(seconds=settings.ARENA_ABANDON_AFTER_S)
-    if idle or any(a.abandoned for a in participant.assignments.all()):
+    if abandoned or (idle and participant.completed_at is None):
         return "dropped"
     return "started"
 

@@ -7,14 +7,17 @@ import dataclasses
 import json
 import math
 import re
+from datetime import timedelta
 
 import numpy as np
 import pytest
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.test import Client
+from django.utils import timezone
 
-from arena.models import Agent, Match
+from arena.models import Agent, Decision, Match
+from arena.play.people import matches_abandoned_end
 from arena.record.agents import bots_ensure
 from arena.record.services import decision_record, match_claim
 from arena.studies.bootstrap import Rows, interval, pooled_rating, resample_ratings
@@ -271,3 +274,63 @@ def test_participant_bootstrap_by_hand_when_a_resample_never_loses():
     assert ratings[0] == math.inf
     assert ratings[1:] == pytest.approx([1000 + step, 1000 + step, 1000], abs=1e-3)
     assert interval(ratings) == (pytest.approx(1000, abs=1e-3), math.inf)
+
+
+def test_a_researcher_sets_up_a_study_with_the_form(staff):
+    bots_ensure(game="tic-tac-toe")
+    form = {
+        "title": "Noughts",
+        "slug": "noughts",
+        "consent_text": "Play three games of noughts and crosses.",
+        "design": "tic-tac-toe: tic-tac-toe-lv0, tic-tac-toe-lv1",
+        "games_per_opponent": "2",
+        "order": "fixed",
+        "move_time_limit_s": "60",
+        "questionnaire": "on",
+        "completion_code": "DONE1234",
+        "max_participants": "30",
+        "is_open": "on",
+    }
+    assert "Studies" in staff.get("/").content.decode()
+    wrong = staff.post("/studies/new/", form | {"design": "tic-tac-toe: connect-four-lv9"})
+    assert "There is no active bot or model" in wrong.content.decode()
+    assert staff.post("/studies/new/", form).url == "/studies/noughts/results/"
+    study = Study.objects.get(slug="noughts")
+    assert study.design == [{"game": "tic-tac-toe", "opponents": ["tic-tac-toe-lv0", "tic-tac-toe-lv1"]}]
+    assert study.consent().text == "Play three games of noughts and crosses."
+    page = staff.get("/studies/noughts/results/").content.decode()
+    assert "http://testserver/studies/noughts/" in page
+    participant = Client()
+    participant.post("/studies/noughts/", {"answer": "accept", "consent_version": "1"})
+    joined = Participant.objects.get()
+    assert joined.external_id_hash == ""
+    assert [(a.opponent.slug, a.seat) for a in joined.assignments.all()] == [
+        ("tic-tac-toe-lv0", 0),
+        ("tic-tac-toe-lv0", 1),
+        ("tic-tac-toe-lv1", 0),
+        ("tic-tac-toe-lv1", 1),
+    ]
+    participant.post("/studies/noughts/questionnaire/", {"tic-tac-toe": "expert"})
+    match = Match.objects.get(pk=int(participant.post("/studies/noughts/next/").url.strip("/").split("/")[-1]))
+    assert match.record["policies"]["move_time_limit_s"] == 60
+    assert match.record["study"] == "noughts"
+
+
+def test_a_match_abandoned_mid_way_is_ended_by_the_rules_and_marked(study, staff, settings):
+    client = Client()
+    participant = join(client, "a")
+    response = client.post("/studies/two-games/next/")
+    match = Match.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
+    match = match_claim(match_id=match.pk, worker="w")
+    decision_record(match=match, ply=0, action=4)  # the person (seat 0) moved once, then left
+    long_ago = timezone.now() - timedelta(seconds=settings.ARENA_ABANDON_AFTER_S + 60)
+    Decision.objects.filter(match=match).update(created_at=long_ago)
+    Participant.objects.filter(pk=participant.pk).update(last_seen_at=long_ago)
+    matches_abandoned_end()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.termination.startswith("abandoned")
+    page = staff.get("/studies/two-games/results/").content.decode()
+    assert "dropped (1 abandoned)" in page
+    assert participant.assignments.get(position=0).abandoned
+    assert json.loads(staff.get("/studies/two-games/export.jsonl").content)["matches"][0]["abandoned"] is True
