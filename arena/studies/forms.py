@@ -51,6 +51,10 @@ class StudyForm(forms.Form):
     completion_code = forms.CharField(max_length=40, help_text="Shown on the thank-you page, for the recruiting site.")
     max_participants = forms.IntegerField(min_value=1, max_value=10_000, initial=50)
     is_open = forms.BooleanField(required=False, initial=True, label="Open (new participants may join)")
+    publish_baseline = forms.BooleanField(
+        required=False,
+        label="Publish the baseline: anyone may show it beside a game's leaderboard (the pooled rating only)",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -62,12 +66,17 @@ class StudyForm(forms.Form):
     def study_fields(self) -> dict:
         data = self.cleaned_data
         names = ("title", "slug", "design", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
-        return {name: data[name] for name in (*names, "completion_code", "max_participants", "is_open")}
+        return {
+            name: data[name] for name in (*names, "completion_code", "max_participants", "is_open", "publish_baseline")
+        }
 
 
 def study_initial(study: Study) -> dict:
     fields = ("title", "slug", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
-    initial = {name: getattr(study, name) for name in (*fields, "completion_code", "max_participants", "is_open")}
+    initial = {
+        name: getattr(study, name)
+        for name in (*fields, "completion_code", "max_participants", "is_open", "publish_baseline")
+    }
     return initial | {"design": design_text(study.design), "consent_text": study.consent().text}
 
 

@@ -31,6 +31,8 @@ class Study(models.Model):
     completion_code = models.CharField(max_length=40)
     max_participants = models.PositiveIntegerField(default=50)
     is_open = models.BooleanField(default=True)
+    #: Anyone may show the study's pooled baseline (an aggregate, nothing per participant) beside a leaderboard.
+    publish_baseline = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import numpy as np
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
@@ -235,3 +236,27 @@ def export_rows(study: Study) -> list[dict]:
             }
         )
     return records
+
+
+#: Seconds a study baseline shown beside a leaderboard is reused (each computation refits the game's graph
+#: STUDY_BOOTSTRAP_ROUNDS times); the researcher's own page always computes afresh.
+LEADERBOARD_BASELINE_TTL_S = 300
+
+
+def studies_for_leaderboard(game: str, *, staff: bool) -> list[Study]:
+    """Studies whose baseline may be shown beside `game`'s leaderboard: published ones, or any for staff."""
+    studies = Study.objects.all() if staff else Study.objects.filter(publish_baseline=True)
+    return [study for study in studies if game in study.games()]
+
+
+def leaderboard_baseline(slug: str, game: str, *, staff: bool) -> dict | None:
+    """Study `slug`'s baseline on `game`, named "Human baseline (title)", if it may be shown (else None)."""
+    study = next((s for s in studies_for_leaderboard(game, staff=staff) if s.slug == slug), None)
+    if study is None:
+        return None
+    key = f"study-baseline:{study.slug}:{game}"
+    result = cache.get(key)
+    if result is None:
+        result = baseline(study, [game])
+        cache.set(key, result, LEADERBOARD_BASELINE_TTL_S)
+    return result | {"name": f"Human baseline ({study.title})", "slug": study.slug}

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from arena.models import Agent, Decision, Match
@@ -25,6 +25,7 @@ from arena.studies.design import latin_square
 from arena.studies.models import Participant, Study
 from arena.studies.services import keyed_hash, study_save
 from ratings.bradley_terry import ELO_PER_NAT
+from ratings.services import snapshot_refresh
 
 pytestmark = pytest.mark.django_db
 
@@ -334,3 +335,25 @@ def test_a_match_abandoned_mid_way_is_ended_by_the_rules_and_marked(study, staff
     assert "dropped (1 abandoned)" in page
     assert participant.assignments.get(position=0).abandoned
     assert json.loads(staff.get("/studies/two-games/export.jsonl").content)["matches"][0]["abandoned"] is True
+
+
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_a_published_study_baseline_shows_beside_the_games_leaderboard(study, staff):
+    first, second = Client(), Client()
+    join(first, "a")
+    join(second, "b")
+    play_next(first, person_wins=True)
+    play_next(second, person_wins=False)  # connect-four first for the second participant
+    play_next(second, person_wins=True)  # then tic-tac-toe: one win each on tic-tac-toe
+    snapshot_refresh(game="tic-tac-toe")
+    visitor = Client()
+    assert "Human baseline (Two games)" not in visitor.get("/leaderboard/tic-tac-toe/?study=two-games").content.decode()
+    assert "Two games" in staff.get("/leaderboard/tic-tac-toe/").content.decode()  # staff may compare any study
+    Study.objects.filter(pk=study.pk).update(publish_baseline=True)
+    page = visitor.get("/leaderboard/tic-tac-toe/?study=two-games").content.decode()
+    row = re.search(r'id="study-two-games-baseline-row">(.*?)</tr>', page, re.S).group(1)
+    assert "Human baseline (Two games)" in row
+    assert "n = 2 participants" in row
+    data = visitor.get("/leaderboard/tic-tac-toe/?study=two-games&format=json").json()
+    assert data["study_baseline"]["participants"] == 2
+    assert data["study_baseline"]["matches"] == 2
