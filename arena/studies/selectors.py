@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
 from arena.studies.bootstrap import Rows, interval, participant_draws, pooled_rating, resample_ratings
-from arena.studies.models import Participant, Study
+from arena.studies.models import Assignment, Participant, Study
 from ratings.metrics import wilson_interval
 from ratings.rated_matches import _final_state, match_rated
 
@@ -100,6 +100,10 @@ def _rows(study: Study, games: list[str], participants: list[Participant]) -> tu
     """The games' rated matches as pairwise rows with the included participants pooled into one agent: the rows,
     the number of agents, the pooled agent's index and the anchors (Lv0 bots, whose mean is 1000)."""
     own = {p.agent_id: i for i, p in enumerate(participants) if p.agent_id is not None}
+    # Only the study's own matches count for its participants (their seats play nothing else, but be sure).
+    study_matches = set(
+        Assignment.objects.filter(participant__in=participants, match__isnull=False).values_list("match_id", flat=True)
+    )
     left_out = set(study.participants.exclude(pk__in=[p.pk for p in participants]).values_list("agent_id", flat=True))
     matches = Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False, game__in=games)
     seat_agents: dict[int, dict[int, int]] = {}
@@ -114,6 +118,8 @@ def _rows(study: Study, games: list[str], participants: list[Participant]) -> tu
     for pk, scores, game, options, state in matches.annotate(final=_final_state()).values_list(*fields).iterator(2_000):
         rated = match_rated(game, options, state, scores, seat_agents.get(pk, {}))
         if rated is None or rated.key != game or left_out & set(rated.agents):
+            continue
+        if pk not in study_matches and own.keys() & set(rated.agents):
             continue
         for pair in rated.pairs:
             who = own.get(pair.a, own.get(pair.b, -1))

@@ -95,6 +95,9 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
 def _consent_answer(request: HttpRequest, study: Study) -> HttpResponse:
     if request.POST.get("answer") != "accept":
         return render(request, "studies/study_declined.html", {"study": study})  # nothing stored, no session
+    if request.user.is_authenticated:
+        message = "Studies seat you anonymously: log out, or open the link in a private window, to take part."
+        return refusal(request, status=409, message=message)
     if wait := limited(request, "study_join"):
         return refusal(
             request, status=429, message="Too many people joined from here; wait a moment.", retry_after=wait

@@ -357,3 +357,10 @@ def test_a_published_study_baseline_shows_beside_the_games_leaderboard(study, st
     data = visitor.get("/leaderboard/tic-tac-toe/?study=two-games&format=json").json()
     assert data["study_baseline"]["participants"] == 2
     assert data["study_baseline"]["matches"] == 2
+
+
+def test_a_signed_in_person_is_asked_to_take_part_anonymously(study, staff):
+    assert "Studies seat you anonymously" in staff.get("/studies/two-games/").content.decode()
+    response = staff.post("/studies/two-games/", {"answer": "accept", "consent_version": "1"})
+    assert response.status_code == 409
+    assert not Participant.objects.exists()
