@@ -10,6 +10,7 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from arena.models import Agent, Match
@@ -105,7 +106,8 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
         raise ServiceError("This study is closed.")
     if study.participants.count() >= study.max_participants:
         raise ServiceError("This study has all the participants it needs. Thank you for your interest.")
-    number = study.participants.count()
+    last = study.participants.aggregate(last=Max("number"))["last"]
+    number = 0 if last is None else last + 1  # arrival order; a withdrawal frees a place, not a number
     code = f"P{secrets.token_hex(4).upper()}"
     agent = Agent.objects.create(slug=f"study-{study.slug[:40]}-{code.lower()}", name=code, kind=Agent.Kind.HUMAN)
     agent.versions.create(number=1, config={})
@@ -163,7 +165,7 @@ def participant_progress(*, participant: Participant) -> Assignment | None:
         break
     if current is None and participant.completed_at is None and participant.agent_id is not None:
         participant.completed_at = now
-    participant.save(update_fields=["completed_at"])
+        participant.save(update_fields=["completed_at"])
     return current
 
 

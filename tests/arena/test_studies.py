@@ -193,6 +193,7 @@ def test_a_participant_reaches_neither_another_participants_match_nor_the_result
 def test_withdrawing_with_the_personal_code_deletes_the_record_and_keeps_the_match_anonymous(study):
     client = Client()
     participant = join(client, "a")
+    join(Client(), "b")
     match = play_next(client, person_wins=True)
     code = re.search(r"<code>(P[0-9A-F]{8}-[^<]+)</code>", client.get("/studies/two-games/").content.decode()).group(1)
     assert client.post("/studies/two-games/withdraw/", {"code": participant.code + "-wrong"}).status_code == 200
@@ -205,6 +206,7 @@ def test_withdrawing_with_the_personal_code_deletes_the_record_and_keeps_the_mat
         if s.agent_version.agent.kind == "human"
     )
     assert person.name == "Withdrawn participant"
+    assert join(Client(), "c").number == 2  # numbers are never reused: the Latin square's rotation goes on
 
 
 def test_a_full_or_closed_study_takes_no_one_new_but_lets_participants_return(study):
