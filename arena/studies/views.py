@@ -79,10 +79,17 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("study-questionnaire", slug=study.slug)
     current = participant_progress(participant=participant)
     participant.refresh_from_db()
+    assignments = list(participant.assignments.select_related("match", "opponent"))
+    for assignment in assignments:
+        rules = get_game(assignment.game)
+        assignment.game_name = rules.name
+        assignment.seat_name = rules.seat_names[assignment.seat] if assignment.seat < len(rules.seat_names) else ""
+    if current is not None:
+        current = next(a for a in assignments if a.pk == current.pk)
     context = {
         "study": study,
         "participant": participant,
-        "assignments": list(participant.assignments.select_related("match", "opponent")),
+        "assignments": assignments,
         "current": current,
         "withdrawal_code": withdrawal_code(participant),
         "games": [get_game(slug) for slug in participant.game_order],
