@@ -89,6 +89,9 @@ def play_next(client: Client, person_wins: bool) -> Match:
     for ply, action in enumerate(WINS[match.game][winner]):
         match = decision_record(match=match, ply=ply, action=action)
     assert match.scores[seat] == (1.0 if person_wins else 0.0)
+    page = client.get(f"/play/{match.pk}/").content.decode()
+    assert "Back to the study" in page
+    assert "Play again" not in page  # the lobby is not the way on from a study's match
     return match
 
 
