@@ -6,7 +6,10 @@ class ArenaConfig(AppConfig):
     verbose_name = "Arena"
 
     def ready(self) -> None:
+        from arena.evaluate.services import evaluation_stop_on_budget
         from arena.record.signals import match_finished
         from arena.tournaments.services import tournament_advance_on_match_finished
 
         match_finished.connect(tournament_advance_on_match_finished, dispatch_uid="tournament_advance")
+        # After the tournament's receiver, so matches it has just scheduled are cancelled too.
+        match_finished.connect(evaluation_stop_on_budget, dispatch_uid="evaluation_budget")

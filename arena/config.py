@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Iterable
@@ -32,8 +33,8 @@ class Config:
     client_ip_header: str = ""
     #: Overrides of arena.play.ratelimit's DEFAULT_LIMITS: name -> (hits, window in seconds).
     rate_limits: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: Overrides of arena.play.ratelimit's DEFAULT_LOGIN_LOCKOUT (failures, first_wait_s, max_wait_s).
-    login_lockout: dict[str, int] = field(default_factory=dict)
+    #: Failed logins per account name and address before they lock, and the lock's length (django-axes).
+    login_lockout: dict[str, int] = field(default_factory=lambda: {"failures": 5, "cooloff_s": 900})
     #: Overrides of arena.play.live_limits' DEFAULT_LIMITS: name -> number.
     play_limits: dict[str, int] = field(default_factory=dict)
     #: Overrides of arena.agents.sandbox's MAX_LIMITS: the largest limit an outside agent may be given.
@@ -47,6 +48,8 @@ class Config:
     #: Rated games an agent needs before a leaderboard ranks it and shows its interval.
     rank_min_games: int = 10
     seed_matches: int = 400
+    #: Where collectstatic puts the site's static files (outside the private var/ when a proxy serves them).
+    static_root: Path | None = None
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -137,26 +140,49 @@ def _count(env: dict[str, str], name: str, default: int, *, least: int = 1) -> i
 
 
 def _login_lockout(env: dict[str, str], name: str) -> dict[str, int]:
-    """`5/30/3600` -> failures allowed, first wait and longest wait in seconds."""
+    """`5/900` -> failed logins allowed per account name and address, and the seconds the lock then lasts."""
     raw = env.get(name, "").strip()
     if not raw:
-        return {}
+        return {"failures": 5, "cooloff_s": 900}
     parts = [p.strip() for p in raw.split("/")]
-    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise ConfigError(f"{name}={raw!r} is not failures/first_wait_s/max_wait_s, e.g. 5/30/3600.")
-    return dict(zip(("failures", "first_wait_s", "max_wait_s"), map(int, parts), strict=True))
+    if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise ConfigError(f"{name}={raw!r} is not failures/cooloff_s, e.g. 5/900.")
+    return dict(zip(("failures", "cooloff_s"), map(int, parts), strict=True))
+
+
+def private_directory(path: Path) -> Path:
+    """`path` as a directory only Arena's user may enter (0700): made so, or tightened if it was looser."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _tighten(path, 0o700)
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """`path` as a file only Arena's user may read or write (0600): created empty so, or tightened."""
+    if not path.exists():
+        with contextlib.suppress(FileExistsError):  # made by another process in between: tightened below
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    _tighten(path, 0o600)
+    return path
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """Take away the group's and others' rights on a path Arena owns (one made before it was private)."""
+    status = path.stat()
+    if status.st_uid == os.geteuid() and status.st_mode & 0o777 & ~mode:
+        path.chmod(mode)
 
 
 def _secret_key(env: dict[str, str], var_dir: Path) -> str:
     """DJANGO_SECRET_KEY, else a key generated once into var/secret_key (never committed)."""
     if env.get("DJANGO_SECRET_KEY"):
         return env["DJANGO_SECRET_KEY"]
-    path = var_dir / "secret_key"
+    path = private_directory(var_dir) / "secret_key"
     if not path.exists():
-        var_dir.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_urlsafe(50))
+    _tighten(path, 0o600)
     return path.read_text().strip()
 
 
@@ -186,4 +212,5 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         rank_min_games=_count(env, "ARENA_RANK_MIN_GAMES", 10),
         seed_matches=_count(env, "ARENA_SEED_MATCHES", 400, least=0),
         secret_key=_secret_key(env, var_dir),
+        static_root=Path(env["ARENA_STATIC_ROOT"]) if env.get("ARENA_STATIC_ROOT") else var_dir / "static",
     )

@@ -98,6 +98,11 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.slug
 
+    @property
+    def fixed_seeds(self) -> bool:
+        """True when it plays consecutive seeds asked for to reproduce a run: anyone who knows them knows the deals."""
+        return self.config.get("first_seed") is not None
+
 
 class Match(models.Model):
     """One game between seated agents, with everything needed to reproduce it."""

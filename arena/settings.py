@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 
 import dj_database_url
 
-from arena.config import BASE_DIR, from_env
+from arena.config import BASE_DIR, from_env, private_directory, private_file
 
 CONFIG = from_env()
 
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug
 ALLOWED_HOSTS = CONFIG.allowed_hosts
-VAR_DIR = CONFIG.var_dir
+VAR_DIR = private_directory(CONFIG.var_dir)  # database, secret key, models, caches: Arena's user only
 
 INSTALLED_APPS = [
     "daphne",
@@ -26,6 +27,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_tasks_db",
+    "axes",
     "arena",
     "ratings",
     "arena.studies",
@@ -43,7 +45,22 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "arena.middleware.DatabaseUnavailableMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lockout into our 429 page
 ]
+
+#: Failed logins (both login forms, through `authenticate`) are counted by django-axes, per account name AND
+#: address together, so nobody's guesses lock an owner out elsewhere (docs/operations.md, "Failed logins").
+#: AxesStandaloneBackend refuses a locked name before ModelBackend checks the password.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = CONFIG.login_lockout["failures"]
+AXES_COOLOFF_TIME = timedelta(seconds=CONFIG.login_lockout["cooloff_s"])
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True  # forgets only the failures of that name from that address
+AXES_USERNAME_CALLABLE = "arena.play.ratelimit.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "arena.play.ratelimit.lockout_address"
+AXES_LOCKOUT_CALLABLE = "arena.play.views.login_locked_out"
+AXES_DISABLE_ACCESS_LOG = True  # no record of successful logins is kept
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "arena.urls"
 ASGI_APPLICATION = "arena.asgi.application"
@@ -68,11 +85,12 @@ TEMPLATES = [
 if CONFIG.database_url:
     DATABASES = {"default": dj_database_url.parse(CONFIG.database_url, conn_max_age=60, conn_health_checks=True)}
 else:
-    CONFIG.var_dir.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": CONFIG.var_dir / "arena.sqlite3",
+            # Made 0600 in a 0700 directory before SQLite opens it (its -wal and -shm files take the same
+            # mode): outside programs and other users of the host must not read sessions or tokens.
+            "NAME": private_file(private_directory(CONFIG.var_dir) / "arena.sqlite3"),
             # A local file: keep each thread's connection rather than reopening it (and re-running
             # the PRAGMAs below) for every websocket frame.
             "CONN_MAX_AGE": None,
@@ -106,7 +124,6 @@ ARENA_BOOTSTRAP_ROUNDS = int(os.environ.get("ARENA_BOOTSTRAP_ROUNDS", "1000"))
 #: Work a visitor can cause, bounded (docs/operations.md, "Limits").
 ARENA_RATE_LIMITS = CONFIG.rate_limits
 ARENA_CLIENT_IP_HEADER = CONFIG.client_ip_header
-ARENA_LOGIN_LOCKOUT = CONFIG.login_lockout
 ARENA_PLAY_LIMITS = CONFIG.play_limits
 ARENA_PROGRAM_LIMITS_MAX = CONFIG.program_limits_max
 ARENA_MAX_FILTERED_SNAPSHOTS = CONFIG.max_filtered_snapshots
@@ -130,7 +147,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = CONFIG.var_dir / "static"
+STATIC_ROOT = CONFIG.static_root  # var/static unless ARENA_STATIC_ROOT (a proxy cannot enter var/)
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATICFILES_FINDERS = [

@@ -1,8 +1,9 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena.api.routes import api
-from arena.pages import tokens, views
+from arena.pages import evaluate, tokens, views
 from arena.play import views as play_views
 
 urlpatterns = [
@@ -36,9 +37,17 @@ urlpatterns = [
     path("tournaments/new/", views.tournament_new, name="tournament-new"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
+    path("evaluate/", evaluate.evaluation_list, name="evaluation-list"),
     path("studies/", include("arena.studies.urls")),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
+    path(
+        "accounts/password_reset/",
+        play_views.rate_limited("password_reset", "Too many password reset requests from here.")(
+            auth_views.PasswordResetView.as_view()
+        ),
+        name="password_reset",
+    ),  # before django.contrib.auth.urls, which holds the same path unlimited
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/login/", play_views.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too
     path("admin/", admin.site.urls),

@@ -170,6 +170,10 @@ class Game[S, A]:
 
     # -- teams -------------------------------------------------------------------------
 
+    #: True when the deal decides the teams in secret (Werewolf, Traitor, Two Rooms): `team_of` then reads hidden
+    #: roles, so nothing public (who sits where) may be derived from it. False: sides follow from seats and options.
+    hidden_teams: ClassVar[bool] = False
+
     def team_of(self, state: S, seat: int) -> int:
         """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
         return seat

@@ -70,6 +70,8 @@ class AreYouTheTraitor(Game[TraitorState, tuple]):
     chance = True
     seat_names = NAMES
 
+    hidden_teams = True
+
     def team_of(self, state: TraitorState, seat: int) -> int:
         """0 for Good, 1 for Evil in the current round's deal."""
         return 1 if state.roles[seat] in EVIL else 0

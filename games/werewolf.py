@@ -60,6 +60,8 @@ class Werewolf(Game[WerewolfState, tuple]):
     has_controls = True
     seat_names = NAMES
 
+    hidden_teams = True
+
     def team_of(self, state: WerewolfState, seat: int) -> int:
         """0 for the village, 1 for the werewolves (the deal decides, so it depends on the state)."""
         return 1 if state.roles[seat] == "werewolf" else 0

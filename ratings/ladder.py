@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Record:
-    """A candidate's games against one ladder level."""
+    """A candidate's games against one ladder level (weighted counts where matches weigh unequally)."""
 
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+    wins: float = 0
+    draws: float = 0
+    losses: float = 0
 
     @property
     def games(self) -> int:

@@ -14,15 +14,12 @@ from arena.record.selectors import first_run_progress
 from arena.studies.selectors import leaderboard_baseline, studies_for_leaderboard
 from games import UnknownGame, all_games, get_game
 from ratings import charts
+from ratings.analysis import analysis_tables, head_to_head_table
 from ratings.filters import FORMATS, FilterError, choice, leaderboard_query
-from ratings.game_metrics import star_error_rates, werewolf_social
 from ratings.glossary import TERMS
 from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION
 from ratings.selectors import (
     LEADERBOARD_COLUMNS,
-    first_mover_table,
-    head_to_head,
-    ladder_table,
     leaderboard_rows,
     prompt_versions,
     snapshot_for,
@@ -186,14 +183,15 @@ def analysis(request: HttpRequest) -> HttpResponse:
         output = choice("format", request.GET.get("format", ""), FORMATS)
     except FilterError as error:
         return refusal(request, status=400, message=str(error))
-    first_mover = first_mover_table()
+    tables = analysis_tables()
+    first_mover, ladder = tables["first_mover"], tables["ladder"]
     overall = [r for r in first_mover if r["pairing"] == "all"]
     variant = request.GET.get("variant", "")
-    h2h = head_to_head(_rating_key_or_404(game, variant))
+    h2h = head_to_head_table(_rating_key_or_404(game, variant))
     snapshot = snapshot_for(game="", filters={})
     rows = snapshot.data.get("rows", []) if snapshot else []
     baseline = snapshot.data.get("baseline") if snapshot else None
-    star, social = star_error_rates(), werewolf_social()
+    star, social = tables["star_errors"], tables["werewolf"]
     if output == "csv":
         tables = {
             "first-mover": first_mover,
@@ -201,7 +199,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
                 {"agent": a, **{b: h2h["fractions"][i][j] for j, b in enumerate(h2h["labels"])}}
                 for i, a in enumerate(h2h["labels"])
             ],
-            "ladder": [{"agent": r["slug"], **r["cells"]} for r in ladder_table()["rows"]],
+            "ladder": [{"agent": r["slug"], **r["cells"]} for r in ladder["rows"]],
             "process": [
                 {"agent": r["agent"], "rounds": r["rounds"], **{k: v["value"] for k, v in r["metrics"].items()}}
                 for r in (snapshot.data.get("process", []) if snapshot else [])
@@ -228,7 +226,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
             {
                 "first_mover": first_mover,
                 "head_to_head": {"game": game, **h2h},
-                "ladder": ladder_table(),
+                "ladder": ladder,
                 "star_errors": star,
                 "werewolf": social,
             }
@@ -256,7 +254,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
         )
         if any(r.get("cost_per_match") for r in rows)
         else None,
-        "ladder": ladder_table(),
+        "ladder": ladder,
         "star_errors": star,
         "werewolf": social,
         "process": snapshot.data.get("process", []) if snapshot else [],

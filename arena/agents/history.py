@@ -8,7 +8,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from arena.models import Decision
-from arena.record.visibility import visible_action
+from arena.record.visibility import visible_action, visible_seat
 from games import Game
 
 
@@ -20,6 +20,8 @@ class Move:
     action: Any
     #: The action as `seat`'s viewer may see it (another seat's hidden plan stays hidden).
     text: str
+    #: The seat that moved as `seat`'s viewer may know it: None for a hidden action (night order gives roles away).
+    who: int | None
 
 
 def _moves(match_id: int, game: Game, viewer: int) -> list[Move]:
@@ -35,6 +37,7 @@ def _moves(match_id: int, game: Game, viewer: int) -> list[Move]:
             state_before=game.from_json(state_before),
             action=game.action_from_json(action),
             text=visible_action(game, True, seat, text, [viewer]),
+            who=visible_seat(game, True, seat, text, [viewer]),
         )
         for seat, ply, state_before, action, text in rows
     ]

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from arena.agents.program import ProgramAgent
-from arena.agents.remote import RemoteAgent, derived_secret
+from arena.agents.remote import DEFAULTS as REMOTE_DEFAULTS
+from arena.agents.remote import MAX_DECISION_S, MAX_TIMEOUT_S, RemoteAgent, derived_secret
 from arena.agents.sandbox import limit_maxima
 from arena.agents.uci import UCIAgent
 from arena.record.services import ServiceError
@@ -46,6 +47,10 @@ FIELDS: dict[str, dict[str, tuple[type, float | None]]] = {
 TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false", dict: "an object"}
 #: Largest number of re-asks and re-sends a remote agent may have.
 MAX_RETRIES = 5
+#: Longest text field (a URL, a command), in characters; the forms take it from here.
+MAX_TEXT = 500
+#: Per field, the largest value a person may set (the forms take their maxima from here).
+LARGEST: dict[str, float] = {"timeout_s": MAX_TIMEOUT_S, "retries": MAX_RETRIES, "provider_retries": MAX_RETRIES}
 
 
 def outside_config(
@@ -78,6 +83,7 @@ def outside_config(
             if config != WEBSOCKET:
                 raise ServiceError('A websocket bot\'s config is {"transport": "websocket"} alone.')
             return config, ""
+        _decision_bounded(config)
         config, secret = _signed(config, operator=operator, previous=previous or {})
     OUTSIDE_AGENTS[kind](config)  # the agent's own checks: what it needs to run at all
     return config, secret
@@ -93,11 +99,25 @@ def _typed(key: str, value: Any, kind: type, smallest: float | None) -> Any:
         value = float(value)
     if type(value) is not kind:
         raise ServiceError(f"{key} should be {TYPE_NAMES[kind]}, not {value!r}.")
+    if kind is str and len(value) > MAX_TEXT:
+        raise ServiceError(f"{key} is at most {MAX_TEXT} characters.")
     if smallest is not None and value < smallest:
         raise ServiceError(f"{key} should be at least {smallest:g}, not {value!r}.")
-    if key in ("retries", "provider_retries") and value > MAX_RETRIES:
-        raise ServiceError(f"{key} is at most {MAX_RETRIES}.")
+    if key in LARGEST and value > LARGEST[key]:
+        raise ServiceError(f"{key} is at most {LARGEST[key]:g}.")
     return value
+
+
+def _decision_bounded(config: dict[str, Any]) -> None:
+    """A remote agent's requests for one decision (each try re-sent after transient failures) fit MAX_DECISION_S."""
+    merged = {**REMOTE_DEFAULTS, **config}
+    tries, sends = merged["retries"] + 1, merged["provider_retries"] + 1
+    longest = merged["timeout_s"] * tries * sends
+    if longest > MAX_DECISION_S:
+        raise ServiceError(
+            f"timeout_s × (retries + 1) × (provider_retries + 1) is {longest:g} s; one decision may wait at most "
+            f"{MAX_DECISION_S:g} s: lower timeout_s, retries or provider_retries."
+        )
 
 
 def checked_limits(limits: dict[str, Any]) -> dict[str, Any]:

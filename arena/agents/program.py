@@ -108,11 +108,12 @@ class ProgramAgent:
             response = self._response(game, run.stdout)
             action = botzone.decode(game, state, response)
         except IllegalAction as error:
-            attempt.verdict, attempt.message = "unparseable", str(error)
+            attempt.verdict, attempt.message = "unparseable", _noted(str(error), run)
             return attempt, None
         attempt.parsed_action = json.dumps(response) if isinstance(response, dict) else str(response)
         if not game.is_legal(state, action):
-            attempt.verdict, attempt.message = "illegal", f"{attempt.parsed_action} is not a legal move here."
+            attempt.verdict = "illegal"
+            attempt.message = _noted(f"{attempt.parsed_action} is not a legal move here.", run)
             return attempt, None
         attempt.parsed_action = game.action_to_text(state, action)
         return attempt, action
@@ -143,6 +144,11 @@ class ProgramAgent:
         if self.kept is not None:
             await self.kept.kill()
             self.kept = None
+
+
+def _noted(message: str, run: RunResult) -> str:
+    """`message` with the sandbox's notes on the run (walls it lacked), if any."""
+    return f"{message} ({'; '.join(run.notes)})" if run.notes else message
 
 
 def _failure_message(run: RunResult, limits: dict[str, Any]) -> str:

@@ -8,6 +8,9 @@ a 5xx, 429 or connection failure, default 2). The body is signed: header `X-Aren
 sha256=<hex HMAC-SHA256 of the raw body>`.
 `public_only` (set on every agent not registered by an operator) refuses URLs whose host resolves to a
 loopback, private, link-local or reserved address, so the API cannot be used to reach Arena's own network.
+Each request of such an agent resolves the host once, checks every address, and connects to the checked
+address (`PinnedTransport`; the Host header and TLS name stay the URL's), so a resolver that answers a
+public address to the check and a private one to the connection (DNS rebinding) gains nothing.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ import hmac
 import ipaddress
 import json
 import os
+import socket
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx2 as httpx
 from django.utils.crypto import salted_hmac
@@ -32,10 +35,46 @@ from games import Game, IllegalAction
 from games.base import to_jsonable
 
 DEFAULTS = {"timeout_s": 30.0, "retries": 1, "provider_retries": 2}
+#: Longest wait for one answer, and for one decision's every request (timeout_s × tries × sends): a silent
+#: endpoint holds a worker's match no longer than this. Checked when a config is saved (arena/agents/outside.py);
+#: a request never waits longer than MAX_TIMEOUT_S whatever an older config says.
+MAX_TIMEOUT_S = 60.0
+MAX_DECISION_S = 300.0
 SIGNATURE_HEADER = "X-Arena-Signature"
 #: Longest answer body read; more is over budget.
 MAX_ANSWER_BYTES = 100_000
 BACKOFF_S = (0.5, 2.0, 5.0)
+
+
+class PrivateAddressError(httpx.ConnectError):
+    """The agent's host resolved to an address an agent registered through the API may not reach."""
+
+
+async def resolve(host: str, port: int) -> list[str]:
+    """The addresses `host` resolves to (the system's resolver; tests put a rebinding one in its place)."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [sockaddr[0] for *_, sockaddr in infos]
+
+
+class PinnedTransport(httpx.AsyncHTTPTransport):
+    """Connects each request to the address its host resolved to when it was checked, never to a re-resolution."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        host = request.url.host
+        try:
+            addresses = await resolve(host, request.url.port or (443 if request.url.scheme == "https" else 80))
+        except (OSError, UnicodeError):
+            raise PrivateAddressError(f"Cannot resolve {host!r}.", request=request) from None
+        for address in addresses:
+            if not ipaddress.ip_address(address.split("%")[0]).is_global:
+                message = f"{host} resolves to {address}, which agents registered through the API may not reach."
+                raise PrivateAddressError(message, request=request)
+        if not addresses:
+            raise PrivateAddressError(f"Cannot resolve {host!r}.", request=request)
+        # The Host header was set from the URL's name already; TLS checks the certificate against it too.
+        request.url = request.url.copy_with(host=addresses[0])
+        request.extensions = {**request.extensions, "sni_hostname": host}
+        return await super().handle_async_request(request)
 
 
 class RemoteConfigError(ServiceError):
@@ -76,8 +115,6 @@ class RemoteAgent:
         elif secret_env and not secret:
             missing = AttemptData(verdict="api_error", message=f"Environment variable {secret_env} is not set.")
             return DecisionResult(action=None, attempts=[missing])
-        if self.config.get("public_only") and (refusal := await _private_address(self.config["url"])):
-            return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=refusal)])
         moves = await match_moves(self.match_id, game, seat)
         payload = {
             "match": self.match_id,
@@ -87,11 +124,13 @@ class RemoteAgent:
             "observation": to_jsonable(game.player_view(state, seat)),
             "observation_text": game.observation_text(state, seat),
             "legal_actions": [game.action_to_text(state, action) for action in game.legal_actions(state)],
-            "history": [{"seat": m.seat, "ply": m.ply, "action": m.text} for m in moves],
+            "history": [{"seat": m.who, "ply": m.ply, "action": m.text} for m in moves],
             "feedback": None,
         }
         attempts: list[AttemptData] = []
-        async with httpx.AsyncClient(timeout=float(self.config["timeout_s"])) as client:
+        transport = PinnedTransport() if self.config.get("public_only") else None
+        timeout_s = min(float(self.config["timeout_s"]), MAX_TIMEOUT_S)
+        async with httpx.AsyncClient(timeout=timeout_s, transport=transport) as client:
             for _ in range(int(self.config["retries"]) + 1):
                 attempt = await self._ask(client, payload, secret, game, state)
                 attempts.extend(attempt)
@@ -130,10 +169,12 @@ class RemoteAgent:
         started = time.perf_counter()
         try:
             response = await client.post(self.config["url"], content=body, headers=headers)
+        except PrivateAddressError as error:
+            return AttemptData(verdict="api_error", latency_ms=_ms_since(started), message=str(error))
         except httpx.TimeoutException:
             return AttemptData(
                 verdict="timeout", transient=True, latency_ms=_ms_since(started),
-                message=f"No answer within {self.config['timeout_s']} s.",
+                message=f"No answer within {min(float(self.config['timeout_s']), MAX_TIMEOUT_S):g} s.",
             )  # fmt: skip
         except httpx.HTTPError as error:
             return AttemptData(
@@ -170,20 +211,6 @@ def _judge(attempt: AttemptData, text: str, game: Game, state: Any) -> None:
         return
     if not game.is_legal(state, action):
         attempt.verdict, attempt.message = "illegal", f"{attempt.parsed_action} is not legal here."
-
-
-async def _private_address(url: str) -> str:
-    """Why `url` may not be called by an API-registered agent ("" when its host is public)."""
-    parts = urlsplit(url)
-    try:
-        infos = await asyncio.get_running_loop().getaddrinfo(parts.hostname, parts.port or 443)
-    except (OSError, UnicodeError):
-        return f"Cannot resolve {parts.hostname!r}."
-    for *_, sockaddr in infos:
-        address = ipaddress.ip_address(sockaddr[0])
-        if not address.is_global:
-            return f"{parts.hostname} resolves to {address}, which agents registered through the API may not reach."
-    return ""
 
 
 def _ms_since(started: float) -> int:

@@ -1,11 +1,17 @@
-"""Run an agent's program under limits: wall time, CPU time, memory, processes, output size, no network.
+"""The one sandbox every outside process runs in: Botzone programs and UCI engines alike.
 
-Each program runs in a working directory of its own (a fresh temporary directory, removed afterwards),
-with an environment that holds only PATH, HOME (that directory) and LANG. When Arena runs as root it
-starts the program in a new network namespace (`unshare --net`: no interface but a loopback that is down)
-as the unprivileged user `nobody` (so RLIMIT_NPROC binds, which it does not for root, and files readable
-only by Arena's user stay closed); elsewhere it runs as Arena's user and each attempt notes that the
-network was not cut.
+Walls (when Arena runs as root and util-linux's `unshare` and `setpriv` work; docs/operations.md lists
+each with the threat it answers): a network namespace (only a loopback that is down), a pid namespace
+whose init is killed with the run (so nothing the program starts, even under `setsid`, outlives it),
+a mount namespace in which every mount is read-only, Arena's data directory is covered by an empty
+directory (an SQLite file kept elsewhere by /dev/null), and the working directory (also HOME and
+TMPDIR) is a private tmpfs of `disk_mb`, gone with the run; the program itself runs as the
+unprivileged user `nobody` with no capabilities and `no_new_privs`, under RLIMIT_CPU, RLIMIT_AS,
+RLIMIT_NPROC, RLIMIT_FSIZE and no core dumps, with an environment of PATH, HOME, TMPDIR and LANG only.
+When Arena is not root but may make user namespaces, every wall holds but the change of user: the
+program is the namespace's root without capabilities, which is Arena's own user outside it. Otherwise it
+runs as Arena's user with the limits, the clean environment and a temporary directory of its own. Either
+way each attempt notes the walls that are missing (`MISSING_WALLS`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +41,7 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "processes": 64,  # RLIMIT_NPROC: stops fork bombs (counted per user, so it also bounds the host's)
     "output_bytes": 1_000_000,  # stdout kept per decision; more is an overrun
     "file_mb": 16,  # largest file the program may write
+    "disk_mb": 64,  # everything the program may write (its private tmpfs)
 }
 #: The largest limit an agent's config may ask for; settings.ARENA_PROGRAM_LIMITS_MAX overrides each.
 MAX_LIMITS: dict[str, Any] = {
@@ -43,6 +51,7 @@ MAX_LIMITS: dict[str, Any] = {
     "processes": 256,
     "output_bytes": 10_000_000,
     "file_mb": 256,
+    "disk_mb": 1024,
 }
 #: stderr kept for the record (the rest is dropped, not an error).
 STDERR_KEPT = 10_000
@@ -77,22 +86,92 @@ def limits_with_defaults(config: dict[str, Any]) -> dict[str, Any]:
 
 #: The user a program runs as when Arena is root.
 UNPRIVILEGED_UID = 65534
+#: The pid namespace's init: make every mount read-only, hide Arena's data, give the run its own tmpfs,
+#: then run the program without capabilities: as the unprivileged user when Arena is root, else as the
+#: user namespace's root, which is Arena's own user outside it. It stays the namespace's pid 1 (it does
+#: not exec), so killing it, or the program's exit, takes down everything the program started.
+INIT_SCRIPT = """set -e
+workdir=$1 uid=$2 disk_mb=$3
+shift 3
+mount -o remount,bind,ro /
+while read -r _ target _; do mount -o remount,bind,ro "$target" 2>/dev/null || true; done < /proc/self/mounts
+while [ "$1" != -- ]; do
+  if [ -d "$1" ]; then mount -t tmpfs -o ro,size=4k,mode=0700 tmpfs "$1"
+  elif [ -e "$1" ]; then mount --bind /dev/null "$1"
+  fi
+  shift
+done
+shift
+mount -t tmpfs -o "size=${disk_mb}m,mode=0700,nosuid,nodev" tmpfs "$workdir"
+cd "$workdir"
+if [ "$uid" = own ]; then
+  setpriv --no-new-privs --inh-caps=-all --bounding-set=-all --securebits=+noroot,+noroot_locked -- "$@"
+else
+  chown "$uid:$uid" "$workdir"
+  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"
+fi
+"""
+#: What each way of walling a program in lacks, noted on its attempts.
+MISSING_WALLS = {
+    "root": "",
+    "userns": "runs as Arena's own user (Arena is not root): it may read what that user may read outside var/",
+    "": "network, files and processes not walled off: Arena is not root and user namespaces are unavailable",
+}
+
+
+def _walled(argv: list[str], workdir: str, limits: dict[str, Any], mode: str) -> list[str]:
+    """`argv` inside the namespaces (`mode` "root": as `nobody`; "userns": in a user namespace too)."""
+    disk_mb = str(max(1, int(limits.get("disk_mb", DEFAULT_LIMITS["disk_mb"]))))
+    namespaces = ["unshare", "--net", "--ipc", "--uts", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc"]
+    user = str(UNPRIVILEGED_UID)
+    if mode == "userns":
+        namespaces.insert(1, "--user")
+        namespaces.insert(2, "--map-root-user")
+        user = "own"
+    hidden = [str(path) for path in hidden_paths()]
+    return [*namespaces, "--", "sh", "-c", INIT_SCRIPT, "sh", workdir, user, disk_mb, *hidden, "--", *argv]
+
+
+def hidden_paths() -> list[Path]:
+    """What a sandboxed program finds empty: Arena's data directory (database, secret key, models, caches),
+    and an SQLite database kept elsewhere (DATABASE_URL=sqlite:///…) with its -wal and -shm files."""
+    hidden = [Path(settings.VAR_DIR)]
+    database = settings.DATABASES["default"]
+    name = str(database.get("NAME") or "")
+    if "sqlite" in database["ENGINE"] and name and not name.startswith(("file:", ":memory:")):
+        hidden += [Path(name + suffix) for suffix in ("", "-wal", "-shm")]
+    return hidden
+
+
+def _works(mode: str) -> bool:
+    workdir = tempfile.mkdtemp(prefix="arena-probe-")
+    try:
+        probe = _walled(["true"], workdir, DEFAULT_LIMITS, mode)
+        return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 @cache
+def isolation_mode() -> str:
+    """How programs are walled in here: "root" (every wall, as `nobody`), "userns" (every wall but the
+    change of user: Arena is not root but may make user namespaces), or "" (limits and environment only)."""
+    if not all(shutil.which(tool) for tool in ("unshare", "setpriv", "mount")):
+        return ""
+    if os.geteuid() == 0:
+        return "root" if _works("root") else ""
+    return "userns" if _works("userns") else ""
+
+
 def isolation_available() -> bool:
-    """Whether programs can run in their own network namespace as `nobody` (Arena is root, unshare works)."""
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        return False
-    try:
-        probe = ["unshare", "--net", "--setuid", str(UNPRIVILEGED_UID), "--setgid", str(UNPRIVILEGED_UID), "true"]
-        return subprocess.run(probe, capture_output=True, timeout=5).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
+    """Whether programs run behind every wall, as `nobody` (Arena is root; unshare, setpriv and mount work)."""
+    return isolation_mode() == "root"
 
 
 def limits_preexec(limits: dict[str, Any]):
-    """Set the limits in the child before it runs the program (and put it in its own process group)."""
+    """Set the limits in the child before it runs the program (and put it in a session of its own)."""
     cpu = int(limits["cpu_s"])
     memory = int(limits["memory_mb"]) * 1024 * 1024
     processes = int(limits["processes"])
@@ -109,35 +188,67 @@ def limits_preexec(limits: dict[str, Any]):
     return apply
 
 
+class Sandbox:
+    """One run's walls: how to start a command inside them (`launch`), and `close` to end the run for good."""
+
+    def __init__(self, command: str | list[str], limits: dict[str, Any]) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.limits = limits
+        self.workdir = tempfile.mkdtemp(prefix="arena-agent-")
+        self.notes: list[str] = []
+        self.pid: int | None = None
+
+    def launch(self) -> tuple[list[str], dict[str, Any]]:
+        """The argv and the keyword arguments for asyncio's subprocess_exec (or python-chess's popen)."""
+        argv, mode = self.argv, isolation_mode()
+        if mode:
+            argv = _walled(argv, self.workdir, self.limits, mode)
+        if MISSING_WALLS[mode]:
+            self.notes.append(MISSING_WALLS[mode])
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": self.workdir,
+            "TMPDIR": self.workdir,
+            "LANG": "C.UTF-8",
+        }
+        return argv, {"cwd": self.workdir, "env": env, "preexec_fn": limits_preexec(self.limits)}
+
+    def started(self, pid: int) -> None:
+        """Note the process started from `launch` (the leader of the run's session)."""
+        self.pid = pid
+
+    def close(self) -> None:
+        """Kill the run's whole process group (with the pid namespace's init, everything in it) and its files."""
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
 class Program:
     """One started program: feed it input, read its answer within the limits, and kill it for good."""
 
     def __init__(self, command: str, limits: dict[str, Any]) -> None:
         self.command = command
         self.limits = limits
-        self.workdir = tempfile.mkdtemp(prefix="arena-agent-")
+        self.sandbox = Sandbox(command, limits)
         self.process: asyncio.subprocess.Process | None = None
-        self.notes: list[str] = []
+
+    @property
+    def notes(self) -> list[str]:
+        return self.sandbox.notes
 
     async def start(self) -> None:
-        argv = shlex.split(self.command)
-        if isolation_available():
-            uid = str(UNPRIVILEGED_UID)
-            argv = ["unshare", "--net", "--setuid", uid, "--setgid", uid, "--", *argv]
-            os.chown(self.workdir, UNPRIVILEGED_UID, UNPRIVILEGED_UID)
-        else:
-            self.notes.append("network not cut and same user as Arena: no namespace/root on this host")
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.workdir, "LANG": "C.UTF-8"}
+        argv, walls = self.sandbox.launch()
         self.process = await asyncio.create_subprocess_exec(
             *argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            cwd=self.workdir,
-            env=env,
-            preexec_fn=limits_preexec(self.limits),
             limit=int(self.limits["output_bytes"]) + 1,
+            **walls,
         )
+        self.sandbox.started(self.process.pid)
 
     async def turn(self, text: str, *, until_marker: str | None = None, close_input: bool = False) -> RunResult:
         """Send `text`; read stdout to end of file, or up to the line `until_marker`, within the wall time.
@@ -205,14 +316,10 @@ class Program:
         return data.decode(errors="replace")
 
     async def kill(self) -> None:
-        """Kill the program and everything it started (its process group), and remove its directory."""
-        process = self.process
-        if process is not None:
-            # The whole group, even when the program itself has exited: what it forked may live on.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            await process.wait()
-        shutil.rmtree(self.workdir, ignore_errors=True)
+        """Kill the program and everything it started, and remove its directory."""
+        self.sandbox.close()
+        if self.process is not None:
+            await self.process.wait()
 
 
 async def run_once(command: str, text: str, limits: dict[str, Any]) -> RunResult:

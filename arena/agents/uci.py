@@ -15,7 +15,7 @@ import chess
 import chess.engine
 
 from arena.agents.base import AttemptData, DecisionResult
-from arena.agents.sandbox import limits_preexec, limits_with_defaults
+from arena.agents.sandbox import Sandbox, limits_with_defaults
 from arena.record.services import ServiceError
 from games import Game
 
@@ -39,6 +39,7 @@ class UCIAgent:
         self.limits = limits_with_defaults({"limits": {"cpu_s": 3600, **(config.get("limits") or {})}})
         self.engine: chess.engine.UciProtocol | None = None
         self.transport: asyncio.SubprocessTransport | None = None
+        self.sandbox: Sandbox | None = None
 
     def _search_limit(self) -> chess.engine.Limit:
         if self.config.get("nodes") is not None:
@@ -50,9 +51,11 @@ class UCIAgent:
 
     async def _engine(self) -> chess.engine.UciProtocol:
         if self.engine is None:
-            self.transport, self.engine = await chess.engine.popen_uci(
-                self.config["command"].split(), preexec_fn=limits_preexec(self.limits)
-            )
+            # The same walls as a Botzone program: an engine is a command from the host's disk, no more trusted.
+            self.sandbox = Sandbox(self.config["command"], self.limits)
+            argv, walls = self.sandbox.launch()
+            self.transport, self.engine = await chess.engine.popen_uci(argv, stderr=asyncio.subprocess.DEVNULL, **walls)
+            self.sandbox.started(self.transport.get_pid())
             options = dict(self.config.get("options") or {})
             if self.config.get("uci_elo") is not None:
                 options.update({"UCI_LimitStrength": True, "UCI_Elo": int(self.config["uci_elo"])})
@@ -89,6 +92,8 @@ class UCIAgent:
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as error:
             attempt.verdict, attempt.message = "crashed", f"The engine failed: {error}"
             await self.close()
+        if self.sandbox is not None and self.sandbox.notes and not attempt.message:
+            attempt.message = "; ".join(self.sandbox.notes)
         attempt.latency_ms = round((time.perf_counter() - started) * 1000)
         return DecisionResult(action=action, attempts=[attempt], elapsed_ms=attempt.latency_ms)
 
@@ -104,6 +109,9 @@ class UCIAgent:
         if self.transport is not None:
             self.transport.close()
             self.transport = None
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
 
 
 def _go(limit: chess.engine.Limit) -> str:

@@ -11,26 +11,33 @@ from typing import Any
 from django.db.models import Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import NinjaAPI, Schema
+from ninja import Field, NinjaAPI, Path, Query, Schema
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
-from ninja.throttling import AnonRateThrottle, AuthRateThrottle
+from pydantic import ConfigDict
 
 from arena.agents.outside import outside_config
-from arena.api.services import api_token_touch, api_tournament_start, live_token
+from arena.api.services import MAX_ID, api_token_touch, api_tournament_start, live_token
+from arena.api.throttles import anonymous_throttle, token_throttle
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
+from arena.play.forms import TournamentForm
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
 from arena.record.services import ServiceError
-from arena.record.visibility import match_secret, trace_visible, visible_action, visible_seed
-from games import UnknownGame, get_game
+from arena.record.visibility import (
+    match_secret,
+    private_trace_seats,
+    trace_visible,
+    visible_action,
+    visible_seat,
+    visible_seed,
+)
+from games import all_games, get_game
 from ratings.selectors import leaderboard_rows, snapshot_for
 
-#: Requests a minute: reads and anything without a token (per address); writes (per token). docs/operations.md.
-ANONYMOUS_RATE = "120/m"
-TOKEN_RATE = "600/m"
-#: Longest page of a listing.
+#: Longest page of a listing, and the furthest offset (a larger one is refused with 422, not sent to the database).
 MAX_PAGE = 100
+MAX_OFFSET = 1_000_000_000
 #: Tournaments a person (not staff) may have started and not yet finished.
 MAX_OPEN_TOURNAMENTS = 3
 
@@ -45,8 +52,6 @@ class TokenAuth(HttpBearer):
         return record
 
 
-anonymous_throttle = AnonRateThrottle(ANONYMOUS_RATE)
-token_throttle = AuthRateThrottle(TOKEN_RATE)
 api = NinjaAPI(title="Arena API", version="1", urls_namespace="api", throttle=[anonymous_throttle, token_throttle])
 bearer = TokenAuth()
 
@@ -75,6 +80,12 @@ def _require(token: ApiToken, scope: str) -> None:
 
 
 class AgentIn(Schema):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"slug": "my-bot", "kind": "remote", "config": {"url": "https://bot.example/move"}}]
+        }
+    )
+
     slug: str
     name: str = ""
     kind: str = "remote"
@@ -87,6 +98,14 @@ class VersionIn(Schema):
 
 
 class TournamentIn(Schema):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"slug": "my-climb", "format": "ladder", "games": ["tic-tac-toe"], "agents": ["tic-tac-toe-lv1"]}
+            ]
+        }
+    )
+
     slug: str
     name: str = ""
     format: str = "ladder"
@@ -95,7 +114,49 @@ class TournamentIn(Schema):
     games_per_seat: int | None = None
 
 
-@api.get("/leaderboard/{game}", summary="A game's leaderboard (the latest rating snapshot)")
+class Refusal(Schema):
+    """Why a request was refused: one sentence naming what to fix (422: pydantic's list of invalid fields)."""
+
+    detail: str | list[dict[str, Any]]
+
+
+#: The refusals every route may answer with, documented so clients (and schemathesis) know them.
+REFUSALS = dict.fromkeys((400, 401, 403, 404, 422, 429), Refusal)
+#: A route's answers when its success is a JSON object described in docs/agents.md.
+ANSWERS = {200: dict[str, Any], **REFUSALS}
+
+
+class MatchOut(Schema):
+    match_id: int
+    game: str
+    seed: int | None = Field(description="null while anything it determines is still in play")
+    status: str
+    agents: list[str]
+    scores: list[float] | None
+    termination: str
+    decisions: int
+
+
+class DecisionOut(Schema):
+    ply: int
+    seat: int | None = Field(description="null when the decision is hidden from the caller, as on the pages")
+    action: str = Field(description="a hidden decision's public text")
+    elapsed_ms: int
+    fallback: str
+    trace_visible: bool
+
+
+class MatchDetailOut(MatchOut):
+    your_seats: list[int]
+    decisions: list[DecisionOut]  # type: ignore[assignment]
+
+
+class MatchPageOut(Schema):
+    matches: list[MatchOut]
+    limit: int
+
+
+@api.get("/leaderboard/{game}", response=ANSWERS, summary="A game's leaderboard (the latest rating snapshot)")
 def leaderboard(request: HttpRequest, game: str) -> dict[str, Any]:
     _viewer(request)
     snapshot = snapshot_for(game=game, filters={})
@@ -105,58 +166,73 @@ def leaderboard(request: HttpRequest, game: str) -> dict[str, Any]:
     return {"game": game, "computed_at": snapshot.computed_at.isoformat(), "rows": rows}
 
 
-@api.get("/matches", summary="Matches, newest first")
+@api.get("/matches", response={200: MatchPageOut, **REFUSALS}, summary="Matches, newest first")
 def matches(
-    request: HttpRequest, game: str = "", agent: str = "", status: str = "", offset: int = 0, limit: int = 50
+    request: HttpRequest,
+    game: str = "",
+    agent: str = "",
+    status: str = "",
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
+    limit: int = Query(50, ge=1, le=MAX_PAGE),
 ) -> dict[str, Any]:
     _viewer(request)
-    limit = max(1, min(limit, MAX_PAGE))
-    page = match_list(game=game, agent=agent, status=status)[max(0, offset) : max(0, offset) + limit]
+    page = match_list(game=game, agent=agent, status=status)[offset : offset + limit]
     return {"matches": [{**match_summary(m), "seed": visible_seed(m)} for m in page], "limit": limit}
 
 
-@api.get("/matches/{match_id}", summary="A match and its decisions, as the caller may see them")
-def match_detail(request: HttpRequest, match_id: int) -> dict[str, Any]:
+@api.get(
+    "/matches/{match_id}",
+    response={200: MatchDetailOut, **REFUSALS},
+    summary="A match and its decisions, as the caller may see them",
+)
+def match_detail(request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID)) -> dict[str, Any]:
     token = _viewer(request)
     match = get_object_or_404(Match, pk=match_id)
     game = get_game(match.game)
     secret = match_secret(match)
     seats = _viewer_seats(match, token)
+    private = private_trace_seats(match)
     decisions = [
         {
             "ply": d.ply,
-            "seat": d.seat,
+            "seat": visible_seat(game, secret, d.seat, d.action_text, seats),  # None where hidden, as on the pages
             "action": visible_action(game, secret, d.seat, d.action_text, seats),
             "elapsed_ms": d.elapsed_ms,
             "fallback": d.fallback,
-            "trace_visible": trace_visible(game, secret, d.seat, seats),
+            "trace_visible": trace_visible(game, secret, d.seat, seats, private),
         }
         for d in match.decisions.order_by("ply")
     ]
     return {**match_summary(match), "seed": visible_seed(match), "your_seats": seats, "decisions": decisions}
 
 
-@api.get("/matches/{match_id}/attempts/{ply}", summary="The attempts behind one decision (when visible)")
-def attempts(request: HttpRequest, match_id: int, ply: int) -> dict[str, Any]:
+@api.get(
+    "/matches/{match_id}/attempts/{ply}", response=ANSWERS, summary="The attempts behind one decision (when visible)"
+)
+def attempts(
+    request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID), ply: int = Path(..., ge=0, le=MAX_ID)
+) -> dict[str, Any]:
     token = _viewer(request)
     match = get_object_or_404(Match, pk=match_id)
     game = get_game(match.game)
     decision = get_object_or_404(match.decisions, ply=ply)
-    if not trace_visible(game, match_secret(match), decision.seat, _viewer_seats(match, token)):
+    secret, seats, private = match_secret(match), _viewer_seats(match, token), private_trace_seats(match)
+    hidden = visible_seat(game, secret, decision.seat, decision.action_text, seats) is None
+    if hidden or not trace_visible(game, secret, decision.seat, seats, private):
         raise HttpError(403, "This seat's trace stays hidden until the match and its twins are over.")
     fields = ("number", "verdict", "raw_text", "reasoning_text", "parsed_action", "message", "latency_ms")
     rows = Attempt.objects.filter(match=match, ply=ply).order_by("number").values(*fields, "messages")
     return {"ply": ply, "seat": decision.seat, "attempts": list(rows)}
 
 
-@api.get("/tournaments/{slug}", summary="A tournament's progress: matches by status and standings")
+@api.get("/tournaments/{slug}", response=ANSWERS, summary="A tournament's progress: matches by status and standings")
 def tournament(request: HttpRequest, slug: str) -> dict[str, Any]:
     _viewer(request)
     found = get_object_or_404(Tournament, slug=slug)
     return {"slug": found.slug, "format": found.format, "status": found.status, **tournament_progress(found)}
 
 
-@api.post("/agents", auth=bearer, summary="Register an agent (remote agents only through the API)")
+@api.post("/agents", auth=bearer, response=ANSWERS, summary="Register an agent (remote agents only through the API)")
 def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
     """A new remote agent owned by the token's person; an HTTP agent's signing secret is in the answer, once."""
     token: ApiToken = request.auth
@@ -172,7 +248,7 @@ def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
     return {"slug": agent.slug, "version": 1, **({"signing_secret": secret} if secret else {})}
 
 
-@api.post("/agents/{slug}/versions", auth=bearer, summary="A new config for one of your agents")
+@api.post("/agents/{slug}/versions", auth=bearer, response=ANSWERS, summary="A new config for one of your agents")
 def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> dict[str, Any]:
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.AGENTS)
@@ -185,29 +261,58 @@ def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> di
     return {"slug": agent.slug, "version": version.number}
 
 
-@api.post("/tournaments", auth=bearer, summary="Start a tournament or a ladder climb, queued for the workers")
+@api.post(
+    "/tournaments",
+    auth=bearer,
+    response=ANSWERS,
+    summary="Start a tournament or a ladder climb, queued for the workers",
+)
 def tournament_new(request: HttpRequest, payload: TournamentIn) -> dict[str, Any]:
+    """Checked by the staff page's form (its formats, sizes and games per seat), then by who may start what."""
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.TOURNAMENTS)
     user = token.user
     agents = list(Agent.objects.filter(slug__in=payload.agents))
     if len(agents) != len(set(payload.agents)):
         raise HttpError(400, "Unknown agent(s): " + ", ".join(sorted(set(payload.agents) - {a.slug for a in agents})))
+    data = _tournament_form(payload, agents)
     if not user.is_staff:
-        if payload.format != Tournament.Format.LADDER or any(a.owner_id != user.pk for a in agents):
+        if data["format"] != Tournament.Format.LADDER or any(a.owner_id != user.pk for a in agents):
             raise HttpError(403, "People start ladder climbs of their own agents; other formats are for staff.")
         open_ones = Tournament.objects.filter(config__started_by=user.pk).exclude(
             status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
         )
         if open_ones.count() >= MAX_OPEN_TOURNAMENTS:
             raise HttpError(429, f"At most {MAX_OPEN_TOURNAMENTS} of your tournaments may run at once.")
+    chosen = {a.slug: a for a in agents}
     try:
-        for game in payload.games:
-            get_game(game)
         created = api_tournament_start(
-            user=user, slug=payload.slug, name=payload.name or payload.slug, format=payload.format,
-            games=payload.games, agents=agents, games_per_seat=payload.games_per_seat, first_seed=None,
+            user=user, slug=data["slug"], name=data["name"], format=data["format"], games=data["games"],
+            agents=[chosen[s] for s in data["agents"]], games_per_seat=data["games_per_seat"],
+            budget=data["budget"], first_seed=None,
         )  # fmt: skip
-    except (ServiceError, UnknownGame) as error:
+    except ServiceError as error:
         raise HttpError(400, str(error)) from None
     return {"slug": created.slug, "matches": created.matches.count()}
+
+
+def _tournament_form(payload: TournamentIn, agents: list[Agent]) -> dict[str, Any]:
+    """The payload as the staff page's TournamentForm cleans it (games per seat may be left to the format's
+    default here); 400 naming each field it refuses."""
+    fields = TournamentForm.base_fields
+    form = TournamentForm(
+        data={
+            **payload.dict(),
+            "name": payload.name or payload.slug,
+            "games_per_seat": payload.games_per_seat,
+            "budget": fields["budget"].initial,
+        },
+        games=[(game.slug, game.name) for game in all_games()],
+        agents=[(agent.slug, agent.slug) for agent in agents],
+    )
+    form.fields["games_per_seat"].required = False
+    if not form.is_valid():
+        problems = [f"{field}: {' '.join(errors)}" if field != "__all__" else " ".join(errors)
+                    for field, errors in form.errors.items()]  # fmt: skip
+        raise HttpError(400, " ".join(problems))
+    return form.cleaned_data

@@ -16,6 +16,8 @@ from arena.tournaments.services import tournament_create, tournament_queue
 PREFIX = "arena_"
 #: Live tokens one person may hold at once.
 MAX_TOKENS_PER_PERSON = 10
+#: Largest id or ply a caller may name: the databases' 64-bit integers (a larger one is refused, not sent to them).
+MAX_ID = 2**63 - 1
 
 
 def token_digest(token: str) -> str:

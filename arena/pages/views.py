@@ -340,6 +340,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 agents=[chosen[s] for s in data["agents"]],
                 games_per_seat=data["games_per_seat"],
                 budget=data["budget"],
+                first_seed=data["first_seed"],
             )
             tournament_queue(tournament=tournament)
         except ServiceError as error:

@@ -5,8 +5,12 @@ from __future__ import annotations
 from django import forms
 
 from arena.agents.llm_config import SCAFFOLDS
+from arena.agents.outside import LARGEST, MAX_TEXT
 from arena.agents.program import PROTOCOLS
+from arena.agents.remote import MAX_DECISION_S
 from arena.agents.sandbox import DEFAULT_LIMITS, limit_maxima
+from arena.record.services import SEED_RANGE
+from arena.tournaments.services import first_duplicate_sets
 
 
 class LLMAgentForm(forms.Form):
@@ -80,7 +84,7 @@ def _limit_help(key: str, unit: str) -> str:
 
 class ProgramAgentForm(OutsideAgentForm):
     kind = "program"
-    command = forms.CharField(max_length=500, help_text="Absolute paths, e.g. /usr/bin/python3 /srv/bots/ttt.py")
+    command = forms.CharField(max_length=MAX_TEXT, help_text="Absolute paths, e.g. /usr/bin/python3 /srv/bots/ttt.py")
     protocol = forms.ChoiceField(choices=[(p, p) for p in PROTOCOLS], initial="botzone")
     keep_running = forms.BooleanField(required=False, help_text="Botzone's keep-running mode.")
     wall_time_s = forms.FloatField(required=False, min_value=0.1, label="Wall time per decision (s)")
@@ -107,7 +111,7 @@ class ProgramAgentForm(OutsideAgentForm):
 
 class UCIAgentForm(OutsideAgentForm):
     kind = "uci"
-    command = forms.CharField(max_length=500, help_text="A UCI engine, e.g. /usr/games/stockfish")
+    command = forms.CharField(max_length=MAX_TEXT, help_text="A UCI engine, e.g. /usr/games/stockfish")
     uci_elo = forms.IntegerField(
         required=False, min_value=0, label="UCI_Elo", help_text="Set at most one of these three."
     )
@@ -118,13 +122,25 @@ class UCIAgentForm(OutsideAgentForm):
 
 class RemoteAgentForm(OutsideAgentForm):
     kind = "remote"
-    url = forms.URLField(max_length=500, label="URL", help_text="Arena POSTs each decision here (http or https).")
+    url = forms.URLField(max_length=MAX_TEXT, label="URL", help_text="Arena POSTs each decision here (http or https).")
     timeout_s = forms.FloatField(
-        required=False, min_value=0.1, label="Timeout per request (s)", help_text="Default 30."
+        required=False,
+        min_value=0.1,
+        max_value=LARGEST["timeout_s"],
+        label="Timeout per request (s)",
+        help_text=f"Default 30; at most {LARGEST['timeout_s']:g}, and {MAX_DECISION_S:g} s over a decision's tries.",
     )
-    retries = forms.IntegerField(required=False, min_value=0, help_text="Re-asks after an invalid answer (default 1).")
+    retries = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=LARGEST["retries"],
+        help_text="Re-asks after an invalid answer (default 1).",
+    )
     provider_retries = forms.IntegerField(
-        required=False, min_value=0, help_text="Re-sends after a 5xx, 429 or connection failure (default 2)."
+        required=False,
+        min_value=0,
+        max_value=LARGEST["provider_retries"],
+        help_text="Re-sends after a 5xx, 429 or connection failure (default 2).",
     )
     secret_env = forms.RegexField(
         regex=r"^[A-Z_][A-Z0-9_]*$",
@@ -201,9 +217,11 @@ class LobbyForm(forms.Form):
         return int(self.cleaned_data["time_limit"]) if self.cleaned_data.get("time_limit") else None
 
 
-#: Bounds of a tournament started from the web (docs/operations.md, "Tournaments from the web").
+#: Bounds of a tournament started from the web or the API (docs/operations.md): its size, and the duplicate sets
+#: (about two matches each) written at once, in one transaction.
 MAX_TOURNAMENT_AGENTS = 20
 MAX_TOURNAMENT_GAMES_PER_SEAT = 100
+MAX_TOURNAMENT_FIRST_SETS = 500
 
 
 class TournamentForm(forms.Form):
@@ -225,6 +243,14 @@ class TournamentForm(forms.Form):
         help_text="Seeds per pairing (ladder: per level).",
     )
     budget = forms.IntegerField(min_value=1, max_value=2000, initial=200, help_text="Adaptive: most matches to play.")
+    first_seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=SEED_RANGE - 1,
+        label="Fixed first seed",
+        help_text="Leave empty for fresh random seeds. Only to reproduce a run: consecutive seeds from this one, "
+        "and the tournament is marked fixed-seed (anyone who knows the seeds knows the deals).",
+    )
 
     def __init__(self, *args, games: list[tuple[str, str]], agents: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -236,3 +262,19 @@ class TournamentForm(forms.Form):
         if len(agents) > MAX_TOURNAMENT_AGENTS:
             raise forms.ValidationError(f"At most {MAX_TOURNAMENT_AGENTS} agents.")
         return agents
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("format") and data.get("games") and data.get("agents"):
+            sets = first_duplicate_sets(
+                format=data["format"],
+                games=data["games"],
+                agents=len(data["agents"]),
+                games_per_seat=data.get("games_per_seat"),
+            )
+            if sets > MAX_TOURNAMENT_FIRST_SETS:
+                raise forms.ValidationError(
+                    f"This would schedule {sets} seat-swapped sets of matches at once; at most "
+                    f"{MAX_TOURNAMENT_FIRST_SETS}: choose fewer games, agents or games per seat."
+                )
+        return data

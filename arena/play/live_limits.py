@@ -28,6 +28,7 @@ DEFAULT_LIMITS = {
     "sockets_per_person": 8,  # open match sockets of one account or guest session (tabs)
     "sockets_per_address": 64,  # of one client address, whoever is signed in
     "sockets_per_match": 200,  # watchers of one match (its players are not counted)
+    "bot_sockets_per_token": 4,  # bot-account sockets (/ws/bot/) open with one API token
     "rejected_tries_kept": 10,  # a person's rejected moves stored per decision; the rest are counted
 }
 
@@ -36,6 +37,7 @@ REFUSALS = {
     "match": "to this match (at most {}): try again later",
     "address": "from your address (at most {}): close some",
     "person": "for you (at most {}): close another tab",
+    "bot-token": "with this token (at most {}): close another bot socket",
 }
 
 #: Seconds a socket lease window lasts: how long a dead process's sockets may still count.

@@ -16,7 +16,7 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 
 from arena.models import Match
-from arena.record.visibility import action_hidden, visible_action
+from arena.record.visibility import visible_action, visible_seat
 from games import Game
 
 #: Labels are computed once per decision and process: a decision never changes, and a live page redraws its
@@ -121,7 +121,7 @@ def move_groups(
     named = len(game.seat_names) > 2  # with two seats the move number says who moved
     for ply, seat, text, fallback, *_ in rows:
         label, title = labels[ply]
-        if action_hidden(game, secret, seat, text, viewer_seats):  # nor who acted: night order can give roles away
+        if visible_seat(game, secret, seat, text, viewer_seats) is None:  # a hidden action, and nobody's
             label, detail, who = visible_action(game, secret, seat, text, viewer_seats), "", ""
         else:
             detail = text if game.document_actions and label != text else ""

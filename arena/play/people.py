@@ -57,6 +57,18 @@ def person_agent_for_user(*, user) -> Agent:
 
 
 @transaction.atomic
+def account_create(*, form, guest: Agent | None):
+    """The account of a valid sign-up `form` (Django's UserCreationForm) with its seat: the guest this browser
+    played as, else a new one. One transaction, so a refused claim leaves no account without a seat behind."""
+    user = form.save()
+    if guest is not None:
+        guest_claim(guest=guest, user=user)
+    else:
+        person_agent_for_user(user=user)
+    return user
+
+
+@transaction.atomic
 def guest_claim(*, guest: Agent, user) -> Agent:
     """Make a guest's agent the new account's own: its games, rating and consent stay with it, and it takes the
     account's name so one name shows everywhere. Only an unclaimed guest, for an account without an agent."""
@@ -335,10 +347,11 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
 
 def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
     """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation, except that
-    every seat-swapped pair gets a fresh random seed, so no deal or bot setup can be learnt by heart."""
+    every match gets a fresh random seed of its own (`remembers_deals`), so no deal or bot setup can be learnt
+    by heart, nor met again from the other seat."""
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only people start a ladder climb here; models use `manage.py tournament`.")
-    slug = f"climb-{person.slug[:50]}-{game}-{secrets.token_hex(3)}"
+    slug = f"climb-{person.slug[:40]}-{game}-{secrets.token_hex(3)}"  # within a slug's 80 characters
     return tournament_create(
         slug=slug,
         name=f"{person.name} climbs {game}",

@@ -1,15 +1,17 @@
 """Rate limits. Fixed windows kept in the cache (shared by all processes when REDIS_URL is set), counted
 against the client's address AND its person (account or session), so neither a fresh cookie nor a fresh
-account buys a fresh allowance; a slowdown for failed logins; and per-connection websocket frame budgets."""
+account buys a fresh allowance; how django-axes names a login's account and address (its failed-login lock);
+and per-connection websocket frame budgets."""
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 import time
+import unicodedata
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -24,12 +26,13 @@ DEFAULT_LIMITS = {
     "report": (10, 600),  # report pages computed for filters not cached yet (each reads the record)
     "agent_edit": (30, 600),  # staff or people creating or editing agents
     "api_token": (20, 600),  # creating or revoking one's API tokens
+    "api_anonymous": (120, 60),  # API calls without a token (every read), per address
+    "api_token_calls": (600, 60),  # API writes, per token
+    "login": (30, 900),  # login form submissions, right or wrong, whatever the account name (both forms)
+    "password_reset": (5, 3600),  # password reset requests (each may send an email)
     "frames": (30, 10),  # websocket frames per connection
     "study_join": (20, 600),  # joining a study (each creates a participant, a guest seat and its assignments)
 }
-#: Failed logins allowed per account name and per address before each further try must wait; the wait
-#: doubles with each further failure up to the maximum. Override with ARENA_LOGIN_LOCKOUT.
-DEFAULT_LOGIN_LOCKOUT = {"failures": 5, "first_wait_s": 30, "max_wait_s": 3600}
 
 
 def limit_for(name: str) -> tuple[int, int]:
@@ -99,44 +102,26 @@ def limited(request: HttpRequest, name: str) -> int:
     return max(1, window - int(time.time()) % window)
 
 
-def _lockout() -> dict[str, int]:
-    return {**DEFAULT_LOGIN_LOCKOUT, **getattr(settings, "ARENA_LOGIN_LOCKOUT", {})}
+def lockout_username(request: HttpRequest | None, credentials: dict | None) -> str | None:
+    """AXES_USERNAME_CALLABLE: the account name a login counts against, as Django matches it (the user model's
+    `normalize_username`, NFKC) and casefolded, so `ｂob`, `𝒃ob` and `Bob` all count against `bob`."""
+    user_model = get_user_model()
+    raw = (credentials or {}).get(user_model.USERNAME_FIELD)
+    if raw is None and request is not None:
+        raw = request.POST.get(user_model.USERNAME_FIELD)
+    if raw is None:
+        return None
+    name = user_model.normalize_username(str(raw)).strip().casefold()
+    return unicodedata.normalize("NFKC", name)[:255]
 
 
-def _login_keys(username: str, address: str) -> tuple[str, str, str]:
-    name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    return f"login:addr:{address}", f"login:name:{name}", f"login:tried:{name}:{address}"
-
-
-def login_wait(*, username: str, address: str) -> int:
-    """Seconds before a login for `username` from `address` may be tried again (0: try now).
-
-    The address's own failures always count. The account name's failures count only for addresses that
-    have failed on it themselves, so guessing someone's password elsewhere never locks the owner out."""
-    by_address, by_name, tried = _login_keys(username, address)
-    untils = [cache.get(by_address, {}).get("until", 0)]
-    if cache.get(tried):
-        untils.append(cache.get(by_name, {}).get("until", 0))
-    return max(0, int(max(untils) - time.time() + 0.999))
-
-
-def login_failed(*, username: str, address: str) -> None:
-    """Count a failed login against the address and the account name; past the allowance, each waits longer."""
-    rules = _lockout()
-    by_address, by_name, tried = _login_keys(username, address)
-    forget_after = 2 * rules["max_wait_s"]  # a quiet spell this long and the counts start again
-    for key in (by_address, by_name):
-        failures = cache.get(key, {}).get("failures", 0) + 1
-        over = failures - rules["failures"]  # 0 at the failure that uses up the allowance
-        wait = min(rules["max_wait_s"], rules["first_wait_s"] * 2 ** min(over, 30)) if over >= 0 else 0
-        cache.set(key, {"failures": failures, "until": time.time() + wait}, timeout=forget_after)
-    cache.set(tried, True, timeout=forget_after)
-
-
-def login_succeeded(*, username: str, address: str) -> None:
-    """A correct password from `address`: its own failures and its mark on the account name are forgotten."""
-    by_address, _, tried = _login_keys(username, address)
-    cache.delete_many([by_address, tried])
+def lockout_address(request: HttpRequest) -> str:
+    """AXES_CLIENT_IP_CALLABLE: `client_address` as an IP address (an IPv6 /64 by its first address)."""
+    address = client_address(request).partition("/")[0]
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return "0.0.0.0"  # no usable address (a unix socket): such clients share one count
 
 
 class ConnectionBudget:

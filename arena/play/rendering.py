@@ -19,7 +19,14 @@ from arena.play.move_list import move_groups, move_list_html, move_rows
 from arena.play.people import person_seats
 from arena.play.results import result_text
 from arena.record.selectors import match_state_at, seat_versions, tournament_progress
-from arena.record.visibility import action_hidden, decision_annotatable, match_secret, trace_visible, visible_action
+from arena.record.visibility import (
+    decision_annotatable,
+    match_secret,
+    private_trace_seats,
+    trace_visible,
+    visible_action,
+    visible_seat,
+)
 from games import Game, get_game
 
 
@@ -185,7 +192,10 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     shown = match.decisions.select_related("match").filter(ply__gte=stops[step - 1] if step else 0, ply__lt=ply)
     shown = shown.order_by("ply")
     listed = {move["ply"]: move for group in groups for move in group["moves"]}
-    traced = [_traced(game, decision, secret, mine, user) | {"move": listed[decision.ply]} for decision in shown]
+    private = private_trace_seats(match) if secret else frozenset()
+    traced = [
+        _traced(game, decision, secret, mine, private, user) | {"move": listed[decision.ply]} for decision in shown
+    ]
     context = {
         "match": match,
         "game": game,
@@ -203,12 +213,15 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     return render_to_string("arena/partials/match-replay.html", context)
 
 
-def _traced(game: Game, decision: Decision, secret: bool, mine: list[int], user) -> dict[str, Any]:
+def _traced(
+    game: Game, decision: Decision, secret: bool, mine: list[int], private: frozenset[int], user
+) -> dict[str, Any]:
     """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed."""
-    if action_hidden(game, secret, decision.seat, decision.action_text, mine):
+    if visible_seat(game, secret, decision.seat, decision.action_text, mine) is None:
         decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
-        decision.seat = None  # who acted when can give a role away (Werewolf's night order)
+        decision.seat = None
         return {"decision": decision, "attempts": [], "annotations": ""}
-    attempts = list(decision.attempts.order_by("number")) if trace_visible(game, secret, decision.seat, mine) else []
+    visible = trace_visible(game, secret, decision.seat, mine, private)
+    attempts = list(decision.attempts.order_by("number")) if visible else []
     decision.seat_name = game.seat_names[decision.seat]
     return {"decision": decision, "attempts": attempts, "annotations": annotations_html(decision, user, mine)}

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -24,12 +25,12 @@ from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.refusal import refusal
 from arena.play.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
 from arena.play.people import (
+    account_create,
     adjourned_ids,
     challenge_accept,
     challenge_cancel,
     challenge_create,
     guest_agent_create,
-    guest_claim,
     guest_merge,
     guest_pending_merge,
     matches_abandoned_end,
@@ -39,7 +40,7 @@ from arena.play.people import (
     person_match_create,
     person_seats,
 )
-from arena.play.ratelimit import client_address, limited, login_failed, login_succeeded, login_wait
+from arena.play.ratelimit import limited
 from arena.play.rendering import live_match_html
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
@@ -275,20 +276,22 @@ def play_match(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        name = request.user.get_username()
+        return refusal(request, status=403, message=f"You are signed in as {name}; sign out to make another account.")
     if request.method == "POST" and (wait := limited(request, "signup")):
         return refusal(request, status=429, message="Too many sign-ups from here.", retry_after=wait)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        guest = current_person(request)  # the guest this browser played as, if any: it becomes the account's seat
-        if guest is not None:
-            guest_claim(guest=guest, user=user)
+        try:  # the guest this browser played as, if any, becomes the account's seat
+            user = account_create(form=form, guest=current_person(request))
+        except ServiceError as error:
+            form.add_error(None, str(error))
         else:
-            person_agent_for_user(user=user)
-        request.session.pop("guest_agent", None)
-        login(request, user)
-        messages.success(request, f"Welcome, {user.get_username()}.")
-        return redirect("play")
+            request.session.pop("guest_agent", None)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.get_username()}.")
+            return redirect("play")
     return render(request, "registration/signup.html", {"form": form, "guest": current_person(request)})
 
 
@@ -336,24 +339,29 @@ def guest_merge_view(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/guest_merge.html", context)
 
 
-def login_guarded(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """`view`, a login form, refused for a while after repeated failures for an account name or from an
-    address; its own answer tells success (a redirect) from failure (the form again)."""
+def rate_limited(name: str, message: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A form view whose submissions count against the rate limit `name` (per address and person): once it is
+    used up a POST is refused with `message` before the view sees it (the login forms, the password reset)."""
 
-    @wraps(view)
-    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if request.method != "POST":
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method == "POST" and (wait := limited(request, name)):
+                return refusal(request, status=429, message=message, retry_after=wait)
             return view(request, *args, **kwargs)
-        username, address = request.POST.get("username", ""), client_address(request)
-        if wait := login_wait(username=username, address=address):
-            message = "Too many failed logins; for your account's safety, further tries wait a while."
-            return refusal(request, status=429, message=message, retry_after=wait)
-        response = view(request, *args, **kwargs)
-        record = login_succeeded if response.status_code == 302 else login_failed
-        record(username=username, address=address)
-        return response
 
-    return guarded
+        return guarded
+
+    return decorate
+
+
+login_guarded = rate_limited("login", "Too many logins from here; try again in a while.")
+
+
+def login_locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE: the answer once an account name has failed too often from this address."""
+    message = "Too many failed logins; for your account's safety, further tries wait a while."
+    return refusal(request, status=429, message=message, retry_after=int(settings.AXES_COOLOFF_TIME.total_seconds()))
 
 
 @require_POST

@@ -11,8 +11,8 @@ from django.db import transaction
 
 from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion
-from arena.record.errors import ServiceError
-from games import get_game
+from arena.record.errors import ServiceError, checked_field
+from games import UnknownGame, get_game
 from games.bots import ladder
 
 #: Agents one person (not staff) may register, through the pages or the API.
@@ -42,6 +42,12 @@ def agent_create(
     """A new agent with its first version (`user`: the person it seats; `owner`: who registered it)."""
     if kind not in Agent.Kind.values:
         raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
+    slug, name = checked_field(Agent, "slug", slug), checked_field(Agent, "name", name)
+    if game:
+        try:
+            get_game(game)
+        except UnknownGame:
+            raise ServiceError(f"game {game[:40]!r} is not a game here; leave it empty for any game.") from None
     if Agent.objects.filter(slug=slug).exists():
         raise ServiceError(f"An agent called {slug!r} already exists.")
     if owner is not None and not owner.is_staff and Agent.objects.filter(owner=owner).count() >= MAX_OWNED_AGENTS:

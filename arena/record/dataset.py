@@ -8,12 +8,14 @@ consented to baseline use, under their slug; annotators appear under a pseudonym
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -176,29 +178,53 @@ def _export_key(filters: dict[str, str]) -> str:
 def cached_export(*, filters: dict[str, str]) -> IO[bytes]:
     """The export for `filters` as an open file: the cached one when nothing it covers changed, else a new one.
 
-    At most ARENA_DATASET_CACHE_FILES files are kept in ARENA_VAR_DIR/datasets (least recently served go
-    first); a file deleted while being served stays readable through its open handle."""
+    One export is built at a time on this machine (a file lock in the cache's directory, held by threads and
+    processes alike): requests that arrive while the file for their state is being built wait for it and serve
+    it, so N concurrent downloads at one state cost one build. At most ARENA_DATASET_CACHE_FILES files are kept
+    in ARENA_VAR_DIR/datasets (least recently served go first); a file deleted while being served stays
+    readable through its open handle."""
     directory = Path(settings.VAR_DIR) / "datasets"
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{_export_key(filters)}.jsonl"
-    try:
-        handle = path.open("rb")
-        os.utime(path)
+    if handle := _cached(path):
         return handle
-    except FileNotFoundError:
-        pass
-    descriptor, part = tempfile.mkstemp(dir=directory, suffix=".part")
-    try:
-        with open(descriptor, "w", encoding="utf-8") as out:
-            export_dataset(out, filters=filters, **filters)
-        os.replace(part, path)  # whole files only: a concurrent request finds none or a finished one
-    finally:
-        Path(part).unlink(missing_ok=True)
-    handle = path.open("rb")
+    with _one_build_at_a_time(directory):
+        if handle := _cached(path):  # built while this request waited
+            return handle
+        descriptor, part = tempfile.mkstemp(dir=directory, suffix=".part")
+        try:
+            with open(descriptor, "w", encoding="utf-8") as out:
+                export_dataset(out, filters=filters, **filters)
+            os.replace(part, path)  # whole files only: a reader finds none or a finished one
+        finally:
+            Path(part).unlink(missing_ok=True)
+        handle = path.open("rb")
     cached = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
     for stale in cached[max_cached_exports() :]:
         stale.unlink(missing_ok=True)
     return handle
+
+
+def _cached(path: Path) -> IO[bytes] | None:
+    """The cached file at `path`, opened and marked as just served; None when there is none."""
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return None
+    os.utime(path)
+    return handle
+
+
+@contextmanager
+def _one_build_at_a_time(directory: Path) -> Iterator[None]:
+    """Hold the cache's build lock: an exclusive `flock` on one file that is never deleted (each open file
+    description locks on its own, so threads of one process exclude each other as processes do)."""
+    with open(directory / "build.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @dataclass

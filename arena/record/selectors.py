@@ -69,15 +69,28 @@ def match_summary(match: Match) -> dict[str, Any]:
     }
 
 
+def ladder_weight(game: str, final_state: dict | None, seat: int) -> float:
+    """How much a ladder match counts toward its level: 1, except where the deal picks the teams in secret and the
+    candidate plays one seat of each in turn (docs/architecture.md, "Tournaments: seating and seeds"). There it is
+    seats / (2 × the size of the candidate's team), so each team weighs half of a set and a candidate exactly as
+    strong as the level scores 50% however uneven the teams (6 villagers, 2 wolves)."""
+    rules = get_game(game)
+    if not rules.hidden_teams or final_state is None:
+        return 1.0
+    final = rules.from_json(final_state)
+    sides = [rules.team_of(final, other) for other in range(rules.num_players)]
+    return rules.num_players / (2 * sides.count(sides[seat]))
+
+
 def ladder_records(tournament: Tournament, game: str, candidate: str) -> list[Record]:
-    """The candidate's (wins, draws, losses) per ladder level played so far, bottom-up."""
-    by_level: dict[int, list[int]] = {}
+    """The candidate's (wins, draws, losses) per ladder level so far, bottom-up, each match by its `ladder_weight`."""
+    by_level: dict[int, list[float]] = {}
     matches = tournament.matches.filter(game=game, record__ladder__candidate=candidate, status=Match.Status.FINISHED)
     for match in matches.prefetch_related("seats__agent_version__agent"):
         level = match.record["ladder"]["level"]
         seat = next(s for s in match.seats.all() if s.agent_version.agent.slug == candidate)
         counts = by_level.setdefault(level, [0, 0, 0])
-        counts[{1.0: 0, 0.5: 1, 0.0: 2}[seat.score]] += 1
+        counts[{1.0: 0, 0.5: 1, 0.0: 2}[seat.score]] += ladder_weight(game, match.state, seat.index)
     return [Record(*by_level[level]) for level in sorted(by_level)]
 
 
@@ -139,6 +152,7 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament.slug,
         "format": tournament.format,
         "status": tournament.status,
+        "fixed_seeds": tournament.fixed_seeds,
         "total": total,
         "done": counts.get(Match.Status.FINISHED, 0) + counts.get(Match.Status.ABORTED, 0),
         "running": counts.get(Match.Status.RUNNING, 0),

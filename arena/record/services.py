@@ -7,7 +7,7 @@ steps of `decisions_record` for a caller that checks more in the same transactio
 from __future__ import annotations
 
 import copy
-import random
+import secrets
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -27,9 +27,13 @@ from games import get_game
 # -- matches -----------------------------------------------------------------------------
 
 
+#: Seeds are drawn below 2**53: too many to search for the one behind a deal, and exact as JSON numbers everywhere.
+SEED_RANGE = 2**53
+
+
 def new_seed() -> int:
     """A fresh random seed, unpredictable to anyone who sees earlier ones."""
-    return random.SystemRandom().randrange(2**31)
+    return secrets.randbelow(SEED_RANGE)
 
 
 def variant_options(game: str, variant: str) -> dict:

@@ -3,17 +3,21 @@
 A match keeps its secrets while it, or another match on the same seed and game that it is tied to (the
 other half of its duplicate pair, or a match of its tournament: the same deals, roles and bot setups), is
 pending or running. Until then a viewer sees another seat's hidden actions only as the game's public
-text, never the seed, and no attempts, reasoning or annotations of a decision hidden from them.
+text, never the seed, and no attempts, reasoning or annotations of a decision hidden from them. A Botzone
+program's trace (its stdout with Botzone's `debug`, and its stderr) is its seat's private output in every
+game: only that seat's person reads it while the match keeps its secrets.
 """
 
 from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from arena.models import Decision, Match
+from arena.models import Agent, Decision, Match, Seat
 from games import Game
 
 LIVE_STATUSES = (Match.Status.PENDING, Match.Status.RUNNING)
+#: Agent kinds whose trace is whatever their program chose to print: private to the seat until the end.
+PRIVATE_TRACE_KINDS = (Agent.Kind.PROGRAM,)
 
 
 def matches_without_secrets(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -48,10 +52,27 @@ def action_hidden(game: Game, secret: bool, seat: int, text: str, viewer_seats: 
     return visible_action(game, secret, seat, text, viewer_seats) != text
 
 
-def trace_visible(game: Game, secret: bool, seat: int | None, viewer_seats: list[int]) -> bool:
+def visible_seat(game: Game, secret: bool, seat: int, text: str, viewer_seats: list[int]) -> int | None:
+    """Who made a decision, as a viewer may know it: nobody (None) where its action is hidden from them, because
+    who acts when can give a role away (Werewolf's night order is wolves, seer, doctor). Pages, fragments and the
+    API all ask this."""
+    return None if action_hidden(game, secret, seat, text, viewer_seats) else seat
+
+
+def trace_visible(
+    game: Game, secret: bool, seat: int | None, viewer_seats: list[int], private_seats: frozenset[int] = frozenset()
+) -> bool:
     """Whether a viewer may read a seat's prompts, replies and reasoning: in a hidden-information game
-    they spell out that seat's cards, roles or plans, so only that seat's own person may, until the end."""
-    return not (secret and game.hidden_information and seat not in viewer_seats)
+    they spell out that seat's cards, roles or plans, and a seat in `private_seats` (`private_trace_seats`)
+    printed what it liked, so only that seat's own person may, until the end."""
+    private = game.hidden_information or seat in private_seats
+    return not (secret and private and seat not in viewer_seats)
+
+
+def private_trace_seats(match: Match) -> frozenset[int]:
+    """The seats of `match` whose trace is their program's own output (PRIVATE_TRACE_KINDS)."""
+    seats = Seat.objects.filter(match=match, agent_version__agent__kind__in=PRIVATE_TRACE_KINDS)
+    return frozenset(seats.values_list("index", flat=True))
 
 
 def decision_annotatable(decision: Decision, game: Game, viewer_seats: list[int]) -> bool:

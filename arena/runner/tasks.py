@@ -1,10 +1,16 @@
-"""Background work run by `manage.py db_worker` (django.tasks on django-tasks-db)."""
+"""Background work run by `manage.py worker` (django.tasks on django-tasks-db)."""
 
 from __future__ import annotations
+
+from contextvars import ContextVar
 
 from django.tasks import task
 
 from arena.runner.loop import run_match
+
+#: The id a worker's task runner claims its matches under (`manage.py worker` runs several per process, each with
+#: its own, so no two of them ever take one match for their own); None: the process's (`default_worker_id`).
+runner_id: ContextVar[str | None] = ContextVar("runner_id", default=None)
 
 
 def enqueue_matches(match_ids: list[int], *, priority: int = 0) -> None:
@@ -17,5 +23,5 @@ def enqueue_matches(match_ids: list[int], *, priority: int = 0) -> None:
 @task(queue_name="matches")
 async def run_match_task(match_id: int) -> str:
     """Play a match to its end (or resume it); its tournament schedules what follows when it ends."""
-    match = await run_match(match_id)
+    match = await run_match(match_id, worker=runner_id.get())
     return "skipped: held by another worker or already over" if match is None else match.status

@@ -12,8 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
+from arena.record.errors import checked_field
 from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, draw_rate_levels, ladder_records
-from arena.record.services import ServiceError, match_create, new_seed, variant_options
+from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, variant_options
 from arena.runner.tasks import enqueue_matches
 from games import get_game
 from games.bots import ladder
@@ -25,45 +26,66 @@ LADDER_GAMES_PER_SEAT = {False: 16, True: 32}
 MAX_RERUNS = 2
 
 
-def seatings(game: str, seed: int, options: dict[str, Any], a: Agent, b: Agent, partner: Agent | None) -> list[list]:
-    """The seat orders of one duplicate set: `a` on each side in turn, `b` on the other side.
+def seatings(
+    game: str, options: dict[str, Any], a: Agent, b: Agent, partner: Agent | None, *, one_way: bool = False
+) -> list[list]:
+    """The seat orders of one duplicate set, a function of public facts only (game, options, agents), never of a deal.
 
-    A side is a seat in two-player games and a team (`Game.team_of` on the seed's deal) otherwise.
-    Without a partner `a` fills every seat of its side; with one, `a` takes each seat of its side in
-    turn (each role of the deal) and the partner fills the rest, so seat and role luck balance out.
+    Where sides follow from seats (two-seat games, Codenames, Fight the Landlord, GameBench Pit), `a` plays each side
+    in turn and `b` the other: without a partner `a` fills every seat of its side; with one, `a` takes each seat of
+    its side in turn and the partner fills the rest, so seat and role luck balance out. Where the deal picks the
+    teams in secret (`Game.hidden_teams`), `a` takes each seat in turn, alone, with `b` in every other seat, and then
+    (unless `one_way`: a ladder, where only the candidate's results count) `b` alone the same way: over the set each
+    holds every role of the deal once, and who sits where says nothing about who is on which team.
     """
     rules = get_game(game)
-    start = rules.initial_state(seed=seed, **options)
-    sides = [rules.team_of(start, seat) for seat in range(rules.num_players)]
+    seats = range(rules.num_players)
+    if rules.hidden_teams:
+        pairs = [(a, b)] if one_way else [(a, b), (b, a)]
+        return [[alone if seat == mine else rest for seat in seats] for alone, rest in pairs for mine in seats]
+    start = rules.initial_state(seed=0, **options)  # sides do not depend on the deal here (`hidden_teams` is False)
+    sides = [rules.team_of(start, seat) for seat in seats]
     orders = []
     for side in sorted(set(sides)):
-        mine = [seat for seat in range(rules.num_players) if sides[seat] == side]
+        mine = [seat for seat in seats if sides[seat] == side]
         for seat_of_a in mine if partner else mine[:1]:
-            orders.append(
-                [(a if seat == seat_of_a else partner or a) if sides[seat] == side else b for seat in range(len(sides))]
-            )
+            orders.append([(a if seat == seat_of_a else partner or a) if sides[seat] == side else b for seat in seats])
     return orders
 
 
-def _duplicate_set(tournament: Tournament, game: str, a: Agent, b: Agent, seed: int, extra: dict[str, Any]) -> None:
-    """The matches of one seed with `a` and `b` (and the partner) rotated over sides and seats (`seatings`),
-    linked to the first as its duplicates."""
+def remembers_deals(agent: Agent) -> bool:
+    """Whether an agent may carry what it saw in one match into another: a person, or an outside agent (a remote
+    one, or any registered through the API). Such agents never play both halves of a duplicate pair."""
+    return agent.kind in (Agent.Kind.HUMAN, Agent.Kind.REMOTE) or agent.owner_id is not None
+
+
+def _duplicate_sets(
+    tournament: Tournament, game: str, a: Agent, b: Agent, sets: int, extra: dict[str, Any], offset: int = 0
+) -> None:
+    """`sets` duplicate sets of `a` against `b` (and the partner) over sides and seats (`seatings`): each set's
+    matches share a seed and are linked to its first as its duplicates. When an agent remembers deals
+    (`remembers_deals`) every match gets a fresh seed of its own instead, so no match replays a deal it has seen."""
     config = tournament.config
     options = config.get("options", {})
     partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
-    first = None
-    for agents in seatings(game, seed, options, a, b, partner):
-        match = match_create(
-            game=game,
-            agents=agents,
-            seed=seed,
-            options=options,
-            tournament=tournament,
-            policies=config.get("policies", {}),
-            duplicate_of=first,
-            extra_record=extra,
-        )
-        first = first or match
+    orders = seatings(game, options, a, b, partner, one_way=tournament.format == Tournament.Format.LADDER)
+    twins = not any(remembers_deals(agent) for agent in (a, b, partner) if agent)
+    seeds = _set_seeds(tournament, sets if twins else sets * len(orders), offset)
+    fixed = {"fixed_seeds": True} if tournament.fixed_seeds else {}
+    for number in range(sets):
+        first = None
+        for index, agents in enumerate(orders):
+            match = match_create(
+                game=game,
+                agents=agents,
+                seed=seeds[number] if twins else seeds[number * len(orders) + index],
+                options=options,
+                tournament=tournament,
+                policies=config.get("policies", {}),
+                duplicate_of=first,
+                extra_record={**config.get("record", {}), **extra, **fixed},
+            )
+            first = (first or match) if twins else None
 
 
 @transaction.atomic
@@ -75,7 +97,7 @@ def tournament_create(
     games: list[str],
     agents: list[Agent],
     games_per_seat: int | None = None,
-    first_seed: int | None = 0,
+    first_seed: int | None = None,
     policies: dict[str, Any] | None = None,
     opponents: list[Agent] = (),
     budget: int = 200,
@@ -83,6 +105,7 @@ def tournament_create(
     variant: str = "",
     options: dict[str, Any] | None = None,
     partner: Agent | None = None,
+    record: dict[str, Any] | None = None,
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -92,9 +115,14 @@ def tournament_create(
     adaptive: one seat-swapped pair per pairing, then more pairs where they most narrow the
     Bradley–Terry intervals, until every interval is under `target_width` or `budget` matches.
     Games of more than two seats play each pairing as sides (`seatings`), with `partner` filling
-    the seats of the agent's side it does not hold. Duplicate sets take consecutive seeds from
-    `first_seed`, or fresh random seeds when it is None.
+    the seats of the agent's side it does not hold (not in games that deal their teams in secret).
+    Every duplicate set takes a fresh random seed, unless `first_seed` asks for consecutive seeds from it to
+    reproduce a run: the tournament and its matches are then marked `fixed_seeds` (anyone who knows the seeds
+    knows the deals), and only agents that cannot remember deals (`remembers_deals`) may play it.
+    `record` is added to every match's record (an evaluation's protocol label, so its results say under which
+    protocol they were played).
     """
+    slug, name = checked_field(Tournament, "slug", slug), checked_field(Tournament, "name", name)
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"A tournament called {slug!r} already exists.")
     if format not in Tournament.Format.values:
@@ -108,6 +136,13 @@ def tournament_create(
             rules.initial_state(seed=first_seed or 0, **chosen)
         except (TypeError, ValueError) as error:
             raise ServiceError(f"Invalid options for {game}: {error}") from None
+        if partner and rules.hidden_teams:
+            raise ServiceError(f"{rules.name} deals its teams in secret: each entrant plays one seat, with no partner.")
+    if first_seed is not None and not 0 <= first_seed < SEED_RANGE:
+        raise ServiceError(f"A fixed first seed is a whole number from 0 to {SEED_RANGE - 1}.")
+    everyone = [*agents, *opponents, *([partner] if partner else [])]
+    if first_seed is not None and any(remembers_deals(agent) for agent in everyone):
+        raise ServiceError("Fixed seeds are for reproducing runs; people and outside agents always get fresh seeds.")
     if format == Tournament.Format.ROUND_ROBIN and len(agents) < 2:
         raise ServiceError("A round robin needs at least two agents.")
     if format == Tournament.Format.LADDER and not agents:
@@ -126,26 +161,38 @@ def tournament_create(
         "variant": variant,
         "options": chosen,
         "partner": partner.slug if partner else "",
+        "record": record or {},
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
     if format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ADAPTIVE):
         seeds = 1 if format == Tournament.Format.ADAPTIVE else (games_per_seat or 2)
         for game, (a, b) in itertools.product(games, itertools.combinations(agents, 2)):
-            for seed in _pair_seeds(tournament, seeds):
-                _duplicate_set(tournament, game, a, b, seed, {})
+            _duplicate_sets(tournament, game, a, b, seeds, {})
     elif format == Tournament.Format.ADVERSARIAL:
         for game, a, b in itertools.product(games, agents, opponents):
-            for seed in _pair_seeds(tournament, games_per_seat or 1):
-                _duplicate_set(tournament, game, a, b, seed, {})
+            _duplicate_sets(tournament, game, a, b, games_per_seat or 1, {})
     else:
         for game, candidate in itertools.product(games, agents):
             _schedule_ladder_level(tournament, game, candidate, level=0)
     return tournament
 
 
-def _pair_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int]:
-    """Seeds of the next `count` duplicate sets: consecutive from `first_seed` (after `offset`), or fresh ones."""
+def first_duplicate_sets(*, format: str, games: list[str], agents: int, games_per_seat: int | None) -> int:
+    """How many duplicate sets (one seed's seat-swapped matches) `tournament_create` makes at once: what a form
+    bounds, since they are all written in its one transaction. A ladder counts its first level only."""
+    pairs = agents * (agents - 1) // 2
+    if format == Tournament.Format.ROUND_ROBIN:
+        return len(games) * pairs * (games_per_seat or 2)
+    if format == Tournament.Format.ADAPTIVE:
+        return len(games) * pairs
+    if format == Tournament.Format.LADDER:
+        return sum(agents * (games_per_seat or LADDER_GAMES_PER_SEAT[get_game(game).chance]) for game in games)
+    return 0
+
+
+def _set_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int]:
+    """`count` seeds: fresh random ones, or consecutive from a fixed `first_seed` (after `offset`)."""
     first = tournament.config["first_seed"]
     return [new_seed() for _ in range(count)] if first is None else list(range(first + offset, first + offset + count))
 
@@ -157,8 +204,7 @@ def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
 def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
     bot = Agent.objects.get(slug=ladder(game)[level].slug)
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
-    for seed in _pair_seeds(tournament, _ladder_games_per_seat(tournament, game)):
-        _duplicate_set(tournament, game, candidate, bot, seed, extra)
+    _duplicate_sets(tournament, game, candidate, bot, _ladder_games_per_seat(tournament, game), extra)
 
 
 def _rerun_transient_failures(tournament: Tournament) -> None:
@@ -168,15 +214,18 @@ def _rerun_transient_failures(tournament: Tournament) -> None:
         reruns = match.record.get("rerun", 0)
         if reruns >= MAX_RERUNS or tournament.matches.filter(record__rerun_of=match.pk).exists():
             continue
-        keep = {k: match.record[k] for k in ("ladder",) if k in match.record}
+        kept = ("ladder", "fixed_seeds", *tournament.config.get("record", {}))
+        keep = {k: match.record[k] for k in kept if k in match.record}
+        agents = [seat.agent_version.agent for seat in match.seats.order_by("index")]
+        fresh = any(remembers_deals(agent) for agent in agents)  # it has seen this deal: a new one
         match_create(
             game=match.game,
-            agents=[seat.agent_version.agent for seat in match.seats.order_by("index")],
-            seed=match.seed,
+            agents=agents,
+            seed=new_seed() if fresh else match.seed,
             options=match.options,
             tournament=tournament,
             policies=match.record.get("policies"),
-            duplicate_of=match.duplicate_of,
+            duplicate_of=None if fresh else match.duplicate_of,
             extra_record={**keep, "rerun_of": match.pk, "rerun": reruns + 1},
         )
 
@@ -198,9 +247,9 @@ def _schedule_most_informative(tournament: Tournament) -> None:
     _, game, slug, rating, intervals = widest
     # The most informative opponent is the one closest in strength (p(1 − p) is largest near ½).
     partner = min((s for s in intervals if s != slug), key=lambda s: abs(intervals[s][0] - rating))
-    (seed,) = _pair_seeds(tournament, 1, offset=tournament.matches.filter(game=game).count())
     found = {a.slug: a for a in Agent.objects.filter(slug__in=[slug, partner])}
-    _duplicate_set(tournament, game, found[slug], found[partner], seed, {"adaptive": True})
+    offset = tournament.matches.filter(game=game).count()
+    _duplicate_sets(tournament, game, found[slug], found[partner], 1, {"adaptive": True}, offset=offset)
 
 
 @transaction.atomic
@@ -267,9 +316,10 @@ FIRST_RUN_PRIORITY = -50
 
 
 @transaction.atomic
-def first_run_tournaments_create(*, games: list[str], matches: int) -> list[Tournament]:
+def first_run_tournaments_create(*, games: list[str], matches: int, first_seed: int | None = None) -> list[Tournament]:
     """Queue at most `matches` bot-vs-bot matches spread evenly over `games`' two-seat ladders (idempotent: a game
-    that has its first-run tournament is skipped). Returns the tournaments created."""
+    that has its first-run tournament is skipped), on random seeds unless `first_seed` fixes them (`tournament_create`).
+    Returns the tournaments created."""
     games = [g for g in games if get_game(g).num_players == 2 and len(ladder(g)) >= FIRST_RUN_LEVELS]
     pairs = FIRST_RUN_LEVELS * (FIRST_RUN_LEVELS - 1) // 2
     games_per_seat = matches // max(1, len(games)) // (2 * pairs)
@@ -286,6 +336,7 @@ def first_run_tournaments_create(*, games: list[str], matches: int) -> list[Tour
             games=[game],
             agents=sorted(levels, key=lambda a: a.slug),
             games_per_seat=games_per_seat,
+            first_seed=first_seed,
         )
         tournament_queue(tournament=tournament, priority=FIRST_RUN_PRIORITY)
         created.append(tournament)

@@ -59,6 +59,8 @@ def shanten_player(game: Mahjong, state: MahjongState, rng: random.Random) -> tu
     legal = game.legal_actions(state)
     if ("hu",) in legal:
         return ("hu",)
+    if state.phase == "rob":
+        return ("pass",)
     if state.phase == "claims":
         for action in legal:
             if action[0] in ("peng", "chi") and claim_helps(game, state, seat, action):
@@ -95,6 +97,12 @@ def determinise(game: Mahjong, state: MahjongState, seat: int, rng: random.Rando
         else:
             hands.append(tuple(sorted(unseen[: len(state.hands[other])])))
             unseen = unseen[len(state.hands[other]) :]
+    if state.walls:  # Botzone's private walls: the unseen tiles dealt into walls of the same lengths
+        walls = []
+        for wall in state.walls:
+            walls.append(tuple(unseen[: len(wall)]))
+            unseen = unseen[len(wall) :]
+        return replace(state, hands=tuple(hands), packs=tuple(packs), walls=tuple(walls))
     set_aside = {t for flowers in state.flowers for t in flowers}
     wall = unseen + [t for t in range(FIRST_FLOWER, FIRST_FLOWER + 8) if t not in set_aside]
     rng.shuffle(wall)

@@ -11,14 +11,16 @@ after two passes in a row the last player leads again (a lead cannot be passed).
 cards wins for its side: the landlord alone, or both peasants. Stake = bid (1 without bidding) × 2 per
 bomb or rocket played × 2 for a spring (the landlord wins and the peasants never played a card, or the
 peasants win and the landlord played only its first lead); the outcome is win or loss per side, the
-stake is told in the reason. (Botzone scores a win 2 plus a small bonus per card kind played, with no
-multipliers; BotzoneBench counts wins and losses only.)
+stake is told in the reason. Variant "botzone" (option `scoring="botzone"`) keeps the rules and scores
+a deal as Botzone's judge does (`botzone_points`): 2 to each seat of the winning side, plus 1/100 point per
+card-kind value of every play a seat made (`KIND_POINTS`), no doubling; the peasants share their mean.
+BotzoneBench counts wins and losses only, and so do the outcomes' scores in both variants.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.base import Game, IllegalAction, Outcome
@@ -35,6 +37,26 @@ from games.fight_the_landlord.combos import (
 
 NAMES = ("P1", "P2", "P3")
 NO_BID = ("bid", 0)
+#: Botzone's judge: points per play of each kind (a pass scores 0), a hundredth of a point each.
+KIND_POINTS = {
+    "single": 1,
+    "pair": 2,
+    "triple": 4,
+    "triple_with_single": 4,
+    "triple_with_pair": 4,
+    "straight": 6,
+    "pair_straight": 6,
+    "airplane": 8,
+    "airplane_with_single": 8,
+    "airplane_with_pair": 8,
+    "four_with_single": 8,
+    "four_with_pair": 8,
+    "bomb": 10,
+    "space_shuttle": 10,
+    "space_shuttle_with_single": 10,
+    "space_shuttle_with_pair": 10,
+    "rocket": 16,
+}
 Action = tuple  # ("bid", 0..3) or ("play", ranks); ("play", ()) passes
 
 
@@ -48,6 +70,7 @@ class LandlordState:
     bids: tuple[int, ...]  # bids so far, seat 0 first (0: no bid)
     landlord: int  # -1 while bidding
     plays: tuple[tuple[int, tuple[int, ...]], ...]  # (seat, card ids played), () for a pass
+    scoring: str = ""  # "" our stake, "botzone" Botzone's points
 
 
 def deal(seed: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -55,6 +78,15 @@ def deal(seed: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     deck = list(range(54))
     random.Random(f"fight-the-landlord/{seed}").shuffle(deck)
     return tuple(tuple(sorted(deck[17 * s : 17 * s + 17])) for s in range(3)), tuple(sorted(deck[51:]))
+
+
+def _given_cards(given: Any) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Option `cards` = {"hands": three lists of 17 card ids, "bottom": 3 ids}: a deal given (Botzone's)."""
+    hands, bottom = given["hands"], given["bottom"]
+    cards = [*bottom, *(c for hand in hands for c in hand)]
+    if len(hands) != 3 or any(len(h) != 17 for h in hands) or len(bottom) != 3 or sorted(cards) != list(range(54)):
+        raise ValueError("cards must give three hands of 17 and 3 bottom cards, every card 0–53 once")
+    return tuple(tuple(sorted(h)) for h in hands), tuple(sorted(bottom))
 
 
 def take(hand: tuple[int, ...], ranks: Play) -> tuple[int, ...] | None:
@@ -77,18 +109,23 @@ class FightTheLandlord(Game[LandlordState, Action]):
     hidden_information = True
     chance = True
     has_controls = True
-    variants = {"bidding": {"bidding": True}}
+    variants = {"bidding": {"bidding": True}, "botzone": {"scoring": "botzone"}}
 
     # -- the contract -------------------------------------------------------------------
 
     def initial_state(self, *, seed: int, **options: Any) -> LandlordState:
-        bidding = options.pop("bidding", False)
-        if options or not isinstance(bidding, bool):
-            raise ValueError(f"Fight the Landlord takes only the option bidding (true/false), not {options}.")
-        hands, bottom = deal(seed)
+        bidding, scoring = options.pop("bidding", False), options.pop("scoring", "")
+        given = options.pop("cards", None)
+        if options or not isinstance(bidding, bool) or scoring not in ("", "botzone"):
+            raise ValueError(
+                f"Fight the Landlord takes only the options bidding (true/false) and scoring (botzone), not {options}."
+            )
+        if bidding and scoring:
+            raise ValueError("Botzone's scoring has no bidding.")
+        hands, bottom = deal(seed) if given is None else _given_cards(given)
         if not bidding:
             hands = (tuple(sorted(hands[0] + bottom)), *hands[1:])
-        return LandlordState(seed, 0, bidding, hands, bottom, (), -1 if bidding else 0, ())
+        return LandlordState(seed, 0, bidding, hands, bottom, (), -1 if bidding else 0, (), scoring)
 
     def current_player(self, state: LandlordState) -> int | None:
         if state.landlord < 0:
@@ -125,16 +162,13 @@ class FightTheLandlord(Game[LandlordState, Action]):
         if action[0] == "bid":
             bids = (*state.bids, action[1])
             if action[1] < 3 and len(bids) < 3:
-                return LandlordState(state.seed, state.ply + 1, True, state.hands, state.bottom, bids, -1, ())
+                return replace(state, ply=state.ply + 1, bids=bids)
             landlord = bids.index(max(bids))  # nobody bid: seat 0 (index of the first 0)
             hands = tuple(tuple(sorted(h + state.bottom)) if s == landlord else h for s, h in enumerate(state.hands))
-            return LandlordState(state.seed, state.ply + 1, True, hands, state.bottom, bids, landlord, ())
+            return replace(state, ply=state.ply + 1, hands=hands, bids=bids, landlord=landlord)
         cards = take(state.hands[seat], action[1]) or ()
         hands = tuple(tuple(c for c in h if c not in cards) if s == seat else h for s, h in enumerate(state.hands))
-        plays = (*state.plays, (seat, cards))
-        return LandlordState(
-            state.seed, state.ply + 1, state.bidding, hands, state.bottom, state.bids, state.landlord, plays
-        )
+        return replace(state, ply=state.ply + 1, hands=hands, plays=(*state.plays, (seat, cards)))
 
     def stake(self, state: LandlordState) -> tuple[int, list[str]]:
         """The points at stake so far and how they were reached ('bid 2', '× 2 bomb', …)."""
@@ -150,6 +184,34 @@ class FightTheLandlord(Game[LandlordState, Action]):
             parts.append("× 2 spring")
         return points, parts
 
+    def kind_points(self, state: LandlordState) -> list[int]:
+        """Botzone's card-kind points each seat has earned so far (`KIND_POINTS` per play)."""
+        points = [0, 0, 0]
+        for seat, cards in state.plays:
+            if cards:
+                points[seat] += KIND_POINTS[classify(tuple(sorted(map(rank_of, cards)))).kind]  # type: ignore[union-attr]
+        return points
+
+    def botzone_points(self, state: LandlordState) -> tuple[float, float, float] | None:
+        """Botzone's score of a finished deal: 2 to each winner, plus kind points / 100; peasants share their mean."""
+        if self.current_player(state) is not None:
+            return None
+        winner = next(s for s, h in enumerate(state.hands) if not h)
+        landlord_won = winner == state.landlord
+        score = [float(2 if (s == state.landlord) == landlord_won else 0) for s in range(3)]
+        for seat, points in enumerate(self.kind_points(state)):
+            score[seat] += points / 100  # in Botzone's order of operations, so the floats agree
+        peasants = [s for s in range(3) if s != state.landlord]
+        score[peasants[0]] = score[peasants[1]] = (score[peasants[0]] + score[peasants[1]]) / 2
+        return score[0], score[1], score[2]
+
+    def _points_text(self, state: LandlordState) -> str:
+        kinds = self.kind_points(state)
+        parts = ", ".join(f"{NAMES[s]} {kinds[s]}" for s in range(3))
+        done = self.botzone_points(state)
+        head = f"Botzone points {' / '.join(f'{p:g}' for p in done)} " if done else "Botzone points "
+        return head + f"(2 to each winner + card-kind points / 100: {parts}; the peasants share their mean)"
+
     def _spring(self, state: LandlordState) -> bool:
         landlord_plays = sum(1 for s, c in state.plays if c and s == state.landlord)
         peasant_plays = sum(1 for s, c in state.plays if c and s != state.landlord)
@@ -164,6 +226,8 @@ class FightTheLandlord(Game[LandlordState, Action]):
         scores = tuple(1.0 if (s == state.landlord) == landlord_won else 0.0 for s in range(3))
         side = "the landlord wins" if landlord_won else "the peasants win"
         role = "landlord" if landlord_won else "peasant"
+        if state.scoring == "botzone":
+            return Outcome(scores, f"{NAMES[winner]} ({role}) played out first: {side}; {self._points_text(state)}.")
         return Outcome(
             scores, f"{NAMES[winner]} ({role}) played out first: {side}, {points} points ({' '.join(parts)})."
         )
@@ -184,7 +248,7 @@ class FightTheLandlord(Game[LandlordState, Action]):
             "bids": list(state.bids),
             "landlord": state.landlord,
             "plays": [[s, list(c)] for s, c in state.plays],
-        }
+        } | ({"scoring": state.scoring} if state.scoring else {})
 
     def from_json(self, data: dict[str, Any]) -> LandlordState:
         return LandlordState(
@@ -196,6 +260,7 @@ class FightTheLandlord(Game[LandlordState, Action]):
             bids=tuple(data["bids"]),
             landlord=int(data["landlord"]),
             plays=tuple((int(s), tuple(c)) for s, c in data["plays"]),
+            scoring=str(data.get("scoring", "")),
         )
 
     def round_label(self, state: LandlordState) -> str:
@@ -264,7 +329,7 @@ class FightTheLandlord(Game[LandlordState, Action]):
         result = self.outcome(state)
         return {
             "phase": "bidding" if state.landlord < 0 else ("over" if to_move is None else "play"),
-            "variant": "bidding" if state.bidding else "standard",
+            "variant": "bidding" if state.bidding else "botzone" if state.scoring else "standard",
             "landlord": state.landlord,
             "seats": seats,
             "you": viewer,
@@ -276,6 +341,7 @@ class FightTheLandlord(Game[LandlordState, Action]):
             ],
             "stake": points,
             "stake_parts": " ".join(parts),
+            "points_text": self._points_text(state) if state.scoring == "botzone" else "",
             "result": result.reason if result else "",
             "legal": [self.action_to_text(state, a) for a in self.legal_actions(state)] if to_move == viewer else [],
         }
@@ -321,7 +387,10 @@ class FightTheLandlord(Game[LandlordState, Action]):
             lines.append(f"To beat: {view['to_beat']['text']} by {view['to_beat']['seat']}.")
         elif state.landlord >= 0:
             lines.append("You lead: play any combination (you cannot pass).")
-        lines.append(f"Points at stake: {view['stake']} ({view['stake_parts']}).")
+        if state.scoring == "botzone":
+            lines.append(f"{self._points_text(state)}.")
+        else:
+            lines.append(f"Points at stake: {view['stake']} ({view['stake_parts']}).")
         return "\n".join(lines)
 
     def rules_text(self) -> str:

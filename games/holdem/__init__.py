@@ -7,12 +7,18 @@ it posts the small blind and acts first before the flop. Cards come from the see
 (`cards.deal`): seat 0 always gets the first two cards of the hand's deck and seat 1 the next
 two, so a seed replayed with the seats swapped gives each player the other's cards and buttons.
 Hand strength is pokerkit's (`cards.best_hand`).
+
+Variant "botzone" (option `rules="botzone"`): Botzone's `TexasHoldem2p` judge, so BotzoneBench's logs
+replay exactly (`betting.botzone_replay`, `cards.botzone_best_hand`): the button acts first on every
+street, raises follow its "twice the largest raise" rule, a player may fold with nothing to call, and
+A-2-3-4-5 is no straight. Options `button` (the seat with the button in hand 0) and `deals` (every
+hand's cards as Botzone dealt them) let a published log be replayed with its own cards.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -26,9 +32,13 @@ from games.holdem.betting import (
     STREETS,
     Action,
     Betting,
+    botzone_replay,
     replay,
 )
-from games.holdem.cards import best_hand, card_text, deal, hand_label
+from games.holdem.cards import DECK, best_hand, botzone_best_hand, card_text, deal, hand_label
+
+#: One hand's cards: (seat 0's hole cards, seat 1's hole cards, the board as far as it is known).
+Cards = tuple[tuple[str, str], tuple[str, str], tuple[str, ...]]
 
 DEFAULT_HANDS = 20
 MAX_HANDS = 200
@@ -42,6 +52,20 @@ class HoldemState:
     hand: int  # index of the hand being played; == hands when the match is over
     actions: tuple[Action, ...]  # this hand's actions so far
     past: tuple[tuple[Action, ...], ...]  # the actions of each finished hand
+    rules: str = ""  # "" ours, "botzone" Botzone's judge
+    button: int = 0  # the seat with the button in hand 0
+    deals: tuple[Cards, ...] | None = None  # given cards per hand (instead of the seed's)
+
+
+def hand_betting(state: HoldemState, hand: int, actions: tuple[Action, ...]) -> Betting:
+    """The betting of `hand` after `actions` under the state's rules."""
+    button = (state.button + hand) % 2
+    return botzone_replay(actions, button) if state.rules == "botzone" else replay(actions, button)
+
+
+def hand_cards(state: HoldemState, hand: int) -> Cards:
+    """The cards of `hand`: the given deal, or the seed's."""
+    return state.deals[hand] if state.deals is not None else deal(state.seed, hand)
 
 
 @lru_cache(maxsize=4096)
@@ -55,6 +79,39 @@ def hand_result(seed: int, hand: int, actions: tuple[Action, ...]) -> int:
     if ours == theirs:
         return 0
     return betting.committed[0] if ours > theirs else -betting.committed[0]
+
+
+def result_of(state: HoldemState, hand: int, actions: tuple[Action, ...]) -> int:
+    """Chips seat 0 won (negative: lost) in a finished hand of `state`'s match."""
+    if not state.rules and state.deals is None and state.button == 0:
+        return hand_result(state.seed, hand, actions)
+    betting = hand_betting(state, hand, actions)
+    if betting.folded is not None:
+        return betting.committed[1] if betting.folded == 1 else -betting.committed[0]
+    mine, yours, board = hand_cards(state, hand)
+    if len(board) < 5:
+        raise ValueError(f"hand {hand + 1} reached a showdown without five board cards")
+    rank = botzone_best_hand if state.rules == "botzone" else best_hand
+    ours, theirs = rank((*mine, *board)), rank((*yours, *board))
+    if ours == theirs:
+        return 0
+    return betting.committed[0] if ours > theirs else -betting.committed[0]
+
+
+def _deals(value: Any, hands: int) -> tuple[Cards, ...]:
+    """Checked `deals`: per hand two hole cards a seat and up to five board cards, all distinct cards."""
+    if not isinstance(value, list | tuple) or len(value) != hands:
+        raise ValueError(f"deals must list the cards of each of the {hands} hands")
+    out = []
+    for number, given in enumerate(value, start=1):
+        mine, yours, board = given
+        cards = [*mine, *yours, *board]
+        if len(mine) != 2 or len(yours) != 2 or len(board) > 5 or not set(cards) <= set(DECK):
+            raise ValueError(f"hand {number}: two hole cards a seat and at most five board cards, as 'As'")
+        if len(set(cards)) != len(cards):
+            raise ValueError(f"hand {number}: a card is dealt twice")
+        out.append((tuple(mine), tuple(yours), tuple(board)))
+    return tuple(out)
 
 
 def amount(text: str) -> int:
@@ -75,16 +132,25 @@ class Holdem(Game[HoldemState, Action]):
 
     # -- the contract -------------------------------------------------------------------
 
+    variants = {"botzone": {"rules": "botzone"}}
+
     def initial_state(self, *, seed: int, **options: Any) -> HoldemState:
         hands = options.pop("hands", DEFAULT_HANDS)
+        rules, button, deals = options.pop("rules", ""), options.pop("button", 0), options.pop("deals", None)
         if options:
-            raise ValueError(f"holdem takes only the option 'hands', got {sorted(options)}")
+            raise ValueError(f"holdem takes only the options hands, rules, button and deals, got {sorted(options)}")
         if not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
             raise ValueError(f"hands must be a whole number from 1 to {MAX_HANDS}, got {hands!r}")
-        return HoldemState(seed=seed, ply=0, hands=hands, hand=0, actions=(), past=())
+        if rules not in ("", "botzone"):
+            raise ValueError(f"rules must be 'botzone' or left out, got {rules!r}")
+        if button not in (0, 1):
+            raise ValueError(f"button must be seat 0 or 1, got {button!r}")
+        deals = None if deals is None else _deals(deals, hands)
+        return HoldemState(seed=seed, ply=0, hands=hands, hand=0, actions=(), past=(), rules=rules, button=button,
+                           deals=deals)  # fmt: skip
 
     def betting(self, state: HoldemState) -> Betting:
-        return replay(state.actions, state.hand % 2)
+        return hand_betting(state, state.hand, state.actions)
 
     def current_player(self, state: HoldemState) -> int | None:
         if state.hand >= state.hands:
@@ -111,7 +177,7 @@ class Holdem(Game[HoldemState, Action]):
         if seat is None:
             return []
         betting = self.betting(state)
-        actions: list[Action] = [FOLD] if betting.to_call(seat) else []
+        actions: list[Action] = [FOLD] if betting.to_call(seat) or state.rules == "botzone" else []
         return [*actions, CALL, *(("raise", size) for size in self.raise_sizes(betting, seat))]
 
     def raise_bounds(self, state: HoldemState) -> tuple[int, int] | None:
@@ -125,12 +191,15 @@ class Holdem(Game[HoldemState, Action]):
         top = betting.max_raise_to(seat)
         return min(betting.min_raise_to, top), top
 
+    def _facing_all_in(self, state: HoldemState, seat: int) -> bool:
+        return self.betting(state).stack(1 - seat) == 0
+
     def is_legal(self, state: HoldemState, action: Action) -> bool:
         seat = self.current_player(state)
         if seat is None or not isinstance(action, tuple):
             return False
         if action == FOLD:
-            return self.betting(state).to_call(seat) > 0
+            return self.betting(state).to_call(seat) > 0 or state.rules == "botzone"
         if action == CALL:
             return True
         if len(action) == 2 and action[0] == "raise" and type(action[1]) is int:
@@ -156,13 +225,17 @@ class Holdem(Game[HoldemState, Action]):
     def apply(self, state: HoldemState, action: Action) -> HoldemState:
         self.require_legal(state, action)
         actions = (*state.actions, action)
-        if replay(actions, state.hand % 2).over:
-            return HoldemState(state.seed, state.ply + 1, state.hands, state.hand + 1, (), (*state.past, actions))
-        return HoldemState(state.seed, state.ply + 1, state.hands, state.hand, actions, state.past)
+        if hand_betting(state, state.hand, actions).over:
+            return replace(state, ply=state.ply + 1, hand=state.hand + 1, actions=(), past=(*state.past, actions))
+        return replace(state, ply=state.ply + 1, actions=actions)
+
+    def hand_result_of(self, state: HoldemState, hand: int) -> int:
+        """Chips seat 0 won (negative: lost) in finished hand `hand` (0-based)."""
+        return result_of(state, hand, state.past[hand])
 
     def net(self, state: HoldemState) -> int:
         """Chips seat 0 has won over the finished hands (seat 1 has the opposite)."""
-        return sum(hand_result(state.seed, hand, actions) for hand, actions in enumerate(state.past))
+        return sum(result_of(state, hand, actions) for hand, actions in enumerate(state.past))
 
     def outcome(self, state: HoldemState) -> Outcome | None:
         if state.hand < state.hands:
@@ -174,7 +247,7 @@ class Holdem(Game[HoldemState, Action]):
         return Outcome.win(winner, f"{self.seat_names[winner]} won {abs(net):,} chips over {state.hands} hands")
 
     def to_json(self, state: HoldemState) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seed": state.seed,
             "ply": state.ply,
             "hands": state.hands,
@@ -182,8 +255,16 @@ class Holdem(Game[HoldemState, Action]):
             "actions": [list(a) for a in state.actions],
             "past": [[list(a) for a in hand] for hand in state.past],
         }
+        if state.rules:
+            data["rules"] = state.rules
+        if state.button:
+            data["button"] = state.button
+        if state.deals is not None:
+            data["deals"] = [[list(part) for part in given] for given in state.deals]
+        return data
 
     def from_json(self, data: dict[str, Any]) -> HoldemState:
+        deals = data.get("deals")
         return HoldemState(
             seed=int(data["seed"]),
             ply=int(data["ply"]),
@@ -191,6 +272,9 @@ class Holdem(Game[HoldemState, Action]):
             hand=int(data["hand"]),
             actions=tuple(tuple(a) for a in data["actions"]),
             past=tuple(tuple(tuple(a) for a in hand) for hand in data["past"]),
+            rules=str(data.get("rules", "")),
+            button=int(data.get("button", 0)),
+            deals=None if deals is None else tuple(tuple(tuple(part) for part in given) for given in deals),
         )
 
     # -- notation ------------------------------------------------------------------------
@@ -224,9 +308,22 @@ class Holdem(Game[HoldemState, Action]):
         if cleaned in ("all-in", "allin", "all in", "shove", "-2"):
             if betting is None:
                 return ("raise", STACK)
+            if state.rules == "botzone" and self._facing_all_in(state, seat):
+                return CALL  # Botzone's all-in facing an all-in calls it
             self._check_raise(state, betting.max_raise_to(seat))
             return ("raise", betting.max_raise_to(seat))
-        match = re.fullmatch(r"(?:(?:raise|bet)(?:[ -]?to)?[ :]*)?(\d[\d,_]*)", cleaned)
+        if re.fullmatch(r"\d[\d,_]*", cleaned):
+            # Botzone's notation: a number N > 0 puts N more chips in now (this round's bet becomes its bet + N).
+            more = amount(cleaned)
+            if more == 0:
+                return CALL
+            to = more + (betting.street_bet[seat] if betting is not None else 0)
+            if state.rules == "botzone" and betting is not None and more >= betting.stack(seat):
+                raise IllegalAction(f"{more:,} is all your chips or more: answer -2 (all-in) to put them all in.")
+            if seat is not None:
+                self._check_raise(state, to)
+            return ("raise", to)
+        match = re.fullmatch(r"(?:raise|bet)(?:[ -]?to)?[ :]*(\d[\d,_]*)", cleaned)
         if match:
             to = amount(match[1])
             if seat is not None:
@@ -240,14 +337,14 @@ class Holdem(Game[HoldemState, Action]):
     # -- views -----------------------------------------------------------------------------
 
     def _hand_view(self, state: HoldemState, hand: int, actions: tuple, viewer: int | None, reveal: bool):
-        betting = replay(actions, hand % 2)
-        holes = deal(state.seed, hand)
+        betting = hand_betting(state, hand, actions)
+        holes = hand_cards(state, hand)
         shown = reveal or betting.showdown
         board = list(holes[2][: betting.board_shown()])
         cards = [list(holes[s]) if shown or s == viewer else [] for s in (0, 1)]
         view: dict[str, Any] = {
             "number": hand + 1,
-            "button": hand % 2,
+            "button": (state.button + hand) % 2,
             "street": STREETS[min(betting.street, 3)] if not betting.over else "over",
             "cards": cards,
             "card_faces": [[card_text(c) for c in seat_cards] for seat_cards in cards],
@@ -258,10 +355,10 @@ class Holdem(Game[HoldemState, Action]):
             "committed": list(betting.committed),
             "street_bet": list(betting.street_bet),
             "stacks": [betting.stack(0), betting.stack(1)],
-            "lines": self.action_lines(actions, hand),
+            "lines": self.action_lines(actions, hand, state),
             "showdown": betting.showdown,
             "folded": betting.folded,
-            "result": hand_result(state.seed, hand, actions) if betting.over else None,
+            "result": result_of(state, hand, actions) if betting.over else None,
             "hands_made": [hand_label((*c, *holes[2])) if c and betting.showdown else "" for c in cards],
         }
         if betting.over:
@@ -325,9 +422,9 @@ class Holdem(Game[HoldemState, Action]):
 
     # -- text for people and models ---------------------------------------------------------
 
-    def action_lines(self, actions: tuple, hand: int) -> list[str]:
+    def action_lines(self, actions: tuple, hand: int, state: HoldemState | None = None) -> list[str]:
         """One line per betting round: 'preflop: Player 1 raises to 300, Player 2 calls'."""
-        betting = replay(actions, hand % 2)
+        betting = replay(actions, hand % 2) if state is None else hand_betting(state, hand, actions)
         rounds: dict[int, list[str]] = {}
         bets = {0: BIG_BLIND}
         for street, seat, action, all_in in betting.log:
@@ -388,6 +485,12 @@ class Holdem(Game[HoldemState, Action]):
             f"the other player has put in {hand['committed'][other]:,} "
             f"({hand['street_bet'][other]:,} this round) and has {hand['stacks'][other]:,} behind.",
         ]
+        if state.rules == "botzone":
+            lines.append(
+                "Botzone's rules: the button acts first in every betting round; a raise must bring your bet this "
+                "round to at least twice the largest raise so far and leave chips behind (or go all-in); you may "
+                "fold at any time; A-2-3-4-5 is not a straight. A bare number N puts N more chips in."
+            )
         if view["to_act"] == player:
             bounds = hand.get("raise_bounds")
             lines.append(

@@ -138,3 +138,69 @@ def replay(actions: tuple[Action, ...], button: int) -> Betting:
         False,
         tuple(log),
     )
+
+
+def botzone_replay(actions: tuple[Action, ...], button: int) -> Betting:
+    """The betting state after `actions` under Botzone's judge (`TexasHoldem2p`); ValueError when it refuses one.
+
+    The button posts the small blind and acts first on every street (Botzone's "dealer" is the big
+    blind). A raise puts N > 0 more chips in, written here as ("raise", to) with to = the round's bet
+    after it; it needs to ≥ twice the largest N of the round (the big blind counts as the first N
+    before the flop; after it the largest N starts at half a big blind) and must leave chips behind.
+    All-in is ("raise", everything); facing it a player may only fold or call it (all-in too). A
+    player may fold with nothing to call. A round ends once each player has acted (before the flop,
+    after the blinds) and the bets are level.
+    """
+    committed = [SMALL_BLIND, BIG_BLIND] if button == 0 else [BIG_BLIND, SMALL_BLIND]
+    street_bet = list(committed)
+    street, to_act = 0, button
+    largest = BIG_BLIND  # the largest N put in at once this round
+    left = 2  # actions still owed before the round may end
+    all_in = [False, False]
+    log: list[tuple[int, int, Action, bool]] = []
+
+    def bottom() -> int:
+        return max(2 * largest, street_bet[to_act] + 1)
+
+    for index, action in enumerate(actions):
+        seat = to_act
+        stack = STACK - committed[seat]
+        if action == FOLD:
+            log.append((street, seat, action, False))
+            if index != len(actions) - 1:
+                raise ValueError("the hand is over after a fold")
+            return Betting(
+                button, street, None, (committed[0], committed[1]), (street_bet[0], street_bet[1]), 0, seat, False,
+                tuple(log),
+            )  # fmt: skip
+        if action == CALL:
+            pay = stack if all_in[1 - seat] else max(street_bet) - street_bet[seat]
+        elif len(action) == 2 and action[0] == "raise" and isinstance(action[1], int):
+            to, top = action[1], street_bet[seat] + stack
+            if all_in[1 - seat]:
+                if to != top:
+                    raise ValueError("facing an all-in you can only call it (all-in) or fold")
+            elif to != top and not bottom() <= to < top:
+                raise ValueError(f"raise-to must be at least {bottom():,} and below {top:,}, or all-in ({top:,})")
+            pay = to - street_bet[seat]
+            if to != top:
+                largest = max(largest, pay)
+        else:
+            raise ValueError(f"not an action: {action!r}")
+        committed[seat] += pay
+        street_bet[seat] += pay
+        all_in[seat] = committed[seat] == STACK
+        log.append((street, seat, action, all_in[seat]))
+        left -= 1
+        to_act = 1 - seat
+        if left <= 0 and (all(all_in) or (not any(all_in) and street_bet[0] == street_bet[1])):
+            street += 1
+            if street == 4 or all(all_in):
+                if index != len(actions) - 1:
+                    raise ValueError("the hand is over")
+                return Betting(button, 4, None, (committed[0], committed[1]), (0, 0), 0, None, True, tuple(log))
+            street_bet, largest, left, to_act = [0, 0], BIG_BLIND // 2, 2, button
+    return Betting(
+        button, street, to_act, (committed[0], committed[1]), (street_bet[0], street_bet[1]), bottom(), None, False,
+        tuple(log),
+    )  # fmt: skip

@@ -88,3 +88,44 @@ def hand_label(cards: tuple[str, ...] | list[str]) -> str:
 def card_text(card: str) -> str:
     """'As' → 'A♠' for people."""
     return card[0] + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[card[1]]
+
+
+def botzone_card(number: int) -> str:
+    """Botzone's card number (rank number // 4 + 2, suit number % 4: hearts, diamonds, spades, clubs) as ours."""
+    if not 0 <= number < 52:
+        raise ValueError(f"not a Botzone card number: {number!r}")
+    return RANKS[number // 4] + "hdsc"[number % 4]
+
+
+def _botzone_five(cards: tuple[str, ...]) -> tuple[int, ...]:
+    """(category 1 high card … 9 straight flush, then ranks to break ties) of five cards under Botzone's judge."""
+    counts: dict[int, int] = {}
+    for card in cards:
+        rank = RANKS.index(card[0]) + 2
+        counts[rank] = counts.get(rank, 0) + 1
+    ranks = sorted(counts, key=lambda r: (counts[r], r), reverse=True)  # by count, then rank
+    shape = sorted(counts.values(), reverse=True)
+    flush = len({card[1] for card in cards}) == 1
+    straight = len(counts) == 5 and ranks[0] - ranks[4] == 4  # no ace-low straight
+    if straight:
+        return (9 if flush else 5, ranks[0])
+    if shape[0] == 4:
+        category = 8
+    elif shape[:2] == [3, 2]:
+        category = 7
+    elif flush:
+        category = 6
+    elif shape[0] == 3:
+        category = 4
+    elif shape[:2] == [2, 2]:
+        category = 3
+    elif shape[0] == 2:
+        category = 2
+    else:
+        category = 1
+    return (category, *ranks)
+
+
+def botzone_best_hand(cards: tuple[str, ...] | list[str]) -> tuple[int, ...]:
+    """The best five of 5–7 cards as Botzone's hold'em judge ranks them: the usual order, no A-2-3-4-5 straight."""
+    return max(_botzone_five(five) for five in combinations(cards, 5))

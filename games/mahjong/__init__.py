@@ -5,12 +5,23 @@ are set aside and replaced at once. East draws first. On its turn a seat that dr
 win (Hu), a concealed kong (Gang X) or add to an exposed pung (BuGang X), and otherwise discards (Play X).
 After a discard the three others answer in turn from the discarder's right, sealed until all have answered:
 Hu, Peng, Gang (exposed kong), Chi X (only the next seat; X the middle tile of the chow) or Pass. Hu wins
-over Peng/Gang, which win over Chi; among several Hu the first in turn order wins. A win needs 8 fan without
-the flower fans. Kongs take a replacement tile. The hand is drawn when the wall runs out.
+over Peng/Gang, which win over Chi; among several Hu the first in turn order wins. After a BuGang the three
+others answer likewise, Hu (robbing the kong: a win on the added tile, paid by the seat that added it) or
+Pass. A win needs 8 fan without the flower fans. Kongs take a replacement tile. The hand is drawn when the
+wall runs out. Option `wind` sets the prevalent wind (0 East, the default … 3 North) or "drawn" draws it
+from the seed.
+
+Variant "botzone" (options `walls="botzone"`, `wind="drawn"`): Botzone's duplicate mode, under which
+BotzoneBench's logs replay exactly. 136 tiles, no flowers, four private walls of 34 (the seed's shuffle,
+34 a seat in seat order, each drawn from its own front); each seat is dealt and draws from its own wall,
+kong replacements too. The hand is drawn when the seat due to draw next has an empty wall; "last tile"
+means the next seat's wall is empty, and then no chow, pung or kong may be made (nor a kong by a seat
+whose own wall is empty). Option `walls` may also list the four walls' tiles (the importer's).
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +50,8 @@ class MahjongState:
     responses: tuple[tuple, ...]  # sealed answers to the discard, by seat; () not yet answered
     events: tuple[tuple[int, str, int], ...]  # (seat, verb, tile): play, chi, peng, gang, angang, bugang, flower, hu
     result: tuple  # () while playing; (winner or -1, dealt-in seat or -1, ((points, count, name), ...))
+    wind: int = 0  # the prevalent wind, 0 East … 3 North
+    walls: tuple[tuple[int, ...], ...] = ()  # Botzone's private walls, drawn from the front; () a shared `wall`
 
 
 def _draw(wall: list[int], flowers: list[int], events: list, seat: int) -> int | None:
@@ -70,9 +83,18 @@ class Mahjong(Game[MahjongState, tuple]):
 
     # -- the contract -------------------------------------------------------------------
 
+    variants = {"botzone": {"walls": "botzone", "wind": "drawn"}}
+
     def initial_state(self, *, seed: int, **options: Any) -> MahjongState:
-        if options:
-            raise ValueError(f"Mahjong takes no options, not {options}.")
+        wind, walls = options.pop("wind", 0), options.pop("walls", None)
+        if options or wind not in (0, 1, 2, 3, "drawn"):
+            raise ValueError(
+                f"Mahjong takes only the options wind (0–3 or 'drawn') and walls, not {options or wind!r}."
+            )
+        if wind == "drawn":
+            wind = random.Random(f"mahjong/{seed}/wind").randrange(4)
+        if walls is not None:
+            return self._botzone_deal(seed, wind, walls)
         wall, events = list(wall_for(seed)), []
         hands, flowers = [], []
         for seat in range(4):
@@ -87,15 +109,48 @@ class Mahjong(Game[MahjongState, tuple]):
         flowers[0] = tuple(east_flowers)
         return MahjongState(
             seed, 0, tuple(wall), tuple(tuple(sorted(h)) for h in hands), ((),) * 4, tuple(flowers), ((),) * 4,
-            "turn", 0, drawn, False, ((),) * 4, tuple(events), (),
+            "turn", 0, drawn, False, ((),) * 4, tuple(events), (), wind,
         )  # fmt: skip
+
+    def _botzone_deal(self, seed: int, wind: int, walls: Any) -> MahjongState:
+        """Botzone's duplicate deal: 13 tiles a seat from its own wall, then East draws from its own."""
+        if walls == "botzone":
+            tiles = [t for t in range(34) for _ in range(4)]
+            random.Random(f"mahjong/{seed}").shuffle(tiles)
+            walls = [tiles[34 * s : 34 * s + 34] for s in range(4)]
+        try:
+            walls = [[tile_of(t) if isinstance(t, str) else int(t) for t in wall] for wall in walls]
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"walls: {error}") from None
+        if (
+            len(walls) != 4
+            or any(len(w) != 34 for w in walls)
+            or sorted(t for w in walls for t in w) != sorted(t for t in range(34) for _ in range(4))
+        ):
+            raise ValueError("walls must be four walls of 34 tiles holding the 136 suit and honour tiles")
+        hands = [tuple(sorted(w[:13])) for w in walls]
+        drawn = walls[0][13]
+        hands[0] = tuple(sorted((*hands[0], drawn)))
+        rest = tuple(tuple(w[14:] if s == 0 else w[13:]) for s, w in enumerate(walls))
+        return MahjongState(
+            seed, 0, (), tuple(hands), ((),) * 4, ((),) * 4, ((),) * 4, "turn", 0, drawn, False, ((),) * 4, (), (),
+            wind, rest,
+        )  # fmt: skip
+
+    def can_draw(self, state: MahjongState, seat: int) -> bool:
+        """Whether `seat` has a tile to draw (its own wall in the botzone variant)."""
+        return bool(state.walls[seat]) if state.walls else bool(state.wall)
+
+    def wall_last(self, state: MahjongState) -> bool:
+        """No tile for the next draw: the wall is empty, or (botzone) the wall of the seat after `turn`."""
+        return not state.walls[(state.turn + 1) % 4] if state.walls else not state.wall
 
     def current_player(self, state: MahjongState) -> int | None:
         if state.phase == "over":
             return None
         if state.phase == "turn":
             return state.turn
-        return next(s for s in self.answer_order(state) if not state.responses[s])
+        return next(s for s in self.answer_order(state) if not state.responses[s])  # claims or rob
 
     def answer_order(self, state: MahjongState) -> list[int]:
         return [(state.turn + k) % 4 for k in (1, 2, 3)]
@@ -115,13 +170,16 @@ class Mahjong(Game[MahjongState, tuple]):
         return count
 
     def win_fans(self, state: MahjongState, seat: int, tile: int, self_drawn: bool) -> list | None:
-        """The fans if `seat` wins on `tile` now with at least 8 (without flowers), else None."""
+        """The fans if `seat` wins on `tile` now with at least 8 (without flowers), else None. In the rob phase
+        the win is on a tile added to a pung: robbing the kong."""
         hand = _without(state.hands[seat], tile) if self_drawn else state.hands[seat]
+        robbing = state.phase == "rob"
         found = fans(
             state.packs[seat], hand, tile,
             flowers=len(state.flowers[seat]), self_drawn=self_drawn,
             fourth_tile=self.shown(state, tile) == (3 if self_drawn else 4),
-            about_kong=self_drawn and state.about_kong, wall_last=not state.wall, seat_wind=seat,
+            about_kong=(self_drawn and state.about_kong) or robbing, wall_last=self.wall_last(state), seat_wind=seat,
+            prevalent_wind=state.wind,
         )  # fmt: skip
         return found if found is not None and counted(found) >= MIN_FAN else None
 
@@ -131,12 +189,14 @@ class Mahjong(Game[MahjongState, tuple]):
             return []
         hand = state.hands[seat]
         counts = Counter(hand)
+        if state.phase == "rob":
+            return [("pass",), ("hu",)] if self.win_fans(state, seat, state.drawn, False) else [("pass",)]
         if state.phase == "turn":
             actions: list[tuple] = []
             if state.drawn >= 0:
                 if self.win_fans(state, seat, state.drawn, True):
                     actions.append(("hu",))
-                if state.wall:
+                if self.can_draw(state, seat) and not self.wall_last(state):
                     actions += [("gang", t) for t in sorted(counts) if counts[t] == 4]
                     actions += [("bugang", t) for k, t, _ in state.packs[seat] if k == "PENG" and t in counts]
             return actions + [("play", t) for t in sorted(counts)]
@@ -144,10 +204,10 @@ class Mahjong(Game[MahjongState, tuple]):
         actions = [("pass",)]
         if self.win_fans(state, seat, tile, False):
             actions.append(("hu",))
-        if state.wall:
+        if not self.wall_last(state):
             if counts[tile] >= 2:
                 actions.append(("peng",))
-            if counts[tile] == 3:
+            if counts[tile] == 3 and self.can_draw(state, seat):
                 actions.append(("kong",))
             if seat == (state.turn + 1) % 4 and suited(tile):
                 for middle in (tile - 1, tile, tile + 1):
@@ -165,11 +225,12 @@ class Mahjong(Game[MahjongState, tuple]):
         """`apply` without the legality check: for simulations that only make legal moves."""
         seat = self.current_player(state)
         fields = {f: getattr(state, f) for f in state.__dataclass_fields__} | {"ply": state.ply + 1}
-        if state.phase == "claims":
+        if state.phase in ("claims", "rob"):
             responses = tuple(action if s == seat else r for s, r in enumerate(state.responses))
             fields["responses"] = responses
             if all(responses[s] for s in self.answer_order(state)):
-                return self._resolve(MahjongState(**fields))
+                resolve = self._resolve if state.phase == "claims" else self._resolve_rob
+                return resolve(MahjongState(**fields))
             return MahjongState(**fields)
         hands, packs = list(state.hands), list(state.packs)
         verb = action[0]
@@ -197,22 +258,50 @@ class Mahjong(Game[MahjongState, tuple]):
         if verb == "gang":
             hands[seat] = _without(hands[seat], tile, tile, tile, tile)
             packs[seat] = (*packs[seat], ("GANG", tile, 0))
-        else:  # bugang: the pung becomes a kong
-            hands[seat] = _without(hands[seat], tile)
-            packs[seat] = tuple(("GANG", t, o) if (k, t) == ("PENG", tile) else (k, t, o) for k, t, o in packs[seat])
-        event = (seat, "angang" if verb == "gang" else "bugang", tile)
-        return self._replacement(MahjongState(**fields | {"hands": tuple(hands), "packs": tuple(packs)}), seat, event)
+            event = (seat, "angang", tile)
+            return self._replacement(
+                MahjongState(**fields | {"hands": tuple(hands), "packs": tuple(packs)}), seat, event
+            )
+        # bugang: the pung becomes a kong, and the others may rob it (win on the added tile) before the replacement
+        hands[seat] = _without(hands[seat], tile)
+        packs[seat] = tuple(("GANG", t, o) if (k, t) == ("PENG", tile) else (k, t, o) for k, t, o in packs[seat])
+        rob = {
+            "hands": tuple(hands), "packs": tuple(packs), "phase": "rob", "drawn": tile, "about_kong": False,
+            "responses": tuple(("-",) if s == seat else () for s in range(4)),
+            "events": (*state.events, (seat, "bugang", tile)),
+        }  # fmt: skip
+        return MahjongState(**fields | rob)
 
-    def _replacement(self, state: MahjongState, seat: int, event: tuple) -> MahjongState:
-        """After a kong: `seat` draws a replacement tile (the hand is drawn when none is left)."""
-        wall, flowers, events = list(state.wall), list(state.flowers[seat]), [*state.events, event]
+    def _resolve_rob(self, state: MahjongState) -> MahjongState:
+        """Every answer to a BuGang is in: the first Hu robs the kong (the kong's owner pays), else it draws."""
+        tile, owner = state.drawn, state.turn
+        fields = self._fields(state) | {"responses": ((),) * 4}
+        winner = next((s for s in self.answer_order(state) if state.responses[s][0] == "hu"), None)
+        if winner is not None:
+            found = self.win_fans(state, winner, tile, False)
+            result = (winner, owner, tuple(tuple(f) for f in found))
+            return MahjongState(
+                **fields | {"phase": "over", "result": result, "events": (*state.events, (winner, "hu", tile))}
+            )
+        return self._replacement(MahjongState(**fields | {"phase": "turn"}), owner, None)
+
+    def _replacement(self, state: MahjongState, seat: int, event: tuple | None) -> MahjongState:
+        """After a kong: `seat` draws a replacement tile (the hand is drawn when none is left). `event` (None: a
+        BuGang's, already logged) is logged first."""
+        wall = list(state.walls[seat] if state.walls else state.wall)
+        flowers = list(state.flowers[seat])
+        events = [*state.events] if event is None else [*state.events, event]
         tile = _draw(wall, flowers, events, seat)
         all_flowers = tuple(tuple(flowers) if s == seat else f for s, f in enumerate(state.flowers))
-        common = {"wall": tuple(wall), "flowers": all_flowers, "events": tuple(events), "turn": seat}
+        common = {"flowers": all_flowers, "events": tuple(events), "turn": seat}
+        if state.walls:
+            common["walls"] = tuple(tuple(wall) if s == seat else w for s, w in enumerate(state.walls))
+        else:
+            common["wall"] = tuple(wall)
         if tile is None:
             return MahjongState(**self._fields(state) | common | {"phase": "over", "result": (-1, -1, ())})
         hands = tuple(tuple(sorted((*h, tile))) if s == seat else h for s, h in enumerate(state.hands))
-        extra = {"hands": hands, "phase": "turn", "drawn": tile, "about_kong": event[1] != "draw"}
+        extra = {"hands": hands, "phase": "turn", "drawn": tile, "about_kong": event is None or event[1] != "draw"}
         return MahjongState(**self._fields(state) | common | extra | {"responses": ((),) * 4})
 
     def _fields(self, state: MahjongState) -> dict[str, Any]:
@@ -266,7 +355,9 @@ class Mahjong(Game[MahjongState, tuple]):
             how = f"by self-draw; each other seat pays {8 + total}"
         else:
             scores = tuple(1.0 if s == winner else 0.0 if s == thrower else 0.5 for s in range(4))
-            how = f"on {NAMES[thrower]}'s discard; {NAMES[thrower]} pays {8 + total}, the others 8"
+            robbed = len(state.events) > 1 and state.events[-2][1] == "bugang"
+            taken = f"by robbing {NAMES[thrower]}'s kong" if robbed else f"on {NAMES[thrower]}'s discard"
+            how = f"{taken}; {NAMES[thrower]} pays {8 + total}, the others 8"
         return Outcome(scores, f"{NAMES[winner]} wins {how}. {total} fan: {listed}.")
 
     def team_of(self, state: MahjongState, seat: int) -> int:
@@ -283,6 +374,9 @@ class Mahjong(Game[MahjongState, tuple]):
 
     def to_json(self, state: MahjongState) -> dict[str, Any]:
         data = self._fields(state)
+        for key in ("wind", "walls"):
+            if not data[key]:
+                del data[key]  # the defaults: records read as before
         return {k: (to_lists(v) if isinstance(v, tuple) else v) for k, v in data.items()}
 
     def from_json(self, data: dict[str, Any]) -> MahjongState:
@@ -360,8 +454,15 @@ class Mahjong(Game[MahjongState, tuple]):
         view = self.player_view(state, player)
         me = view["seats"][player]
         lines = [
-            f"You are {NAMES[player]}, seat wind {WINDS[player]} (prevalent wind East). Wall: {view['wall']} tiles."
+            f"You are {NAMES[player]}, seat wind {WINDS[player]} (prevalent wind {WINDS[state.wind]}). "
+            f"Wall: {view['wall']} tiles."
         ]
+        if state.walls:
+            counts = ", ".join(f"{NAMES[s]} {len(w)}" for s, w in enumerate(state.walls))
+            lines.append(
+                f"Botzone's private walls: each player draws only from its own ({counts}); no flowers. The hand is "
+                "drawn when the next player to draw has an empty wall, and no chow, pung or kong is allowed then."
+            )
         lines.append(f"Your hand: {' '.join(me['hand'])}" + (f" (just drew {view['drawn']})" if view["drawn"] else ""))
         for seat in view["seats"]:
             melds = "; ".join(seat["packs"]) or "none"
@@ -373,7 +474,12 @@ class Mahjong(Game[MahjongState, tuple]):
             "Unshown tiles (not in your hand, melds or discards): "
             + ", ".join(f"{t}×{n}" for t, n in self.unshown(state, player).items())
         )
-        if view["offered"]:
+        if view["offered"] and state.phase == "rob":
+            lines.append(
+                f"{view['offered']['seat']} adds {view['offered']['tile']} to a pung: answer Hu to rob the kong "
+                "(win on that tile) or Pass (answers are sealed)."
+            )
+        elif view["offered"]:
             lines.append(
                 f"{view['offered']['seat']} discarded {view['offered']['tile']}: answer it (answers are sealed)."
             )
@@ -384,7 +490,8 @@ class Mahjong(Game[MahjongState, tuple]):
     def rules_text(self) -> str:
         return (
             "Chinese Official Mahjong (MCR, Guobiao) for four players P1 (East), P2 (South), P3 (West), P4 (North), "
-            "one hand, prevalent wind East. Tiles: W1–W9 characters, T1–T9 bamboo, B1–B9 dots, F1–F4 winds "
+            "one hand, prevalent wind East unless your observation says otherwise. Tiles: W1–W9 characters, "
+            "T1–T9 bamboo, B1–B9 dots, F1–F4 winds "
             "(east, south, west, north), J1–J3 dragons (red, green, white), four of each; H1–H8 flowers (set aside "
             "and replaced automatically; each is worth 1 fan that does not count toward the minimum). Each player "
             "holds 13 tiles; East starts by drawing. A complete hand is four melds (chow: three in a row of one "
@@ -394,7 +501,9 @@ class Mahjong(Game[MahjongState, tuple]):
             "'BuGang W3' (add a drawn tile to your exposed pung), or discard with 'Play W3'. After a chow or pung "
             "you must discard. When another player discards, answer: 'Hu' (win on it), 'Peng' (pung it), 'Gang' "
             "(kong it with three in hand), 'Chi W2' (only the player after the discarder; the chow's middle tile) "
-            "or 'Pass'. Hu beats Peng/Gang, which beat Chi; answers are sealed until all three are in. Kongs draw a "
+            "or 'Pass'. Hu beats Peng/Gang, which beat Chi; answers are sealed until all three are in. When a "
+            "player adds a tile to a pung (BuGang), the others answer 'Hu' (robbing the kong: you win on that "
+            "tile, paid by that player) or 'Pass'. Kongs draw a "
             "replacement tile. The hand is a draw when the wall runs out. Scoring: the winner gets 8 + fan from the "
             "discarder and 8 from each other player, or 8 + fan from each by self-draw. Your observation lists "
             "your hand, every player's melds, flowers and discards, and the unshown tile counts. Briefly evaluate "
@@ -448,9 +557,9 @@ def mahjong_view(game: Mahjong, state: MahjongState, viewer: int | None, reveal:
                 "packs": [pack_text(p, shown) for p in state.packs[seat]],
                 "flowers": [name(t) for t in state.flowers[seat]],
                 "discards": [name(t) for t in state.discards[seat]],
-                "answered": bool(state.responses[seat]) and state.phase == "claims" and seat != state.turn,
+                "answered": bool(state.responses[seat]) and state.phase in ("claims", "rob") and seat != state.turn,
                 "answer": game.action_to_text(state, state.responses[seat])
-                if shown and state.responses[seat] and state.phase == "claims" and seat != state.turn
+                if shown and state.responses[seat] and state.phase in ("claims", "rob") and seat != state.turn
                 else "",
             }
         )
@@ -460,12 +569,16 @@ def mahjong_view(game: Mahjong, state: MahjongState, viewer: int | None, reveal:
     return {
         "seats": seats,
         "you": viewer,
-        "wall": len(state.wall),
+        "wall": sum(map(len, state.walls)) if state.walls else len(state.wall),
         "phase": state.phase,
         "drawn": name(state.drawn)
         if state.drawn >= 0 and (reveal or viewer == state.turn) and state.phase == "turn"
         else "",
-        "offered": {"seat": NAMES[state.turn], "tile": name(game.discard(state))} if state.phase == "claims" else None,
+        "offered": {"seat": NAMES[state.turn], "tile": name(game.discard(state))}
+        if state.phase == "claims"
+        else {"seat": NAMES[state.turn], "tile": name(state.drawn)}
+        if state.phase == "rob"
+        else None,
         "log": [game.describe(e, viewer, reveal) for e in state.events if e[1] != "draw"][-40:],
         "buttons": [game.action_to_text(state, a) for a in legal if a[0] != "play"],
         "discardable": sorted({name(a[1]) for a in legal if a[0] == "play"}),

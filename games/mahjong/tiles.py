@@ -69,6 +69,7 @@ def fans(
     about_kong: bool,
     wall_last: bool,
     seat_wind: int,
+    prevalent_wind: int = 0,
 ) -> list[Fan] | None:
     """The fans of a winning hand (`hand` without the winning tile), or None when it is not a complete hand."""
     try:
@@ -82,7 +83,7 @@ def fans(
             isAboutKong=about_kong,
             isWallLast=wall_last,
             seatWind=seat_wind,
-            prevalentWind=0,
+            prevalentWind=prevalent_wind,
             verbose=True,
         )
     except TypeError:  # pymahjonggb's answer for "not a winning hand"

@@ -45,6 +45,8 @@ class TwoRoomsAndABoom(Game[TwoRoomsState, tuple]):
     chance = True
     seat_names = NAMES
 
+    hidden_teams = True
+
     def team_of(self, state: TwoRoomsState, seat: int) -> int:
         """0 for Blue, 1 for Red (the deal lasts the game)."""
         return 0 if TEAM_OF_CARD[state.cards[seat]] == "blue" else 1

@@ -13,6 +13,7 @@ from ratings import process_metrics as pm
 from ratings.metrics import pearson
 from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION, RADAR_AXES, plan_games, round_records
 from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
+from ratings.reports.published import with_published
 from ratings.reports.record import label_kinds
 
 TITLE = "AdvGameBench: plan, revise, and stay within the rules"
@@ -247,4 +248,4 @@ def build(filters: ReportFilters) -> Report:
     games = dict(matches.values_list("pk", "game"))
     records = round_records(matches=matches, by_scaffold=True)
     out = tables(records, games, filters=filters, kinds=label_kinds(matches))
-    return Report("advgamebench", TITLE, CITATION, out, filters)
+    return Report("advgamebench", TITLE, CITATION, with_published("advgamebench", out), filters)

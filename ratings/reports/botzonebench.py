@@ -8,13 +8,15 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from arena.models import Attempt, Decision, Match, Tournament
-from arena.record.selectors import draw_rate_levels
+from arena.record.selectors import draw_rate_levels, ladder_weight
+from games import get_game
 from games.bots import ladder
 from ratings import process_metrics as pm
 from ratings.ladder import Record, ladder_rating
 from ratings.metrics import proportion
 from ratings.models import ReferenceRecord
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.published import with_published
 from ratings.reports.record import seat_labels
 
 TITLE = "BotzoneBench: anchored skill against graded bot ladders"
@@ -25,20 +27,22 @@ ACTIONS = ("fold", "check", "call", "raise")
 
 @dataclass(frozen=True)
 class LadderGame:
-    """One ladder match as the rating needs it: the candidate, game, level, the candidate's score, the match id."""
+    """One ladder match as the rating needs it: the candidate, game, level, the candidate's score, the match id,
+    and its weight toward the level (`arena.record.selectors.ladder_weight`)."""
 
     candidate: str
     game: str
     level: int
     score: float
     match: int
+    weight: float = 1.0
 
 
 def ladder_cell(games: list[LadderGame], *, top_level: int, draw_levels: frozenset[int]) -> Cell:
     """Table 2's cell for one candidate and game: progress toward the next level, the level in the note."""
-    by_level: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    by_level: dict[int, list[float]] = defaultdict(lambda: [0, 0, 0])
     for g in games:
-        by_level[g.level][{1.0: 0, 0.5: 1, 0.0: 2}[g.score]] += 1
+        by_level[g.level][{1.0: 0, 0.5: 1, 0.0: 2}[g.score]] += g.weight
     records = [Record(*by_level[level]) for level in range(max(by_level) + 1)]
     rating = ladder_rating(records, top_level=top_level, draw_rate_levels=draw_levels)
     at = [g.match for g in games if g.level == rating.level] if not rating.topped else [g.match for g in games]
@@ -126,6 +130,8 @@ def ladder_games(filters: ReportFilters) -> list[LadderGame]:
     games = Match.objects.filter(tournament__format=Tournament.Format.LADDER).values_list("game", flat=True)
     matches = finished_matches(set(games), filters).filter(tournament__format=Tournament.Format.LADDER)
     labels = seat_labels(matches)
+    hidden = [slug for slug in set(games) if get_game(slug).hidden_teams]
+    final_states = dict(matches.filter(game__in=hidden).values_list("pk", "state"))  # for `ladder_weight`
     out = []
     for pk, game, record, scores in matches.values_list("pk", "game", "record", "scores"):
         info, seats = record.get("ladder", {}), labels.get(pk, {})
@@ -133,7 +139,8 @@ def ladder_games(filters: ReportFilters) -> list[LadderGame]:
             (i for i, label in seats.items() if label and label.partition(" (")[0] == info.get("candidate")), None
         )
         if seat is not None and filters.shows(seats[seat]):
-            out.append(LadderGame(seats[seat], game, int(info["level"]), float(scores[seat]), pk))
+            weight = ladder_weight(game, final_states.get(pk), seat)
+            out.append(LadderGame(seats[seat], game, int(info["level"]), float(scores[seat]), pk, weight))
     return out
 
 
@@ -184,4 +191,4 @@ def build(filters: ReportFilters) -> Report:
         if label and filters.shows(label):
             actions[label].append((match_id, action_kind(text)))
     tables.append(action_table(actions))
-    return Report("botzonebench", TITLE, CITATION, tables, filters)
+    return Report("botzonebench", TITLE, CITATION, with_published("botzonebench", tables), filters)

@@ -17,6 +17,7 @@ from ratings.game_metrics import diplomacy_metrics
 from ratings.metrics import proportion
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.gamebench import min_games
+from ratings.reports.published import with_published
 from ratings.reports.record import Result, results, seat_labels
 
 TITLE = "DSGBench: capability dimensions and Werewolf's social measures"
@@ -451,4 +452,4 @@ def build(filters: ReportFilters) -> Report:
     shown = {label: cells for label, cells in measures.items() if filters.shows(label)}
     counted = {label: mine for label, mine in counts.items() if filters.shows(label)}
     out = tables(shown, config=score_config(), counts=counted, minimum=min_games())
-    return Report("dsgbench", TITLE, CITATION, out, filters)
+    return Report("dsgbench", TITLE, CITATION, with_published("dsgbench", out), filters)

@@ -16,6 +16,7 @@ from ratings.metrics import Estimate, bootstrap_mean
 from ratings.models import ReferenceRecord
 from ratings.refit import bootstrap_rounds
 from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
+from ratings.reports.published import with_published
 from ratings.reports.record import Result, label_kinds, results
 
 TITLE = "GameBench: Bradley–Terry ratings per game and reasoning category"
@@ -296,4 +297,5 @@ def build(filters: ReportFilters) -> Report:
     rows = results(matches)
     out = tables(rows, filters=filters, rounds=bootstrap_rounds(), kinds=label_kinds(matches))
     reference = reference_table(list(ReferenceRecord.objects.filter(source="gamebench")), rounds=bootstrap_rounds())
-    return Report("gamebench", TITLE, CITATION, out + ([reference] if reference else []), filters)
+    shown = with_published("gamebench", out + ([reference] if reference else []))
+    return Report("gamebench", TITLE, CITATION, shown, filters)

@@ -14,6 +14,7 @@ from ratings import elo
 from ratings.game_metrics import star_error_rates, star_performance
 from ratings.metrics import Estimate, bootstrap_quantile, proportion
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.published import with_published
 from ratings.reports.record import Result, results
 
 TITLE = "STAR: strategic reasoning and rapid decisions (skirmish)"
@@ -202,5 +203,9 @@ def build(filters: ReportFilters) -> Report:
     labels = mode_labels(rows)
     errors = star_error_rates(matches, labels=labels)
     return Report(
-        "star", TITLE, CITATION, tables(by_mode, errors, decision_times(matches, labels), filters=filters), filters
+        "star",
+        TITLE,
+        CITATION,
+        with_published("star", tables(by_mode, errors, decision_times(matches, labels), filters=filters)),
+        filters,
     )

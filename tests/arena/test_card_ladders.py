@@ -20,7 +20,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_ladder_climb_rotates_the_candidate_over_every_side_of_one_deal(game, sides):
     candidate = bots_ensure(game=game)[1]  # Lv1: at level 0 it meets another bot
     tournament = tournament_create(
-        slug=f"climb-{game}", name=game, format="ladder", games=[game], agents=[candidate], games_per_seat=1
+        slug=f"climb-{game}",
+        name=game,
+        format="ladder",
+        games=[game],
+        agents=[candidate],
+        games_per_seat=1,
+        first_seed=0,  # fixed, for a reproducible climb
     )
     async_to_sync(run_tournament)(tournament.pk)
     tournament.refresh_from_db()

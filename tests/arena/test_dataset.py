@@ -34,7 +34,7 @@ def standings() -> dict[str, tuple[float, int]]:
 def played(ttt_bots, django_user_model):
     agents = [ttt_bots[f"tic-tac-toe-lv{n}"] for n in (0, 2, 4)]
     tournament = tournament_create(
-        slug="t", name="t", format="round_robin", games=["tic-tac-toe"], agents=agents, games_per_seat=2
+        slug="t", name="t", format="round_robin", games=["tic-tac-toe"], agents=agents, games_per_seat=2, first_seed=0
     )
     async_to_sync(run_tournament)(tournament.pk)
     model = agent_create(slug="m", name="M", kind="llm", config={"model": "x", "api_key_env": "M_KEY"})

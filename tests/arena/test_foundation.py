@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.config import ConfigError, from_env
+from arena.config import ConfigError, from_env, private_file
 from arena.play.rendering import board_html
 from games import all_games
 
@@ -97,6 +97,23 @@ def test_secret_key_is_generated_once_into_var(tmp_path):
     assert first.secret_key == second.secret_key
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
     assert first.debug is False
+
+
+def test_var_the_database_and_the_secret_key_are_private_to_arenas_user(tmp_path):
+    var = tmp_path / "var"
+    from_env({"ARENA_VAR_DIR": str(var)})
+    assert var.stat().st_mode & 0o777 == 0o700
+    assert (var / "secret_key").stat().st_mode & 0o777 == 0o600
+    database = private_file(var / "arena.sqlite3")
+    assert database.stat().st_mode & 0o777 == 0o600
+    assert database.read_bytes() == b""  # SQLite takes an empty file for an empty database
+    # Made before they were private: tightened on the next start.
+    var.chmod(0o755)
+    database.chmod(0o644)
+    (var / "secret_key").chmod(0o644)
+    from_env({"ARENA_VAR_DIR": str(var)})
+    private_file(database)
+    assert [path.stat().st_mode & 0o777 for path in (var, var / "secret_key", database)] == [0o700, 0o600, 0o600]
 
 
 def test_manage_py_prints_one_clear_line_for_bad_configuration(tmp_path):

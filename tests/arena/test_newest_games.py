@@ -1,6 +1,7 @@
 """Arctic Scavengers and Two Rooms and a Boom through the pages: a first run seeds and
-shows them, a finished match's replay reveals what the seats' live views hid, and a Two Rooms tournament puts one
-agent on a whole team (as GameBench did) and rates the teams on the game's leaderboard and GameBench's columns."""
+shows them, a finished match's replay reveals what the seats' live views hid, and a Two Rooms tournament seats an
+entrant alone in each seat in turn (the deal picks the teams in secret) and rates it on the game's leaderboard and
+GameBench's columns."""
 
 from __future__ import annotations
 
@@ -37,11 +38,9 @@ def test_a_first_run_seeds_demos_and_queues_only_the_two_seat_game(client):
     # Two seats: Lv1–Lv0 and Lv2–Lv1 in both seat orders; six seats: one match.
     assert finished.filter(game="arctic-scavengers").count() == 4
     [demo] = finished.filter(game="two-rooms-and-a-boom")
-    # one agent per team, as GameBench duplicated an agent over its team: the demo is rated Lv1 against Lv0
-    game, deal = get_game("two-rooms-and-a-boom"), get_game("two-rooms-and-a-boom").initial_state(seed=demo.seed)
-    for seat in demo.seats.select_related("agent_version__agent"):
-        level = "lv1" if game.team_of(deal, seat.index) == 0 else "lv0"  # Lv1 is Blue
-        assert seat.agent_version.agent.slug == f"two-rooms-and-a-boom-{level}"
+    # The deal picks the teams in secret, so the seating cannot follow them: Lv1 alone in the first seat, Lv0 the rest.
+    seated = [seat.agent_version.agent.slug for seat in demo.seats.order_by("index")]
+    assert seated == ["two-rooms-and-a-boom-lv1"] + ["two-rooms-and-a-boom-lv0"] * 5
     # The first run's round robin is for two-seat games: 36 // 1 game // (2 seat orders · 3 pairs) = 6 per seat.
     [tournament] = Tournament.objects.all()
     assert (tournament.slug, tournament.matches.count()) == ("first-run-arctic-scavengers", 36)
@@ -76,7 +75,7 @@ def downloaded(client, slug: str) -> list[str]:
 
 
 @override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
-def test_one_agent_plays_a_whole_two_rooms_team_and_the_teams_are_rated(client, settings, tmp_path):
+def test_an_entrant_plays_each_two_rooms_seat_alone_and_is_rated_by_its_seat(client, settings, tmp_path):
     settings.VAR_DIR = tmp_path  # where the dataset download is cached
     slug = "two-rooms-and-a-boom"
     bots = {agent.slug: agent for agent in bots_ensure(game=slug)}
@@ -86,16 +85,15 @@ def test_one_agent_plays_a_whole_two_rooms_team_and_the_teams_are_rated(client, 
     )
     game, wins = get_game(slug), {strong.slug: 0, weak.slug: 0}
     matches = list(tournament.matches.order_by("pk"))
-    for match in matches:
-        teams = [game.team_of(game.initial_state(seed=match.seed), seat) for seat in range(game.num_players)]
+    n = game.num_players
+    assert len(matches) == 2 * n  # one seed: each agent alone in each seat in turn, the other in the rest
+    assert len({match.seed for match in matches}) == 1
+    for index, match in enumerate(matches):
+        alone, rest = (strong, weak) if index < n else (weak, strong)
         seated = [s.agent_version.agent.slug for s in match.seats.order_by("index")]
-        # each agent holds exactly the three seats of one team
-        assert {team: {a for a, t in zip(seated, teams, strict=True) if t == team} for team in (0, 1)} in (
-            {0: {strong.slug}, 1: {weak.slug}},
-            {0: {weak.slug}, 1: {strong.slug}},
-        )
+        assert seated == [alone.slug if seat == index % n else rest.slug for seat in range(n)]
         match = async_to_sync(run_match)(match.pk)
-        wins[seated[match.scores.index(1.0)]] += 1
+        wins[alone.slug] += match.scores[index % n] == 1.0  # the lone seat's team won
         if match.pk == matches[0].pk:
             # its seed deals the cards of a match still to play: neither the page nor the download shows it
             assert f"seed {match.seed}" not in client.get(f"/matches/{match.pk}/").content.decode()
@@ -104,16 +102,15 @@ def test_one_agent_plays_a_whole_two_rooms_team_and_the_teams_are_rated(client, 
     lines = downloaded(client, slug)
     assert json.loads(lines[0])["counts"]["match"] == len(matches)
     assert import_dataset(lines).rejected == []  # checksum, manifest and records hold
-    assert sum(wins.values()) == len(matches)  # one team wins each match
-    assert len(matches) >= 2  # the strong agent on Blue and on Red
     for scope in (slug, ""):  # the game's board and the all-games board
         rows = {row["slug"]: row for row in snapshot_compute(game=scope)["rows"]}
         for agent in (strong, weak):
-            assert rows[agent.slug]["matches"] == len(matches)  # a whole team's three seats count as one result
+            # Each agent's results are its lone seats' (five seats spread over both teams are no result of its own).
+            assert rows[agent.slug]["matches"] == n
             assert rows[agent.slug]["wins"] == wins[agent.slug]
     assert set(NEWEST) <= set(gamebench.GAMES)
     report = io.StringIO()
-    call_command("report", "gamebench", "--format", "md", stdout=report)
+    call_command("report", "gamebench", "--format", "md", "--bots", "show", stdout=report)  # scripted agents only here
     header = next(line for line in report.getvalue().splitlines() if line.startswith("| |"))
     assert f"| {slug} |" in header
     assert f"{strong.slug} |" in report.getvalue()

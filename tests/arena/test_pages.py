@@ -87,7 +87,7 @@ def test_agent_editing_is_staff_only_and_versions_configs(client, django_user_mo
 def test_tournament_page_shows_live_progress_then_standings(client, ttt_bots):
     tournament = tournament_create(
         slug="t1", name="T1", format="round_robin", games=["tic-tac-toe"],
-        agents=[ttt_bots["tic-tac-toe-lv4"], ttt_bots["tic-tac-toe-lv0"]], games_per_seat=1,
+        agents=[ttt_bots["tic-tac-toe-lv4"], ttt_bots["tic-tac-toe-lv0"]], games_per_seat=1, first_seed=0,
     )  # fmt: skip
     body = client.get("/tournaments/t1/").content.decode()
     assert "0 of 2 matches done" in body

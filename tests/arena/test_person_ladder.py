@@ -34,13 +34,14 @@ def play_as_person(match: Match, person) -> Match:
 def test_a_person_climbs_level_by_level(client):
     bots_ensure(game="tic-tac-toe")
     person = guest_agent_create(nickname="Climber")
-    climb = person_ladder_start(person=person, game="tic-tac-toe", games_per_seat=1)
-    assert climb.matches.count() == 2  # level 0, one game from each seat
+    # Three games from each seat: a never-losing player often draws, and a level needs a decisive game won.
+    climb = person_ladder_start(person=person, game="tic-tac-toe", games_per_seat=3)
+    assert climb.matches.count() == 6  # level 0, each on a fresh seed
     played = 0
     while (match := climb.matches.filter(status__in=["pending", "running"]).order_by("pk").first()) is not None:
         play_as_person(match, person)
         played += 1
-        assert played < 20
+        assert played < 40
     climb.refresh_from_db()
     progress = tournament_progress(climb)
     (standing,) = progress["standings"]
@@ -69,16 +70,25 @@ def test_starting_a_climb_from_the_lobby(client):
     assert "Play your next game" in client.get(response["Location"]).content.decode()
 
 
-def test_every_climb_plays_fresh_seeds_each_on_a_seat_swapped_pair():
+def test_every_match_of_a_climb_plays_a_fresh_seed_and_no_duplicate_twin():
     bots_ensure(game="kuhn-poker")
     person = guest_agent_create(nickname="Memoriser")
     climbs = [person_ladder_start(person=person, game="kuhn-poker") for _ in range(2)]
     seeds = []
     for climb in climbs:
         matches = list(climb.matches.order_by("pk"))
-        assert len(matches) == 4  # two pairs at level 0
-        for match in matches:
-            if match.duplicate_of_id:
-                assert match.seed == match.duplicate_of.seed  # both seat orders meet the same deal
-        seeds += sorted({match.seed for match in matches})
-    assert len(seeds) == len(set(seeds)) == 4  # no pair, in this climb or another, repeats a seed
+        assert len(matches) == 4  # level 0: two games from each seat
+        assert [person_seats(match, person) for match in matches] == [[0], [1], [0], [1]]
+        # The second seat never meets the deal the first one saw: no twin, no shared seed.
+        assert all(match.duplicate_of_id is None for match in matches)
+        seeds += [match.seed for match in matches]
+    assert len(seeds) == len(set(seeds)) == 8  # no match, in this climb or another, repeats a seed
+
+
+def test_a_climb_of_a_secret_team_game_seats_the_person_once_per_match():
+    bots_ensure(game="werewolf")
+    person = guest_agent_create(nickname="Villager")
+    climb = person_ladder_start(person=person, game="werewolf", games_per_seat=1)
+    matches = list(climb.matches.order_by("pk"))
+    assert [person_seats(match, person) for match in matches] == [[seat] for seat in range(8)]
+    assert len({match.seed for match in matches}) == 8

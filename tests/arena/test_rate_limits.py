@@ -1,7 +1,10 @@
-"""Rate limits count the address and the person both, cover every endpoint that creates work, and slow
-repeated failed logins; refusals answer 429 with a reason and Retry-After, and other visitors are unaffected."""
+"""Rate limits count the address and the person both, cover every endpoint that creates work, and lock
+repeated failed logins (django-axes); refusals answer 429 with a reason and Retry-After, and other visitors are
+unaffected."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -10,7 +13,7 @@ from django.test import Client, RequestFactory, override_settings
 
 from arena.config import ConfigError, from_env
 from arena.models import Agent, Annotation, Challenge, Match, Tournament
-from arena.play.ratelimit import client_address, login_failed, login_wait, socket_address
+from arena.play.ratelimit import client_address, socket_address
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 
@@ -132,58 +135,84 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_allowance(ttt_bots):
     assert [start("198.51.100.1"), start("198.51.100.2"), start("198.51.100.1")] == [302, 302, 429]
 
 
-LOCKOUT = {"failures": 3, "first_wait_s": 30, "max_wait_s": 3600}
+LOCKOUT = {"AXES_FAILURE_LIMIT": 3, "AXES_COOLOFF_TIME": timedelta(seconds=600)}
+BOB = "right-horse-9"
 
 
-@override_settings(ARENA_LOGIN_LOCKOUT=LOCKOUT)
-def test_repeated_failed_logins_are_refused_for_a_while_but_the_owner_elsewhere_gets_in(django_user_model):
-    django_user_model.objects.create_user("vic", password="right-horse-9")
+def log_in(client: Client, username: str, password: str, path: str = "/accounts/login/"):
+    return client.post(path, {"username": username, "password": password})
+
+
+@override_settings(**LOCKOUT)
+def test_failed_logins_lock_that_name_from_that_address_only_and_even_the_right_password_waits(django_user_model):
+    django_user_model.objects.create_user("vic", password=BOB)
     attacker = Client(REMOTE_ADDR="10.6.6.6")
-    for guess in ("a", "b", "c"):
-        assert attacker.post("/accounts/login/", {"username": "vic", "password": guess}).status_code == 200
-    blocked = attacker.post("/accounts/login/", {"username": "vic", "password": "right-horse-9"})
+    assert [log_in(attacker, "vic", guess).status_code for guess in ("a", "b")] == [200, 200]
+    refused(log_in(attacker, "vic", "c"), "Too many failed logins")  # the third failure locks
+    blocked = log_in(attacker, "vic", BOB)
     refused(blocked, "Too many failed logins")
-    assert 25 <= int(blocked["Retry-After"]) <= 30
+    assert int(blocked["Retry-After"]) == 600
     assert "_auth_user_id" not in attacker.session  # even the right password waits
-    # Another name from the same address waits too (the address is locked) ...
-    refused(attacker.post("/accounts/login/", {"username": "zed", "password": "x"}), "Too many failed logins")
-    # ... but the owner, from their own address, logs in.
-    owner = Client(REMOTE_ADDR="10.1.1.1")
-    assert owner.post("/accounts/login/", {"username": "vic", "password": "right-horse-9"}).status_code == 302
+    # The victim, from their own address, is not locked by the attacker's failures, and a typo costs them one try.
+    victim = Client(REMOTE_ADDR="10.1.1.1")
+    assert log_in(victim, "vic", "typo").status_code == 200
+    assert log_in(victim, "vic", BOB).status_code == 302
 
 
-@override_settings(ARENA_LOGIN_LOCKOUT=LOCKOUT)
+@override_settings(**LOCKOUT)
+def test_lookalike_spellings_of_a_name_share_its_count(django_user_model):
+    django_user_model.objects.create_user("bob", password=BOB)
+    attacker = Client(REMOTE_ADDR="10.6.6.8")
+    # Fullwidth, bold and bold-italic b: Django logs each in as bob (NFKC), so each failure counts against bob.
+    assert log_in(attacker, "ｂob", "a").status_code == 200
+    assert log_in(attacker, "𝐛ob", "b").status_code == 200
+    refused(log_in(attacker, "𝒃ob", "c"), "Too many failed logins")
+    refused(log_in(attacker, "BOB", BOB), "Too many failed logins")  # casefolded too
+    refused(log_in(attacker, "bob", BOB), "Too many failed logins")
+    assert "_auth_user_id" not in attacker.session
+    assert log_in(Client(REMOTE_ADDR="10.1.1.3"), "𝒃ob", BOB).status_code == 302  # bob, from elsewhere
+
+
+@override_settings(**LOCKOUT)
+def test_logging_into_ones_own_account_does_not_reset_the_count_against_another(django_user_model):
+    django_user_model.objects.create_user("vic", password=BOB)
+    django_user_model.objects.create_user("mallory", password="mallory-pw-77")
+    attacker = Client(REMOTE_ADDR="10.6.6.9")
+    for guess in ("a", "b"):
+        assert log_in(attacker, "vic", guess).status_code == 200
+        assert log_in(attacker, "mallory", "mallory-pw-77").status_code == 302
+        attacker.logout()
+    refused(log_in(attacker, "vic", "c"), "Too many failed logins")  # vic's count kept growing: 3 failures
+
+
+@override_settings(**LOCKOUT)
 def test_the_admin_login_is_guarded_the_same_way(django_user_model):
-    django_user_model.objects.create_user("boss", password="right-horse-9", is_staff=True)
+    django_user_model.objects.create_user("boss", password=BOB, is_staff=True)
     attacker = Client(REMOTE_ADDR="10.6.6.7")
-    for guess in ("a", "b", "c"):
-        assert attacker.post("/admin/login/", {"username": "boss", "password": guess}).status_code == 200
-    refused(attacker.post("/admin/login/", {"username": "boss", "password": "right-horse-9"}), "Too many failed logins")
-    assert (
-        Client(REMOTE_ADDR="10.1.1.2")
-        .post("/admin/login/", {"username": "boss", "password": "right-horse-9"})
-        .status_code
-        == 302
-    )
+    for guess in ("a", "b"):
+        assert log_in(attacker, "boss", guess, "/admin/login/").status_code == 200
+    refused(log_in(attacker, "boss", "c", "/admin/login/"), "Too many failed logins")
+    refused(log_in(attacker, "boss", BOB, "/accounts/login/"), "Too many failed logins")  # one count for both forms
+    assert log_in(Client(REMOTE_ADDR="10.1.1.2"), "boss", BOB, "/admin/login/").status_code == 302
 
 
-@override_settings(ARENA_LOGIN_LOCKOUT=LOCKOUT)
-def test_failures_spread_over_addresses_lock_the_account_name_for_those_addresses():
-    for n in range(3):
-        login_failed(username="vic", address=f"10.7.0.{n}")
-    assert login_wait(username="vic", address="10.7.0.0") > 0  # it failed on vic before: it waits
-    assert login_wait(username="vic", address="10.8.0.1") == 0  # a fresh address: the owner is not locked out
+@override_settings(ARENA_RATE_LIMITS={"login": (4, 900)})
+def test_an_address_has_a_cap_on_logins_whatever_the_names(django_user_model):
+    django_user_model.objects.create_user("vic", password=BOB)
+    sprayer = Client(REMOTE_ADDR="10.6.7.7")
+    assert [log_in(sprayer, f"user{n}", "guess").status_code for n in range(4)] == [200] * 4
+    refused(log_in(sprayer, "vic", BOB), "Too many logins from here")
+    assert log_in(Client(REMOTE_ADDR="10.1.1.4"), "vic", BOB).status_code == 302
 
 
-@override_settings(ARENA_LOGIN_LOCKOUT=LOCKOUT)
-def test_the_wait_doubles_with_each_further_failure_up_to_the_maximum():
-    waits = []
-    for _ in range(12):
-        login_failed(username="vic", address="10.6.6.6")
-        waits.append(login_wait(username="vic", address="10.6.6.6"))
-    assert waits[:2] == [0, 0]
-    assert [round(w, -1) for w in waits[2:6]] == [30, 60, 120, 240]
-    assert max(waits) == 3600
+@override_settings(ARENA_RATE_LIMITS={"password_reset": (2, 3600)})
+def test_password_reset_requests_are_limited(django_user_model, mailoutbox):
+    django_user_model.objects.create_user("vic", password=BOB, email="vic@example.org")
+    client = Client(REMOTE_ADDR="10.6.8.8")
+    for _ in range(2):
+        assert client.post("/accounts/password_reset/", {"email": "vic@example.org"}).status_code == 302
+    refused(client.post("/accounts/password_reset/", {"email": "vic@example.org"}), "Too many password reset")
+    assert len(mailoutbox) == 2
 
 
 def test_operators_set_limits_and_the_proxy_header_in_the_environment(tmp_path):
@@ -195,13 +224,10 @@ def test_operators_set_limits_and_the_proxy_header_in_the_environment(tmp_path):
     assert config.client_ip_header == "X-Real-IP"
     with pytest.raises(ConfigError, match="ARENA_RATE_LIMITS: 'signup=lots' is not name=hits/seconds"):
         from_env({**base, "ARENA_RATE_LIMITS": "signup=lots"})
-    assert from_env({**base, "ARENA_LOGIN_LOCKOUT": "3/10/600"}).login_lockout == {
-        "failures": 3,
-        "first_wait_s": 10,
-        "max_wait_s": 600,
-    }
-    with pytest.raises(ConfigError, match="ARENA_LOGIN_LOCKOUT='3/10' is not failures/first_wait_s/max_wait_s"):
-        from_env({**base, "ARENA_LOGIN_LOCKOUT": "3/10"})
+    assert from_env(base).login_lockout == {"failures": 5, "cooloff_s": 900}
+    assert from_env({**base, "ARENA_LOGIN_LOCKOUT": "3/600"}).login_lockout == {"failures": 3, "cooloff_s": 600}
+    with pytest.raises(ConfigError, match="ARENA_LOGIN_LOCKOUT='3/10/600' is not failures/cooloff_s"):
+        from_env({**base, "ARENA_LOGIN_LOCKOUT": "3/10/600"})
 
 
 @override_settings(ARENA_CLIENT_IP_HEADER="X-Real-IP")

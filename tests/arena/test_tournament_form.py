@@ -36,6 +36,16 @@ def test_staff_create_a_tournament_that_is_queued_and_followed_live(staff_client
     assert "4 of 4 matches done" in staff_client.get("/tournaments/ttt-levels/progress/").content.decode()
 
 
+def test_the_form_plays_random_seeds_unless_a_fixed_first_seed_is_given(staff_client):
+    staff_client.post("/tournaments/new/", FORM)
+    assert not Tournament.objects.get(slug="ttt-levels").fixed_seeds
+    assert min(Match.objects.values_list("seed", flat=True)) >= 2**31  # no small, guessable seed
+    staff_client.post("/tournaments/new/", {**FORM, "slug": "repro", "first_seed": "7"})
+    repro = Tournament.objects.get(slug="repro")
+    assert sorted(set(repro.matches.values_list("seed", flat=True))) == [7, 8]
+    assert "Fixed seeds:" in staff_client.get("/tournaments/repro/").content.decode()
+
+
 def test_bad_input_is_explained_and_creates_nothing(staff_client):
     Tournament.objects.create(slug="ttt-levels", name="taken", format="round_robin", config={"games": [], "agents": []})
     body = staff_client.post("/tournaments/new/", FORM).content.decode()

@@ -12,6 +12,7 @@ from django.test import override_settings
 
 from arena.models import Match, Tournament
 from arena.record.agents import bots_ensure
+from arena.record.selectors import ladder_weight
 from arena.tournaments.services import seatings
 from games import get_game
 from ratings.services import snapshot_compute
@@ -21,22 +22,70 @@ pytestmark = pytest.mark.django_db
 
 def test_seatings_rotate_the_agent_over_its_sides_seats_with_a_partner():
     # Codenames: red seats 0–1, blue 2–3. A takes each seat of each side in turn, P the other seat of its side.
-    assert seatings("codenames", 0, {}, "A", "B", "P") == [
+    assert seatings("codenames", {}, "A", "B", "P") == [
         ["A", "P", "B", "B"],
         ["P", "A", "B", "B"],
         ["B", "B", "A", "P"],
         ["B", "B", "P", "A"],
     ]
     # Without a partner A fills its whole side: one match per side.
-    assert seatings("codenames", 0, {}, "A", "B", None) == [["A", "A", "B", "B"], ["B", "B", "A", "A"]]
-    # Werewolf: the seed's deal decides the sides; A holds each of the 6 village and 2 wolf seats once.
-    roles = get_game("werewolf").initial_state(seed=4).roles
-    orders = seatings("werewolf", 4, {}, "A", "B", "P")
-    assert len(orders) == 8
-    assert sorted(order.index("A") for order in orders) == list(range(8))
-    for order in orders:
-        wolf_side = roles[order.index("A")] == "werewolf"
-        assert all((order[s] == "B") == ((roles[s] == "werewolf") != wolf_side) for s in range(8))
+    assert seatings("codenames", {}, "A", "B", None) == [["A", "A", "B", "B"], ["B", "B", "A", "A"]]
+
+
+@pytest.mark.parametrize("game", ["werewolf", "are-you-the-traitor", "two-rooms-and-a-boom"])
+def test_games_that_deal_teams_in_secret_seat_the_entrant_alone_in_each_seat_whatever_the_deal(game):
+    rules = get_game(game)
+    assert rules.hidden_teams
+    n = rules.num_players
+    # A alone in each seat in turn, B everywhere else (a ladder: only the candidate's results count) ...
+    alone = [["A" if seat == mine else "B" for seat in range(n)] for mine in range(n)]
+    assert seatings(game, {}, "A", "B", None, one_way=True) == alone
+    # ... and in a tournament between the two, B alone the same way: the seating names no team.
+    swap = {"A": "B", "B": "A"}
+    assert seatings(game, {}, "A", "B", None) == alone + [[swap[x] for x in order] for order in alone]
+    # The matches a tournament makes seat the same whatever their seeds, so the deals stay unknown.
+    bots_ensure(game=game)
+    seatings_by_tournament = []
+    for slug, first_seed in (("deal-a", 0), ("deal-b", 977)):
+        call_command(
+            "tournament", "create", "--slug", slug, "--format", "round_robin", "--games", game,
+            "--agents", f"{game}-lv1", f"{game}-lv0", "--games-per-seat", "3", "--first-seed", str(first_seed),
+            stdout=StringIO(),
+        )  # fmt: skip
+        matches = Match.objects.filter(tournament__slug=slug).order_by("pk")
+        deals = {m.seed: tuple(rules.team_of(rules.initial_state(seed=m.seed), s) for s in range(n)) for m in matches}
+        assert len(set(deals.values())) > 1  # the seeds dealt different teams ...
+        seatings_by_tournament.append(
+            [[seat.agent_version.agent.slug[-3:] for seat in m.seats.order_by("index")] for m in matches]
+        )
+    assert seatings_by_tournament[0] == seatings_by_tournament[1]  # ... and nobody sat differently for it
+    assert len(seatings_by_tournament[0]) == 3 * 2 * n  # each seed: each entrant alone in each seat once
+
+
+@pytest.mark.parametrize("game", ["werewolf", "are-you-the-traitor", "two-rooms-and-a-boom"])
+def test_a_ladder_weighs_each_secret_team_as_half_of_a_set(game):
+    # The candidate sits alone in each seat of a seed in turn; weighted, each team's seats count n/2 in all, so
+    # a candidate exactly as strong as the level (its team wins as often as with the level's bot) scores 50%.
+    rules = get_game(game)
+    n = rules.num_players
+    for seed in range(20):
+        state = rules.to_json(rules.initial_state(seed=seed))
+        teams = [rules.team_of(rules.initial_state(seed=seed), seat) for seat in range(n)]
+        weights = [ladder_weight(game, state, seat) for seat in range(n)]
+        assert {side: sum(w for w, t in zip(weights, teams, strict=True) if t == side) for side in (0, 1)} == {
+            0: pytest.approx(n / 2),
+            1: pytest.approx(n / 2),
+        }
+    assert ladder_weight("codenames", None, 0) == ladder_weight("kuhn-poker", {}, 1) == 1.0
+
+
+def test_games_that_deal_teams_in_secret_take_no_partner():
+    bots_ensure(game="werewolf")
+    with pytest.raises(CommandError, match="deals its teams in secret"):
+        call_command(
+            "tournament", "create", "--slug", "ww", "--format", "ladder", "--games", "werewolf",
+            "--agents", "werewolf-lv1", "--partner", "werewolf-lv2", stdout=StringIO(),
+        )  # fmt: skip
 
 
 def test_codenames_tournament_from_the_shell():
@@ -47,6 +96,7 @@ def test_codenames_tournament_from_the_shell():
         stdout=StringIO(),
     )  # fmt: skip
     tournament = Tournament.objects.get(slug="cn")
+    assert not tournament.fixed_seeds  # no --first-seed: a fresh random seed
     assert tournament.matches.count() == 4  # one seed, the entrant in each of its side's two seats, both sides
     call_command("tournament", "run", "cn", "--json", stdout=StringIO())
     assert set(tournament.matches.values_list("status", flat=True)) == {Match.Status.FINISHED}
@@ -58,7 +108,7 @@ def test_codenames_tournament_from_the_shell():
 def test_turn_based_and_real_time_tournaments_give_two_different_leaderboards():
     bots_ensure(game="skirmish")
     common = ["--format", "round_robin", "--games", "skirmish", "--agents", "skirmish-lv2", "skirmish-lv0"]
-    common += ["--games-per-seat", "2", "--option", "max_turns=6"]
+    common += ["--games-per-seat", "2", "--option", "max_turns=6", "--first-seed", "0"]
     call_command("tournament", "create", "--slug", "tb", *common, stdout=StringIO())
     # Real time with windows of 3 ticks: every command takes at least a tick, so a side acts 3 times a turn.
     realtime = [*common, "--variant", "real-time", "--option", "window_ticks=3"]
@@ -124,14 +174,14 @@ def test_adaptive_tournament_on_a_team_game():
 
 def test_pit_seats_one_trader_against_three_and_gamebench_pits_two_hands_against_two():
     # Standard Pit is every trader for themselves: A takes each seat in turn against B on the other three.
-    assert seatings("pit", 0, {}, "A", "B", None) == [
+    assert seatings("pit", {}, "A", "B", None) == [
         ["A", "B", "B", "B"],
         ["B", "A", "B", "B"],
         ["B", "B", "A", "B"],
         ["B", "B", "B", "A"],
     ]
     # GameBench gave each of its two agents two of the four hands (games/pit/pit.py, setup_virtual_players).
-    assert seatings("pit", 0, {"gamebench": True}, "A", "B", None) == [["A", "A", "B", "B"], ["B", "B", "A", "A"]]
+    assert seatings("pit", {"gamebench": True}, "A", "B", None) == [["A", "A", "B", "B"], ["B", "B", "A", "A"]]
 
 
 def test_a_gamebench_pit_tournament_rates_each_side_by_its_share_of_the_points():

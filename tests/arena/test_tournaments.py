@@ -12,7 +12,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from arena.models import Match, Tournament
+from arena.play.people import guest_agent_create
+from arena.record.agents import agent_create
 from arena.record.selectors import tournament_progress
+from arena.record.services import ServiceError
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_cancel, tournament_create
 
@@ -134,13 +137,70 @@ def test_cli_tournament_lifecycle(ttt_bots):
         "tic-tac-toe-lv0",
         "--games-per-seat",
         "2",
+        "--first-seed",
+        "0",
     )
     status = json.loads(_call("tournament", "status", "cli", "--json"))
     assert (status["total"], status["done"], status["pending"]) == (4, 0, 4)
+    assert status["fixed_seeds"] is True  # asked for, to reproduce the points below
     result = json.loads(_call("tournament", "run", "cli", "--json"))
     assert (result["done"], result["status"]) == (4, "finished")
     points = {row["agent"]: row["points"] for row in result["standings"]}
     assert points["tic-tac-toe-lv4"] >= 2 + points["tic-tac-toe-lv0"]
+
+
+def _seeds(tournament: Tournament) -> list[int]:
+    return list(tournament.matches.order_by("pk").values_list("seed", flat=True))
+
+
+def test_seeds_are_random_and_large_unless_fixed_ones_are_asked_for(ttt_bots, client):
+    agents = [ttt_bots["tic-tac-toe-lv1"], ttt_bots["tic-tac-toe-lv0"]]
+    common = {"name": "t", "format": "round_robin", "games": ["tic-tac-toe"], "agents": agents, "games_per_seat": 3}
+    first, second = (tournament_create(slug=slug, **common) for slug in ("r1", "r2"))
+    for tournament in (first, second):
+        seeds = _seeds(tournament)
+        assert len(set(seeds)) == 3  # three seeds, each played from both seats
+        assert min(seeds) >= 2**31  # drawn from 2**53: no small seed to match one's cards against
+        assert not tournament.fixed_seeds
+        assert not any("fixed_seeds" in m.record for m in tournament.matches.all())
+    assert not set(_seeds(first)) & set(_seeds(second))
+    assert "Fixed seeds" not in client.get(f"/tournaments/{first.slug}/").content.decode()
+
+    fixed = tournament_create(slug="fixed", first_seed=40, **common)
+    assert sorted(set(_seeds(fixed))) == [40, 41, 42]
+    assert fixed.fixed_seeds
+    assert tournament_progress(fixed)["fixed_seeds"] is True
+    assert all(m.record["fixed_seeds"] is True for m in fixed.matches.all())  # in the dataset with each match
+    assert "Fixed seeds:" in client.get(f"/tournaments/{fixed.slug}/").content.decode()
+    assert client.get(f"/api/v1/tournaments/{fixed.slug}").json()["fixed_seeds"] is True
+
+
+def test_fixed_seeds_are_refused_to_people_and_outside_agents(ttt_bots):
+    person = guest_agent_create(nickname="Peeker")
+    with pytest.raises(ServiceError, match="fresh seeds"):
+        tournament_create(slug="peek", name="p", format="ladder", games=["tic-tac-toe"], agents=[person], first_seed=0)
+    assert not Tournament.objects.filter(slug="peek").exists()
+    with pytest.raises(ServiceError, match="whole number from 0"):
+        tournament_create(
+            slug="big",
+            name="b",
+            format="ladder",
+            games=["tic-tac-toe"],
+            agents=[ttt_bots["tic-tac-toe-lv1"]],
+            first_seed=2**63,
+        )
+
+
+def test_an_outside_agent_plays_no_duplicate_twins(ttt_bots, django_user_model):
+    owner = django_user_model.objects.create_user("owner", password="pw-123456")
+    outside = agent_create(slug="mine", name="Mine", kind="remote", config={"transport": "websocket"}, owner=owner)
+    climb = tournament_create(
+        slug="climb", name="c", format="ladder", games=["tic-tac-toe"], agents=[outside], games_per_seat=2
+    )
+    matches = list(climb.matches.order_by("pk"))
+    assert len(matches) == 4  # level 0: two games from each seat ...
+    assert all(match.duplicate_of_id is None for match in matches)  # ... none the twin of another
+    assert len({match.seed for match in matches}) == 4  # so none meets a deal its other seat has seen
 
 
 def test_cli_agents_add_list_show(ttt_bots):

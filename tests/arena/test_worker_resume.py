@@ -59,9 +59,10 @@ class Site:
     def prepare(self) -> None:
         self.manage("migrate", "--noinput")
         self.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+        # Fixed seeds, so the killed site replays the reference's deals.
         self.manage(
             "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
-            "--agents", *AGENTS, "--games-per-seat", "4",
+            "--agents", *AGENTS, "--games-per-seat", "4", "--first-seed", "0",
         )  # fmt: skip
 
     def results(self) -> dict[tuple, tuple]:

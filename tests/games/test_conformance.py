@@ -138,6 +138,13 @@ def test_texts_for_people_and_models(game):
     assert game.version
 
 
+def test_only_games_flagged_hidden_teams_deal_their_teams(game):
+    """Tournaments seat entrants by `team_of` on a fresh state unless `hidden_teams`: it must then be the same for
+    every deal, or who sits where would tell who is on which team."""
+    sides = {tuple(game.team_of(game.initial_state(seed=seed), s) for s in range(game.num_players)) for seed in SEEDS}
+    assert (len(sides) > 1) == game.hidden_teams, sides
+
+
 def test_rng_is_derived_from_state(game):
     state = game.initial_state(seed=11)
     assert game.rng(state).random() == game.rng(game.from_json(game.to_json(state))).random()

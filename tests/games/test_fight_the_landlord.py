@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from itertools import combinations
@@ -168,6 +169,25 @@ def test_a_bomb_doubles_and_the_peasants_win_together():
     assert GAME.team_of(state, 1) == GAME.team_of(state, 2) != GAME.team_of(state, 0)
 
 
+def test_botzone_scoring_adds_card_kind_points_without_doubling():
+    # The bomb game above under Botzone's judge: P1 led a single (1 point), P2 went out with a bomb (10).
+    # The peasants win: 2 each plus their kind points / 100, shared — (2.10 + 2.00) / 2 = 2.05; P1 0.01.
+    plays = ((0, (0,)), (1, (12, 13, 14, 15)))
+    state = LandlordState(0, 2, False, ((4, 8), (), (20,)), (53, 52, 51), (), 0, plays, "botzone")
+    assert GAME.kind_points(state) == [1, 10, 0]
+    assert GAME.botzone_points(state) == pytest.approx((0.01, 2.05, 2.05))
+    result = GAME.outcome(state)
+    assert result.scores == (0.0, 1.0, 1.0)
+    assert "Botzone points 0.01 / 2.05 / 2.05" in result.reason
+    assert "× 2" not in result.reason  # no doubling for the bomb
+    assert GAME.variant_of({"scoring": "botzone"}) == "botzone"
+    assert GAME.from_json(GAME.to_json(state)) == state
+    with pytest.raises(ValueError, match="no bidding"):
+        GAME.initial_state(seed=1, bidding=True, scoring="botzone")
+    standard = GAME.initial_state(seed=3)
+    assert "scoring" not in GAME.to_json(standard)  # the standard record is unchanged
+
+
 def test_hands_stay_in_player_view_and_the_seed_deals_the_same_cards_in_both_variants():
     state = GAME.initial_state(seed=9, bidding=True)
     hands, bottom = deal(9)
@@ -195,3 +215,16 @@ def test_parse_reads_ranks_cards_and_passes():
         GAME.parse_action(state, "3 4")
     with pytest.raises(IllegalAction):
         GAME.apply(state, GAME.parse_action(state, "4"))  # not in the hand
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_botzone_variant_random_playouts_keep_the_contract(seed):
+    rng = random.Random(seed)
+    state = GAME.initial_state(seed=seed, **GAME.variants["botzone"])
+    while GAME.current_player(state) is not None:
+        action = GAME.random_action(state, rng)
+        assert GAME.parse_action(state, GAME.action_to_text(state, action)) == action
+        state = GAME.apply(state, action)
+        assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
+    assert GAME.outcome(state) is not None
+    GAME.full_view(state)

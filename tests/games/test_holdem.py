@@ -4,8 +4,10 @@ blinds and buttons, duplicate deals, hidden hole cards, and the bots."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from contextlib import contextmanager
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -289,3 +291,84 @@ def test_each_level_beats_the_one_below():
     for lower, upper in itertools.pairwise(bots):
         result = play_series(GAME, upper, lower, games_per_seat=15)
         assert result.win_rate > 0.55, (upper.slug, result)
+
+
+BOTZONE_LOG = Path("/work/shared/reference/records/botzone/TexasHoldem2p__lv0__Qwen3-14B__0-llm.json")
+
+
+def test_a_bare_number_puts_that_many_more_chips_in():
+    # Botzone's notation: N > 0 is "put N more chips in now". The small blind (50 in) answering 451 raises to 501.
+    state = GAME.initial_state(seed=1)
+    assert GAME.parse_action(state, "451") == ("raise", 501)
+    assert GAME.parse_action(state, "raise-to 451") == ("raise", 451)
+    assert GAME.parse_action(state, "0") == CALL
+    assert GAME.parse_action(state, "-1") == FOLD
+    flop = play(GAME.initial_state(seed=1), "call,check")
+    assert GAME.parse_action(flop, "100") == ("raise", 100)  # nothing in yet this round: a bet of 100
+
+
+def test_botzone_variant_betting_order_folds_and_raise_sizes():
+    state = GAME.initial_state(seed=1, **GAME.variants["botzone"])
+    assert GAME.current_player(state) == 0  # the button (small blind) acts first before the flop
+    # Botzone's raise: the round's bet after it must reach twice the largest single raise (the big blind
+    # before the flop), so the small blind raises to at least 200; it may not put its whole stack in but by all-in.
+    assert GAME.raise_bounds(state) == (200, STACK)
+    assert not GAME.is_legal(state, ("raise", 199))
+    with pytest.raises(IllegalAction, match="answer -2"):
+        GAME.parse_action(state, "19950")  # every chip left: Botzone wants -2 for an all-in
+    state = play(state, "call,check")
+    assert GAME.current_player(state) == 0  # and acts first after the flop too (ours: the big blind)
+    assert FOLD in GAME.legal_actions(state)  # folding with nothing to call is allowed
+    assert GAME.raise_bounds(state) == (100, 19_900)
+    state = play(state, "250")  # a bet of 250: the next raise must reach 500
+    assert GAME.raise_bounds(state) == (500, 19_900)
+    ended = GAME.apply(state, FOLD)
+    assert (ended.hand, GAME.net(ended)) == (1, 100)  # seat 1 folds: its big blind goes to seat 0
+    # Facing an all-in a player calls it (Botzone's -2) or folds.
+    shove = play(GAME.initial_state(seed=1, **GAME.variants["botzone"]), "all-in")
+    assert GAME.parse_action(shove, "-2") == CALL
+    assert GAME.raise_bounds(shove) is None
+    standard = play(GAME.initial_state(seed=1), "call,check")
+    assert GAME.current_player(standard) == 1
+    assert FOLD not in GAME.legal_actions(standard)
+
+
+def test_botzone_ranking_has_no_wheel():
+    from games.holdem.cards import botzone_best_hand
+
+    wheel, pair = ["Ah", "2d", "3s", "4c", "5h", "9d", "Jc"], ["Ah", "Ad", "3s", "4c", "5h", "9d", "Jc"]
+    assert best_hand(wheel) > best_hand(pair)  # ours: a five-high straight beats a pair
+    assert botzone_best_hand(wheel) < botzone_best_hand(pair)  # Botzone: ace high, below a pair
+    assert botzone_best_hand(wheel) == (1, 14, 11, 9, 5, 4)
+    assert botzone_best_hand(["6h", "2d", "3s", "4c", "5h", "9d", "Jc"]) == (5, 6)  # its lowest straight
+
+
+@pytest.mark.skipif(not BOTZONE_LOG.exists(), reason="the shared reference records are not on this machine")
+def test_botzone_log_replays_with_its_cards_and_results():
+    from ratings.reports.imports import botzone_holdem
+
+    log = json.loads(BOTZONE_LOG.read_text())
+    moves, scores, reason = botzone_holdem(BOTZONE_LOG.name, GAME, log)
+    # Hand 1: seat 0 (small blind) calls, checks are made, seat 0 bets 100 on flop and turn, seat 1 puts in 619,
+    # seat 0 shoves, seat 1 folds: +819 for seat 0 (the judge's temp_result). Hand 2: seat 1, now the small
+    # blind, answers 451: a raise to 501, not to 451; seat 0 folds its big blind.
+    assert moves[:10] == [
+        "call", "check", "raise-to 100", "call", "raise-to 100", "raise-to 619", "all-in", "fold",
+        "raise-to 501", "fold",
+    ]  # fmt: skip
+    # The last hand: seat 1 calls, seat 0 folds with nothing to call (allowed by Botzone's judge).
+    assert moves[-2:] == ["call", "fold"]
+    assert (scores, reason) == ([0.0, 1.0], "Player 2 won 16,605 chips over 20 hands")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_botzone_variant_random_playouts_keep_the_contract(seed):
+    rng = random.Random(seed)
+    state = GAME.initial_state(seed=seed, **GAME.variants["botzone"])
+    while GAME.current_player(state) is not None:
+        action = GAME.random_action(state, rng)
+        assert GAME.parse_action(state, GAME.action_to_text(state, action)) == action
+        state = GAME.apply(state, action)
+        assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
+    assert GAME.outcome(state) is not None
+    GAME.full_view(state)

@@ -3,6 +3,7 @@ and the ladder's search level and exhausted-wall rule."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -203,3 +204,84 @@ def test_on_the_ladder_an_exhausted_wall_goes_to_the_seat_nearer_to_ready():
     assert GAME.outcome(state).scores == (0.5,) * 4  # the game itself: a drawn hand
     scores = GAME.ladder_scores(state)
     assert scores[0] == scores[3] > scores[1] == scores[2]
+
+
+def test_a_kong_made_from_an_exposed_pung_can_be_robbed():
+    # P1 has an exposed pung of B4 and draws the fourth B4; P4 waits on B1 or B4 (T1–T9, B2 B3, a pair of J3).
+    b4 = tile_of("B4")
+    state = MahjongState(
+        seed=0, ply=20, wall=tiles("W1 W1 W2 W2 W3 W3"),
+        hands=(tiles("W5 W6 W7 W8 W9 F1 F1 F2 F3 F4 B4"), tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 F2 F2 F3 F3"),
+               tiles("B6 B6 B7 B7 B8 B8 B9 B9 J1 J1 J2 J2 F4"), tiles("T1 T2 T3 T4 T5 T6 T7 T8 T9 B2 B3 J3 J3")),
+        packs=((("PENG", b4, 1),), (), (), ()), flowers=((),) * 4, discards=((),) * 4,
+        phase="turn", turn=0, drawn=b4, about_kong=False, responses=((),) * 4, events=(), result=(),
+    )  # fmt: skip
+    assert ("bugang", b4) in GAME.legal_actions(state)
+    rob = GAME.apply(state, ("bugang", b4))
+    assert (rob.phase, GAME.current_player(rob), rob.packs[0]) == ("rob", 1, (("GANG", b4, 1),))
+    assert GAME.legal_actions(rob) == [("pass",)]  # P2 cannot win on B4
+    assert "adds B4 to a pung: answer Hu to rob the kong" in GAME.observation_text(rob, 1)
+    rob = GAME.apply(GAME.apply(rob, ("pass",)), ("pass",))
+    assert GAME.legal_actions(rob) == [("pass",), ("hu",)]
+    won = GAME.apply(rob, ("hu",))
+    result = GAME.outcome(won)
+    assert result.scores == (0.0, 0.5, 0.5, 1.0)  # P1, who added the tile, pays like a discarder
+    assert result.reason.startswith("P4 wins by robbing P1's kong; P1 pays 35, the others 8. 27 fan:")
+    assert "Robbing The Kong 8" in result.reason
+    assert "Pure Straight 16" in result.reason
+    # Nobody robs: the kong's owner draws its replacement tile and plays on.
+    passed = GAME.apply(GAME.apply(GAME.apply(GAME.apply(state, ("bugang", b4)), ("pass",)), ("pass",)), ("pass",))
+    assert (passed.phase, passed.turn, passed.drawn, passed.about_kong) == ("turn", 0, tile_of("W1"), True)
+    assert [e[1] for e in passed.events] == ["bugang"]
+
+
+def test_the_prevalent_wind_is_east_unless_set_or_drawn():
+    assert GAME.initial_state(seed=3).wind == 0
+    assert "wind" not in GAME.to_json(GAME.initial_state(seed=3))  # the standard record is unchanged
+    drawn = [GAME.initial_state(seed=s, wind="drawn").wind for s in range(40)]
+    assert set(drawn) == {0, 1, 2, 3}
+    south = GAME.initial_state(seed=3, wind=1)
+    assert "prevalent wind South" in GAME.observation_text(south, 0)
+    assert GAME.from_json(GAME.to_json(south)) == south
+    # A pung of the prevalent wind scores Prevalent Wind (2 fan) only when that wind is prevalent.
+    flags = {"flowers": 0, "self_drawn": False, "fourth_tile": False, "about_kong": False, "wall_last": False}
+    hand, win = tiles("F2 F2 F2 W1 W2 W3 T4 T5 T6 B7 B8 B9 J1"), tile_of("J1")
+    assert "Prevalent Wind" in {f.name for f in fans((), hand, win, **flags, seat_wind=0, prevalent_wind=1)}
+    assert "Prevalent Wind" not in {f.name for f in fans((), hand, win, **flags, seat_wind=0, prevalent_wind=0)}
+
+
+def test_botzone_variant_deals_four_private_walls_without_flowers():
+    from dataclasses import replace
+
+    state = GAME.initial_state(seed=5, **GAME.variants["botzone"])
+    assert GAME.variant_of({"walls": "botzone", "wind": "drawn"}) == "botzone"
+    assert (state.wall, [len(w) for w in state.walls]) == ((), [20, 21, 21, 21])  # 34 each, 13 dealt, East drew
+    assert all(t < 34 for hand in state.hands for t in hand)  # no flowers
+    assert GAME.player_view(state, 0)["wall"] == 83
+    assert "each player draws only from its own (P1 20, P2 21, P3 21, P4 21)" in GAME.observation_text(state, 2)
+    # Four W1 in hand: a concealed kong, but not when the next seat's wall (or its own) is empty.
+    w1 = tile_of("W1")
+    four = replace(state, hands=(tiles("W1 W1 W1 W1 T2 T3 T4 T5 T6 T7 B1 B2 B3 J1"), *state.hands[1:]), drawn=w1)
+    assert ("gang", w1) in GAME.legal_actions(four)
+    assert ("gang", w1) not in GAME.legal_actions(replace(four, walls=((), *four.walls[1:])))
+    last = replace(four, walls=(four.walls[0], (), *four.walls[2:]))
+    assert GAME.wall_last(last)
+    assert ("gang", w1) not in GAME.legal_actions(last)
+    # Nobody claims a discard and the next seat's wall is empty: the hand is drawn.
+    state = GAME.apply(last, ("play", tile_of("J1")))
+    for _ in range(3):
+        state = GAME.apply(state, ("pass",))
+    assert (state.phase, state.result) == ("over", (-1, -1, ()))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_botzone_variant_random_playouts_keep_the_contract(seed):
+    rng = random.Random(seed)
+    state = GAME.initial_state(seed=seed, **GAME.variants["botzone"])
+    while GAME.current_player(state) is not None:
+        action = GAME.random_action(state, rng)
+        assert GAME.parse_action(state, GAME.action_to_text(state, action)) == action
+        state = GAME.apply(state, action)
+        assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
+    assert GAME.outcome(state) is not None
+    GAME.full_view(state)

@@ -31,7 +31,7 @@ def _play():
     bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
     agents = [bots["tic-tac-toe-lv0"], bots["tic-tac-toe-lv2"], bots["tic-tac-toe-lv4"]]
     tournament = tournament_create(
-        slug="t", name="t", format="round_robin", games=["tic-tac-toe"], agents=agents, games_per_seat=6
+        slug="t", name="t", format="round_robin", games=["tic-tac-toe"], agents=agents, games_per_seat=6, first_seed=0
     )
     async_to_sync(run_tournament)(tournament.pk)
     person = guest_agent_create(nickname="Pia <b>")

@@ -34,6 +34,12 @@ class Command(BaseCommand):
             default=None,
             help="Bot-vs-bot ladder matches to queue for the worker (default: ARENA_SEED_MATCHES, 400; 0: none).",
         )
+        parser.add_argument(
+            "--first-run-seed",
+            type=int,
+            default=None,
+            help="Reproduce a first run: its matches take consecutive fixed seeds from this one (default: random).",
+        )
 
     def handle(
         self,
@@ -41,6 +47,7 @@ class Command(BaseCommand):
         no_demo: bool = False,
         game: list[str] | None = None,
         first_run_matches: int | None = None,
+        first_run_seed: int | None = None,
         **options,
     ):
         games = game or list(LADDER_MODULES)
@@ -58,13 +65,14 @@ class Command(BaseCommand):
         if first_run_matches is None:
             first_run_matches = settings.ARENA_SEED_MATCHES
         if first_run_matches > 0:
-            queued = first_run_tournaments_create(games=games, matches=first_run_matches)
+            queued = first_run_tournaments_create(games=games, matches=first_run_matches, first_seed=first_run_seed)
             count = sum(t.matches.count() for t in queued)
             self.stdout.write(f"first run: {count} bot matches queued for the worker ({len(queued)} ladders)")
 
     def _demo_matches(self, games: list[str]) -> None:
-        """A few finished bot games per game (Lv0–Lv2, both seat orders; in team games Lv1 holds every seat of one
-        team and Lv0 the rest, as GameBench duplicated an agent over its team), so no page is empty on first visit."""
+        """A few finished bot games per game (Lv0–Lv2, both seat orders; in team games Lv1 holds the first seating of
+        `seatings`, its whole side or, where the deal picks teams in secret, one seat), so no page is empty on first
+        visit."""
         plans = []
         for game_slug in games:
             if Match.objects.filter(game=game_slug, record__demo=True).exists():
@@ -76,7 +84,7 @@ class Command(BaseCommand):
                 pairs = [(lv[1], lv[0]), (lv[0], lv[1])] + ([(lv[2], lv[1]), (lv[1], lv[2])] if len(lv) > 2 else [])
                 plans += [(game_slug, list(pair)) for pair in pairs]
             else:
-                plans.append((game_slug, seatings(game_slug, DEMO_SEED, {}, lv[1], lv[0], None)[0]))
+                plans.append((game_slug, seatings(game_slug, {}, lv[1], lv[0], None)[0]))
         for game_slug, agents in tqdm(plans, desc="demo matches", unit="match", disable=None):
             match = match_create(game=game_slug, agents=agents, seed=DEMO_SEED, extra_record={"demo": True})
             async_to_sync(run_match)(match.pk)

@@ -30,7 +30,12 @@ class Command(BaseCommand):
         create.add_argument("--games", nargs="+", required=True)
         create.add_argument("--agents", nargs="+", required=True, help="Entrants (ladder: the candidates).")
         create.add_argument("--games-per-seat", type=int, help="Seeds per pairing (ladder: per level).")
-        create.add_argument("--first-seed", type=int, default=0)
+        create.add_argument(
+            "--first-seed",
+            type=int,
+            help="Reproduce a run: consecutive fixed seeds from this one (the tournament is marked fixed-seed). "
+            "Default: fresh random seeds.",
+        )
         create.add_argument("--fallback", choices=["random_legal", "forfeit", "abort"], default="random_legal")
         create.add_argument("--opponents", nargs="+", default=[], help="Adversarial matrix: the fixed opponents.")
         create.add_argument("--budget", type=int, default=200, help="Adaptive: most matches to play.")

@@ -59,6 +59,8 @@ def test_only_an_operator_registers_programs_engines_or_signs_with_arenas_enviro
     [
         ("remote", {"url": "ftp://a.test/"}, "url"),
         ("remote", {"url": "https://a.test/", "retries": 50}, "at most 5"),
+        ("remote", {"url": "https://a.test/" + "x" * 500}, "url is at most 500 characters"),
+        ("remote", {"url": "https://a.test/", "timeout_s": 1e12}, "timeout_s is at most 60"),
         ("remote", {"url": "https://a.test/", "secret_id": "chosen"}, "Unknown field"),
         ("remote", {"transport": "websocket", "url": "https://a.test/"}, "alone"),
         ("remote", {"transport": "carrier-pigeon"}, "transport"),

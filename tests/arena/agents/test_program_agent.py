@@ -199,3 +199,25 @@ async def test_a_botzone_chess_bot_plays_unchanged_in_botzones_chess_format(seat
     answer = json.loads(attempts[-1].raw_text)["response"]
     decided = await match.decisions.aget(ply=attempts[-1].ply)
     assert decided.action_text == answer["source"] + answer["target"] + answer["promotion"].replace("*", "")
+
+
+async def test_a_programs_debug_output_stays_private_to_its_seat_while_the_match_runs(client):
+    command = bots.python_bot(bots.program_dir(), "ttt", bots.JSON_TICTACTOE)
+    match = await play_against_random({"command": command, "protocol": "botzone"}, seat=0)
+    first = await Attempt.objects.filter(match=match, seat=0).order_by("ply").afirst()
+    assert '"debug"' in first.raw_text
+    url = f"/api/v1/matches/{match.pk}/attempts/{first.ply}"
+
+    replay = f"/matches/{match.pk}/replay/?ply={first.ply + 1}"
+    pid = str(json.loads(first.raw_text)["debug"])
+
+    await Match.objects.filter(pk=match.pk).aupdate(status=Match.Status.RUNNING)
+    assert (await sync_to_async(client.get)(url)).status_code == 403
+    assert f"&quot;debug&quot;: {pid}" not in (await sync_to_async(client.get)(replay)).content.decode()
+    listed = (await sync_to_async(client.get)(f"/api/v1/matches/{match.pk}")).json()["decisions"]
+    assert [d["trace_visible"] for d in listed[:2]] == [False, True]  # the random bot's trace is no secret
+
+    await Match.objects.filter(pk=match.pk).aupdate(status=Match.Status.FINISHED)
+    answer = (await sync_to_async(client.get)(url)).json()
+    assert '"debug"' in answer["attempts"][0]["raw_text"]
+    assert f"&quot;debug&quot;: {pid}" in (await sync_to_async(client.get)(replay)).content.decode()

@@ -161,3 +161,48 @@ async def test_an_agent_limited_to_public_addresses_never_calls_the_loopback(age
     assert result.attempts[0].verdict == "api_error"
     assert "127.0.0.1" in result.attempts[0].message
     assert server.bodies == []
+
+
+async def test_a_resolver_that_rebinds_to_the_loopback_never_gets_a_request_through(agent_server, monkeypatch):
+    from arena.agents import remote
+
+    server = agent_server()
+    answers = iter([["2606:4700:4700::1111"], ["127.0.0.1"], ["127.0.0.1"], ["127.0.0.1"]])
+    asked: list[str] = []
+
+    async def rebinding(host: str, port: int) -> list[str]:
+        asked.append(host)
+        return next(answers)
+
+    monkeypatch.setattr(remote, "resolve", rebinding)
+    # "localhost" is what the system's resolver would turn into 127.0.0.1 if anything asked it again.
+    url = server.url.replace("127.0.0.1", "localhost")
+    agent = remote.RemoteAgent({"url": url, "public_only": True, "timeout_s": 0.5, "retries": 1, "provider_retries": 1})
+    game = get_game("tic-tac-toe")
+    result = await agent.decide(game, game.initial_state(seed=1), 0, 1)
+    assert result.action is None
+    assert server.bodies == []  # the loopback server never saw a request
+    assert asked == ["localhost", "localhost"]  # resolved once per request: public, then the rebind
+    first, last = result.attempts
+    assert first.verdict in ("api_error", "timeout")
+    assert first.transient
+    assert last.verdict == "api_error"
+    assert not last.transient
+    assert last.message == "localhost resolves to 127.0.0.1, which agents registered through the API may not reach."
+
+
+async def test_a_public_only_agent_is_connected_to_the_address_it_was_checked_at(agent_server, monkeypatch):
+    from arena.agents import remote
+
+    server = agent_server()
+    monkeypatch.setattr(remote.ipaddress.IPv4Address, "is_global", property(lambda self: True))
+
+    async def system_would_say_otherwise(host: str, port: int) -> list[str]:
+        return ["127.0.0.1"]  # checked (every address counts as public here), then connected to as is
+
+    monkeypatch.setattr(remote, "resolve", system_would_say_otherwise)
+    agent = remote.RemoteAgent({"url": server.url.replace("127.0.0.1", "agent.invalid"), "public_only": True})
+    game = get_game("tic-tac-toe")
+    result = await agent.decide(game, game.initial_state(seed=1), 0, 1)
+    assert result.attempts[-1].verdict == "ok"
+    assert len(server.bodies) == 1  # "agent.invalid" never resolves: the pinned address was used

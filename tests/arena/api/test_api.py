@@ -10,7 +10,6 @@ from django.core.management import call_command
 from django.test import Client
 
 from arena.agents.remote import derived_secret
-from arena.api.routes import anonymous_throttle
 from arena.models import Agent, ApiToken, Match, Tournament
 from arena.play.people import person_agent_for_user, person_match_create
 from arena.record.agents import bots_ensure
@@ -130,8 +129,8 @@ def test_a_running_hidden_match_shows_each_caller_only_what_they_may_see(alice):
     assert client.get(f"/api/v1/matches/{match.pk}", **bearer(token)).json()["your_seats"] == [1]
 
 
-def test_anonymous_reads_are_rate_limited(monkeypatch):
-    monkeypatch.setattr(anonymous_throttle, "num_requests", 3)
+def test_anonymous_reads_are_rate_limited(settings):
+    settings.ARENA_RATE_LIMITS = {"api_anonymous": (3, 60)}
     client = Client()
     codes = [client.get("/api/v1/matches").status_code for _ in range(5)]
     assert codes == [200, 200, 200, 429, 429]

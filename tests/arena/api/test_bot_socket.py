@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from unittest.mock import ANY
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import override_settings
 
-from arena.api.services import api_token_create
+from arena.api.services import api_token_create, api_token_revoke
 from arena.asgi import application
 from arena.models import Agent, Match
 from arena.play.views import opponent_choices
@@ -46,6 +49,11 @@ async def test_a_websocket_bot_plays_its_seats_until_the_match_ends(django_user_
     refused = json.loads(await intruder.receive_from(timeout=10))
     assert refused["type"] == "error"
     assert "None of your agents" in refused["message"]
+    for huge in ({"match": 10**20, "ply": 0}, {"match": match.pk, "ply": -1}):  # past the database's integers
+        await intruder.send_to(text_data=json.dumps({"type": "move", "action": "b2", **huge}))
+        refused = json.loads(await intruder.receive_from(timeout=10))
+        assert refused == {"type": "error", "match": None, "message": refused["message"]}
+        assert "must be a whole number" in refused["message"]
     await intruder.disconnect()
     assert await match.decisions.acount() == 0
 
@@ -100,3 +108,110 @@ async def test_the_lobby_offers_every_kind_that_can_play_and_a_websocket_bot_onl
     assert (await sync_to_async(offered)("chess"))["Remote agents"] == ["http-bot", "ws-bot"]
     await ws.disconnect()
     assert (await sync_to_async(offered)("chess"))["Remote agents"] == ["http-bot"]
+
+
+def _bot_owner(django_user_model, name: str = "botmaker") -> tuple:
+    owner = django_user_model.objects.create_user(name, password="pw-123456")
+    agent_create(slug=f"{name}-bot", name=name, kind="remote", config={"transport": "websocket"}, owner=owner)
+    record, token = api_token_create(user=owner, name="bot", scopes=["agents"])
+    return record, token
+
+
+async def _pollers_left() -> list[asyncio.Task]:
+    await asyncio.sleep(0.05)  # a cancelled task finishes on the loop's next turns
+    return [task for task in asyncio.all_tasks() if task.get_coro().__qualname__ == "BotConsumer._poll"]
+
+
+MALFORMED = {
+    "a list": "[]",
+    "a string": '"x"',
+    "a number": "1",
+    "an infinite match": '{"type": "move", "match": 1e400, "ply": 0, "action": "b2"}',
+    "an infinite ply": '{"type": "move", "match": 1, "ply": 1e400, "action": "b2"}',
+    "deeply nested arrays": "[" * 5000 + "]" * 5000,
+    "a boolean ply": '{"type": "move", "match": 1, "ply": true, "action": "b2"}',
+    "a huge match id": '{"type": "move", "match": 1' + "0" * 30 + ', "ply": 0, "action": "b2"}',
+    "a match id past 64 bits": '{"type": "move", "match": 9223372036854775808, "ply": 0, "action": "b2"}',
+    "a negative ply": '{"type": "move", "match": 1, "ply": -1, "action": "b2"}',
+    "an action that is not text": '{"type": "move", "match": 1, "ply": 0, "action": ["b2"]}',
+    "a lone surrogate": '{"type": "move", "match": 1, "ply": 0, "action": "\\ud800"}',
+    "not JSON": "{",
+    "over the size limit": '"' + "x" * 20_000 + '"',
+}
+
+
+async def test_each_malformed_frame_gets_an_error_and_the_socket_plays_on(django_user_model):
+    _, token = await sync_to_async(_bot_owner)(django_user_model)
+    ws = bot_socket(token)
+    assert (await ws.connect())[0]
+    for name, text in MALFORMED.items():
+        await ws.send_to(text_data=text)
+        answer = json.loads(await ws.receive_from(timeout=5))
+        assert answer["type"] == "error", name
+        assert answer["message"], name
+        assert "could not handle" not in answer["message"], (name, answer)
+    # Still usable: a well-formed move on a match that does not exist is refused by the service, not the parser.
+    await ws.send_to(text_data=json.dumps({"type": "move", "match": 999_999, "ply": 0, "action": "b2"}))
+    assert json.loads(await ws.receive_from(timeout=5))["match"] == 999_999
+    assert len(await _pollers_left()) == 1
+    await ws.disconnect()
+    assert await _pollers_left() == []
+
+
+async def test_a_flood_of_frames_is_answered_with_slow_down(django_user_model):
+    _, token = await sync_to_async(_bot_owner)(django_user_model)
+    ws = bot_socket(token)
+    assert (await ws.connect())[0]
+    answers = []
+    for _ in range(35):
+        await ws.send_to(text_data="[]")
+        answers.append(json.loads(await ws.receive_from(timeout=5))["message"])
+    assert answers.count("Too many messages; slow down.") == 5
+    await ws.disconnect()
+    assert await _pollers_left() == []
+
+
+@override_settings(ARENA_PLAY_LIMITS={"bot_sockets_per_token": 2})
+async def test_sockets_per_token_are_capped_and_a_closed_one_frees_its_place(django_user_model):
+    _, token = await sync_to_async(_bot_owner)(django_user_model)
+    first, second, third = bot_socket(token), bot_socket(token), bot_socket(token)
+    assert (await first.connect())[0]
+    assert (await second.connect())[0]
+    await third.connect()
+    refusal = json.loads(await third.receive_from(timeout=5))
+    assert "with this token (at most 2)" in refusal["message"]
+    assert (await third.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4429, "reason": ANY}
+    await first.disconnect()
+    fourth = bot_socket(token)
+    assert (await fourth.connect())[0]
+    assert await fourth.receive_nothing(timeout=0.7)  # no refusal: the closed socket's place was given back
+    await second.disconnect()
+    await fourth.disconnect()
+    assert await _pollers_left() == []
+
+
+@override_settings(ARENA_PLAY_LIMITS={"sockets_per_address": 2})
+async def test_sockets_per_address_are_capped_across_tokens(django_user_model):
+    tokens = [(await sync_to_async(_bot_owner)(django_user_model, f"maker{n}"))[1] for n in range(3)]
+    sockets = [bot_socket(token) for token in tokens]
+    assert (await sockets[0].connect())[0]
+    assert (await sockets[1].connect())[0]
+    await sockets[2].connect()
+    assert "from your address (at most 2)" in json.loads(await sockets[2].receive_from(timeout=5))["message"]
+    assert (await sockets[2].receive_output(timeout=5))["code"] == 4429
+    for ws in sockets[:2]:
+        await ws.disconnect()
+    assert await _pollers_left() == []
+
+
+async def test_revoking_a_token_closes_its_open_socket(django_user_model):
+    record, token = await sync_to_async(_bot_owner)(django_user_model)
+    ws = bot_socket(token)
+    assert (await ws.connect())[0]
+    assert await ws.receive_nothing(timeout=0.7)
+    await sync_to_async(api_token_revoke)(token=record)
+    notice = json.loads(await ws.receive_from(timeout=5))
+    assert notice["type"] == "error"
+    assert "revoked" in notice["message"]
+    assert (await ws.receive_output(timeout=5))["code"] == 4401
+    assert await _pollers_left() == []

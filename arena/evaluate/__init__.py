@@ -1,0 +1,1 @@
+"""Evaluating one agent the way a paper did: its protocol as data (protocols.py), scheduled as tournaments."""

@@ -1,0 +1,214 @@
+"""Each seed paper's evaluation protocol as data, every choice cited (docs/evaluate.md has the full citations).
+
+A protocol is split into parts (one tournament each): a ladder over several games is one part; an
+opponent set that is game-specific (bots) or a game played in two modes makes one part per game or mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: What the protocol's opponents are when it names none in Arena: the researcher names them (`--opponents`).
+NAMED_BY_RESEARCHER = "named"
+#: The game's bot ladder, climbed from Lv0 (BotzoneBench §4.5).
+LADDER = "ladder"
+#: The strongest level of the game's bot ladder, standing in for a game's "built-in AI".
+TOP_BOT = "top-bot"
+#: Uniform random legal moves (Lv0 of every ladder).
+RANDOM_BOT = "random-bot"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One mode or scenario of a game as the paper plays it: the game, its variant and options."""
+
+    game: str
+    variant: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """What a paper prescribes for evaluating one agent. `None` means the paper leaves it to the agent's own config."""
+
+    key: str
+    paper: str
+    #: The tournament format that plays it (arena/tournaments/services.py).
+    format: str
+    #: The paper's games that Arena has, one Part per mode or scenario.
+    parts: tuple[Part, ...]
+    #: LADDER, TOP_BOT, RANDOM_BOT or NAMED_BY_RESEARCHER.
+    opponents: str
+    #: Games per seat (side) per opponent or ladder level; None: the format's default (the ladder's 16/32).
+    games_per_seat: int | None
+    #: The scaffolds the paper ran; the first is the default, the others are the paper's too (not a change).
+    scaffolds: tuple[str, ...]
+    retries: int | None
+    fallback: str
+    temperature: float | None
+    #: The seat rule in words (how sides and deals are balanced).
+    seating: str
+    #: The report (ratings/reports/<key>.py) whose tables show the results.
+    report: str
+    #: The paper's section for each choice above, by field name (docs/evaluate.md repeats them).
+    sources: dict[str, str]
+    #: What the paper evaluated that Arena cannot play (so it is left out).
+    left_out: str = ""
+
+    @property
+    def games(self) -> list[str]:
+        return list(dict.fromkeys(p.game for p in self.parts))
+
+
+BOTZONEBENCH = Protocol(
+    key="botzonebench",
+    paper="BotzoneBench",
+    format="ladder",
+    parts=tuple(
+        Part(g)
+        for g in ("tic-tac-toe", "gomoku", "ataxx", "reversi", "chess", "holdem", "fight-the-landlord", "mahjong")
+    ),
+    opponents=LADDER,
+    games_per_seat=None,
+    scaffolds=("botzone",),
+    retries=3,
+    fallback="forfeit",
+    temperature=None,
+    seating="duplicate sets: each seed played with the agent on every side, against every ladder level",
+    report="botzonebench",
+    sources={
+        "games": "§3, Table 1",
+        "opponents": "§4.4 (graded baseline bots), §4.5 (climb from Lv0, advance at ≥ 50%)",
+        "games_per_seat": "§4.1: 16 duplicate games per side (perfect information), 32 (imperfect)",
+        "seating": "§4.1: duplicate design, fixed seeds applied to every matchup",
+        "scaffold": "§4.3 and Appendix C (Evaluation / Reason / Answer prompt)",
+        "retries": "Appendix C (previous invalid outputs fed back); 3 in the paper's code",
+        "fallback": "§4.2: an invalid decision or timeout is an error, not masked by recovery",
+        "reruns": "§4.1: games ended by transient failures are rematched",
+    },
+)
+
+GAMEBENCH = Protocol(
+    key="gamebench",
+    paper="GameBench",
+    format="adversarial",
+    parts=tuple(
+        Part(g)
+        for g in (
+            "air-land-sea",
+            "arctic-scavengers",
+            "are-you-the-traitor",
+            "codenames",
+            "hive",
+            "pit",
+            "santorini",
+            "two-rooms-and-a-boom",
+            "sea-battle",
+        )
+    ),
+    opponents=RANDOM_BOT,
+    games_per_seat=2,
+    scaffolds=("cot", "direct", "rap"),
+    retries=3,
+    fallback="random_legal",
+    temperature=None,
+    seating="each seed played with the agent on each side; on teams the agent is duplicated (§3.2)",
+    report="gamebench",
+    sources={
+        "games": "§3 and Appendix J (nine games with data)",
+        "opponents": "§3.1: the random-action agent is the baseline every agent is compared with",
+        "games_per_seat": "not fixed by the paper (Figure 2: counts vary); Arena's choice",
+        "seating": "§3.2 (agents duplicated on teams); the paper's code picks player 1 at random",
+        "scaffold": "§3.1: base, Chain-of-Thought and RAP",
+        "retries": "Appendix G; 3 in the paper's code",
+        "fallback": "Appendix G; the paper's code plays a random action after the retries",
+    },
+)
+
+ADVGAMEBENCH = Protocol(
+    key="advgamebench",
+    paper="AdvGameBench",
+    format="adversarial",
+    parts=(Part("tower-defense"), Part("battle-card"), Part("attribute-battle")),
+    opponents=NAMED_BY_RESEARCHER,
+    games_per_seat=4,
+    scaffolds=("direct",),
+    retries=None,
+    fallback="random_legal",
+    temperature=0.3,
+    seating="both move orders against each opponent; every match alternates attacker and defender each round",
+    report="advgamebench",
+    sources={
+        "games": "§3.2",
+        "opponents": "§4: three opponents of different families (ChatGPT-4o, Claude-3.5-Sonnet, DeepSeek-V3)",
+        "games_per_seat": "abstract: 4320 rounds over 12 models and 3 games = 120 rounds per model and game = "
+        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived)",
+        "seating": "§3.1: role alternation every round; both move orders for every pair",
+        "scaffold": "§3.1: identical prompts, plan then revise after feedback (the game's own protocol)",
+        "temperature": "§4: temperature 0.3, top-p 1",
+        "retries": "not stated; the agent's own",
+        "fallback": "not stated; a plan breaking a rule forfeits its leg (§3.1, Appendix A)",
+    },
+)
+
+STAR = Protocol(
+    key="star",
+    paper="STAR",
+    format="adversarial",
+    parts=(
+        Part("skirmish", label="turn-based"),
+        Part("skirmish", variant="real-time", label="real-time"),
+    ),
+    opponents=NAMED_BY_RESEARCHER,
+    games_per_seat=2,
+    scaffolds=("direct",),
+    retries=None,
+    fallback="random_legal",
+    temperature=None,
+    seating="round robin against every other evaluated model, each pair in both seat orders",
+    report="star",
+    sources={
+        "games": "§3.2 and Appendix A (one hex wargame, turn-based and real-time modes, §4.2–4.3)",
+        "opponents": "§4.1: every other evaluated model, round robin",
+        "games_per_seat": "not stated; Arena's choice",
+        "seating": "§4.1 (round robin); §3.2: identical resources for both sides",
+        "scaffold": "Appendix B.3 (system prompt), Appendix C (agent loop)",
+        "retries": "not capped: Appendix B.3 asks the agent to correct and retry",
+        "fallback": "not stated; errors are counted (§4.1)",
+    },
+)
+
+DSGBENCH = Protocol(
+    key="dsgbench",
+    paper="DSGBench",
+    format="adversarial",
+    parts=(Part("stratego"), Part("werewolf"), Part("diplomacy", variant="welfare")),
+    opponents=TOP_BOT,
+    games_per_seat=5,
+    scaffolds=("direct",),
+    retries=None,
+    fallback="random_legal",
+    temperature=0.2,
+    seating="10 matches per scenario, the agent on each side equally (powers in Diplomacy)",
+    report="dsgbench",
+    sources={
+        "games": "§4.2, Table 4 (Stratego, Werewolf, Diplomacy of the six; the others need commercial engines)",
+        "opponents": "§5.1: the game's built-in AI or GPT-4o-mini; the strongest bot of the ladder here",
+        "games_per_seat": "§5.1: 10 matches per scenario (5 per side; Diplomacy 2 per power, 14 in all; Werewolf one "
+        "seed, each agent alone in each seat: 16)",
+        "scaffold": "§5.1: the games' standard prompt templates",
+        "temperature": "§5.1: temperature 0.2 for all models",
+        "retries": "not stated; the agent's own",
+        "fallback": "not stated; invalid actions are measured by grounding accuracy (§4.3)",
+    },
+    left_out="StarCraft II, Civilization and Street Fighter III",
+)
+
+PROTOCOLS: dict[str, Protocol] = {p.key: p for p in (BOTZONEBENCH, GAMEBENCH, ADVGAMEBENCH, STAR, DSGBENCH)}
+
+#: Games per seat where the paper's 10 matches per scenario do not divide evenly: Diplomacy 7 powers × 2 seeds;
+#: Werewolf, whose teams are dealt in secret, seats each agent alone in each of its 8 seats in turn
+#: (docs/architecture.md, "Tournaments: seating and seeds"), so one seed gives 16 matches.
+PER_GAME_SEATS = {("dsgbench", "diplomacy"): 2, ("dsgbench", "werewolf"): 1}

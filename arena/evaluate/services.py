@@ -1,0 +1,288 @@
+"""Evaluations: one agent under one paper's protocol, scheduled as tournaments (one per game or mode).
+
+An evaluation is found again by its key (agent, protocol and the options that change what is played), so
+creating it twice adds nothing and creating it again after a crash adds only the parts still missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from arena.agents.llm_config import SCAFFOLDS, with_defaults
+from arena.evaluate.protocols import (
+    LADDER,
+    NAMED_BY_RESEARCHER,
+    PER_GAME_SEATS,
+    PROTOCOLS,
+    RANDOM_BOT,
+    TOP_BOT,
+    Part,
+    Protocol,
+)
+from arena.evaluate.selectors import evaluation_spend, evaluation_tournaments
+from arena.models import Agent, Match, Tournament
+from arena.record.agents import agent_ensure, bots_ensure
+from arena.record.services import ServiceError
+from arena.tournaments.services import (
+    LADDER_GAMES_PER_SEAT,
+    tournament_cancel,
+    tournament_create,
+    tournament_queue,
+)
+from games import get_game
+from games.bots import ladder
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an evaluation plays once the options are applied: the parts, opponents, scaffold and what changed."""
+
+    protocol: Protocol
+    parts: tuple[Part, ...]
+    opponents: tuple[str, ...]
+    scaffold: str
+    games_per_seat: int | None
+    changed: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """The protocol's name as results show it: "BotzoneBench protocol (changed: games)"."""
+        changed = f" (changed: {', '.join(self.changed)})" if self.changed else ""
+        return f"{self.protocol.paper} protocol{changed}"
+
+
+def evaluation_plan(
+    protocol: str,
+    *,
+    games: list[str] | None = None,
+    opponents: list[str] | None = None,
+    scaffold: str | None = None,
+    games_per_seat: int | None = None,
+) -> Plan:
+    """The protocol narrowed or changed by the options; ServiceError when an option cannot apply."""
+    if protocol not in PROTOCOLS:
+        raise ServiceError(f"Unknown protocol {protocol!r}; use one of {', '.join(PROTOCOLS)}.")
+    chosen = PROTOCOLS[protocol]
+    changed = []
+    parts = chosen.parts
+    if games:
+        unknown = [g for g in games if g not in chosen.games]
+        if unknown:
+            raise ServiceError(
+                f"{chosen.paper}'s protocol has no {', '.join(unknown)}; its games: {', '.join(chosen.games)}."
+            )
+        parts = tuple(p for p in chosen.parts if p.game in games)
+        if set(games) != set(chosen.games):
+            changed.append("games")
+    if opponents:
+        if chosen.opponents != NAMED_BY_RESEARCHER:
+            changed.append("opponents")
+    elif chosen.opponents == NAMED_BY_RESEARCHER:
+        raise ServiceError(
+            f"{chosen.paper}'s protocol plays other models ({chosen.sources['opponents']}); "
+            "name the agents to stand in for them with --opponents."
+        )
+    scaffold = scaffold or chosen.scaffolds[0]
+    if scaffold not in SCAFFOLDS:
+        raise ServiceError(f"Unknown scaffold {scaffold!r}; use one of {', '.join(SCAFFOLDS)}.")
+    if scaffold not in chosen.scaffolds:
+        changed.append("scaffold")
+    if games_per_seat is not None:
+        if games_per_seat < 1:
+            raise ServiceError("--games-per-seat must be at least 1.")
+        if games_per_seat != chosen.games_per_seat:
+            changed.append("games per seat")
+    return Plan(chosen, parts, tuple(opponents or ()), scaffold, games_per_seat, tuple(changed))
+
+
+def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> str:
+    """The evaluation's identity: the agent, the protocol and everything that changes what is played (fixed seeds
+    asked for to reproduce a run make another evaluation; random ones are drawn once, when it is created)."""
+    identity = {
+        "agent": agent.slug,
+        "protocol": plan.protocol.key,
+        "parts": [[p.game, p.variant] for p in plan.parts],
+        "opponents": sorted(plan.opponents),
+        "scaffold": plan.scaffold,
+        "games_per_seat": plan.games_per_seat,
+        "first_seed": first_seed,
+    }
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
+
+
+def seat_agent(agent: Agent, plan: Plan) -> Agent:
+    """The agent as the protocol seats it: an LLM under the protocol's scaffold, retries and temperature.
+
+    When its config already says so, the agent itself; otherwise a companion agent `<slug>--<protocol>-<scaffold>`
+    holding the changed config, so the agent's own config (and its other games) stay as they are."""
+    if agent.kind != Agent.Kind.LLM:
+        return agent
+    protocol = plan.protocol
+    overlay: dict[str, Any] = {"scaffold": plan.scaffold}
+    if protocol.retries is not None:
+        overlay["retries"] = protocol.retries
+    if protocol.temperature is not None:
+        overlay["temperature"] = protocol.temperature
+    config = agent.current_version().config
+    if all(with_defaults(config).get(k) == v for k, v in overlay.items()):
+        return agent
+    return agent_ensure(
+        slug=f"{agent.slug}--{protocol.key}-{plan.scaffold}"[:80],
+        name=f"{agent.name} ({protocol.paper} protocol, {plan.scaffold})"[:120],
+        kind=Agent.Kind.LLM,
+        config={**config, **overlay},
+        description=f"{agent.slug} as {protocol.paper}'s protocol seats it (docs/evaluate.md).",
+    )
+
+
+def _part_opponents(plan: Plan, part: Part) -> list[Agent]:
+    kind = plan.protocol.opponents if not plan.opponents else NAMED_BY_RESEARCHER
+    if kind == LADDER:
+        return []
+    if kind in (TOP_BOT, RANDOM_BOT):
+        bots = ladder(part.game)
+        return [Agent.objects.get(slug=(bots[-1] if kind == TOP_BOT else bots[0]).slug)]
+    found = {a.slug: a for a in Agent.objects.filter(slug__in=plan.opponents)}
+    missing = [s for s in plan.opponents if s not in found]
+    if missing:
+        raise ServiceError(f"Unknown agent(s): {', '.join(missing)}.")
+    return [seat_agent(found[s], plan) for s in plan.opponents]
+
+
+def _part_slug(key: str, part: Part) -> str:
+    return f"eval-{key}-{part.game}" + (f"-{part.variant}" if part.variant else "")
+
+
+@transaction.atomic
+def evaluation_create(
+    *,
+    agent: Agent,
+    protocol: str,
+    games: list[str] | None = None,
+    opponents: list[str] | None = None,
+    scaffold: str | None = None,
+    games_per_seat: int | None = None,
+    budget_usd: float | None = None,
+    budget_tokens: int | None = None,
+    first_seed: int | None = None,
+) -> tuple[str, list[Tournament]]:
+    """The evaluation's key and tournaments: found when it exists, its missing parts created (idempotent).
+
+    The budget is not part of its identity: asking again with another budget changes the budget only, and
+    asking again without one keeps it."""
+    plan = evaluation_plan(protocol, games=games, opponents=opponents, scaffold=scaffold, games_per_seat=games_per_seat)
+    if agent.kind != Agent.Kind.LLM and scaffold:
+        raise ServiceError(f"{agent.slug} is not a model; --scaffold applies to models only.")
+    key = evaluation_key(agent, plan, first_seed)
+    seated = seat_agent(agent, plan)
+    protocol_obj = plan.protocol
+    tournaments = []
+    for index, part in enumerate(plan.parts):
+        slug = _part_slug(key, part)
+        record = {
+            "key": key,
+            "agent": agent.slug,
+            "seated": seated.slug,
+            "protocol": protocol_obj.key,
+            "label": plan.label,
+            "changed": list(plan.changed),
+            "part": index,
+            "scaffold": plan.scaffold,
+            "opponents": list(plan.opponents),
+            "budget_usd": budget_usd,
+            "budget_tokens": budget_tokens,
+        }
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is not None:  # a budget not given again stays as it was
+            before = tournament.config.get("evaluation", {})
+            for name, given in (("budget_usd", budget_usd), ("budget_tokens", budget_tokens)):
+                record[name] = before.get(name) if given is None else given
+        if tournament is None:
+            bots_ensure(game=part.game)
+            per_game = PER_GAME_SEATS.get((protocol_obj.key, part.game))
+            gps = plan.games_per_seat or per_game or protocol_obj.games_per_seat
+            format = protocol_obj.format
+            if format == "ladder" and plan.opponents:  # named opponents instead of the ladder: a fixed matrix
+                format = "adversarial"
+                gps = gps or LADDER_GAMES_PER_SEAT[get_game(part.game).chance]
+            mode = f" ({part.label})" if part.label else ""
+            tournament = tournament_create(
+                slug=slug,
+                name=f"{plan.label}: {seated.slug} — {get_game(part.game).name}{mode}"[:160],
+                format=format,
+                games=[part.game],
+                agents=[seated],
+                opponents=_part_opponents(plan, part),
+                games_per_seat=gps,
+                first_seed=first_seed,
+                policies={"fallback": protocol_obj.fallback},
+                variant=part.variant,
+                options=dict(part.options),
+                record={"evaluation": {"key": key, "protocol": protocol_obj.key, "label": plan.label}},
+            )
+        if tournament.config.get("evaluation") != record:
+            tournament.config = {**tournament.config, "evaluation": record}
+            tournament.save(update_fields=["config"])
+        tournaments.append(tournament)
+    return key, tournaments
+
+
+def budget_reached(tournaments: list[Tournament]) -> str:
+    """Why no new match may start ("" when one may): one more match at the mean spend so far would pass the budget."""
+    evaluation = tournaments[0].config["evaluation"]
+    limits = {"cost": evaluation.get("budget_usd"), "tokens": evaluation.get("budget_tokens")}
+    if all(v is None for v in limits.values()):
+        return ""
+    spend = evaluation_spend(tournaments)
+    for what, limit in limits.items():
+        if limit is None:
+            continue
+        spent = spend[what]
+        projected = spent + (spent / spend["finished"] if spend["finished"] else 0.0)
+        if spent >= limit or projected > limit:
+            unit = "US$" if what == "cost" else "tokens"
+            return (
+                f"budget reached: {spent:,.4g} {unit} spent over {spend['finished']} matches; "
+                f"one more would pass the budget of {limit:,.4g} {unit}"
+            )
+    return ""
+
+
+@transaction.atomic
+def evaluation_queue(*, tournaments: list[Tournament]) -> list[int]:
+    """Hand the evaluation to workers (unless its budget is reached). Returns the match ids newly queued.
+
+    A tournament already handed over is left alone: its matches are in the queue, and its ladder queues what it
+    schedules (a worker that died is `manage.py resume_matches`'s to recover)."""
+    if budget_reached(tournaments):
+        return []
+    queued = []
+    for tournament in tournaments:
+        tournament.refresh_from_db()
+        if tournament.config.get("queued"):
+            continue
+        if tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            queued += tournament_queue(tournament=tournament)
+    return queued
+
+
+def evaluation_stop_on_budget(sender: type[Match], *, match: Match, **kwargs: Any) -> None:
+    """`match_finished` receiver: when a queued evaluation reaches its budget, its pending matches are cancelled."""
+    if not match.tournament_id:
+        return
+    tournament = Tournament.objects.get(pk=match.tournament_id)
+    evaluation = tournament.config.get("evaluation")
+    if not evaluation or (evaluation.get("budget_usd") is None and evaluation.get("budget_tokens") is None):
+        return
+    tournaments = list(evaluation_tournaments(evaluation["key"]))
+    if reason := budget_reached(tournaments):
+        for each in tournaments:
+            if each.config.get("queued") and each.status != Tournament.Status.CANCELLED:
+                tournament_cancel(tournament=each)
+                each.config = {**each.config, "stopped": reason}
+                each.save(update_fields=["config"])

@@ -1,0 +1,128 @@
+"""Evaluate one agent the way a paper did (docs/evaluate.md): create, resume, run or queue, then its table rows."""
+
+from __future__ import annotations
+
+import time
+
+from asgiref.sync import async_to_sync
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from arena.evaluate.protocols import PROTOCOLS
+from arena.evaluate.run import run_evaluation
+from arena.evaluate.selectors import evaluation_spend
+from arena.evaluate.services import budget_reached, evaluation_create, evaluation_queue
+from arena.models import Agent, Decision, Match
+from arena.record.services import ServiceError
+from games import UnknownGame
+from ratings.reports import paper
+from ratings.reports.base import ReportFilters
+from ratings.reports.render import cell_text
+
+
+def _list(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+class Command(BaseCommand):
+    help = "Evaluate AGENT under a paper's protocol: the paper's games, opponents, seats, scaffold and retries."
+
+    def add_arguments(self, parser):
+        parser.add_argument("agent", help="The agent's slug.")
+        parser.add_argument("--protocol", required=True, choices=list(PROTOCOLS))
+        parser.add_argument("--games", help="Comma-separated: only these of the paper's games.")
+        parser.add_argument("--opponents", help="Comma-separated agent slugs to play instead of the paper's.")
+        parser.add_argument("--scaffold", help="The scaffold to seat a model with (default: the paper's).")
+        parser.add_argument("--games-per-seat", type=int, help="Seeds per side per opponent or ladder level.")
+        parser.add_argument("--budget-usd", type=float, help="Stop scheduling before the agent's spend passes this.")
+        parser.add_argument("--budget-tokens", type=int, help="Stop scheduling before the agent's tokens pass this.")
+        parser.add_argument(
+            "--first-seed",
+            type=int,
+            help="Consecutive seeds from this one, to reproduce a run (marked as fixed; default: random seeds).",
+        )
+        parser.add_argument("--run", action="store_true", help="Play it in this process (default: queue it).")
+
+    def handle(self, *args, agent: str, protocol: str, run: bool, **options):
+        found = Agent.objects.filter(slug=agent).first()
+        if found is None:
+            raise CommandError(f"No agent {agent!r}.")
+        try:
+            key, tournaments = evaluation_create(
+                agent=found,
+                protocol=protocol,
+                games=_list(options.get("games")),
+                opponents=_list(options.get("opponents")),
+                scaffold=options.get("scaffold"),
+                games_per_seat=options.get("games_per_seat"),
+                budget_usd=options.get("budget_usd"),
+                budget_tokens=options.get("budget_tokens"),
+                first_seed=options.get("first_seed"),
+            )
+        except (ServiceError, UnknownGame) as error:
+            raise CommandError(str(error)) from None
+        evaluation = tournaments[0].config["evaluation"]
+        self.stdout.write(f"{evaluation['label']}: {evaluation['seated']} — evaluation {key}")
+        for tournament in tournaments:
+            self.stdout.write(f"  {tournament.slug}: {tournament.name}")
+        if run:
+            reason = self._run(tournaments)
+        elif reason := budget_reached(tournaments):
+            pass
+        else:
+            queued = evaluation_queue(tournaments=tournaments)
+            self.stdout.write(f"queued {len(queued)} matches for the workers; run this again to see progress")
+        if reason:
+            self.stdout.write(f"stopped scheduling: {reason}")
+        self._rows(tournaments)
+
+    def _counts(self, tournaments) -> tuple[int, int]:
+        matches = Match.objects.filter(tournament__in=tournaments)
+        done = matches.filter(status__in=(Match.Status.FINISHED, Match.Status.ABORTED)).count()
+        return done, matches.count()
+
+    def _run(self, tournaments) -> str:
+        done, total = self._counts(tournaments)
+        started = time.monotonic()
+        first_decisions = Decision.objects.filter(match__tournament__in=tournaments).count()
+        with tqdm(total=total, initial=done, unit="match", dynamic_ncols=True) as bar:
+
+            def on_match(_match) -> None:
+                now_done, now_total = self._counts(tournaments)
+                spend = evaluation_spend(tournaments)
+                decisions = Decision.objects.filter(match__tournament__in=tournaments).count() - first_decisions
+                elapsed = max(time.monotonic() - started, 1e-9)
+                bar.total, bar.n = now_total, now_done
+                bar.set_postfix(
+                    {
+                        "decisions/s": f"{decisions / elapsed:.2f}",
+                        "tokens": f"{spend['tokens']:,.0f}",
+                        "cost": f"${spend['cost']:.4f}",
+                    }
+                )
+                bar.refresh()
+
+            return async_to_sync(run_evaluation)(tournaments, on_match=on_match)
+
+    def _rows(self, tournaments) -> None:
+        """The paper's tables as our report builds them, this agent's rows only."""
+        evaluation = tournaments[0].config["evaluation"]
+        done, total = self._counts(tournaments)
+        spend = evaluation_spend(tournaments)
+        self.stdout.write(
+            f"{done}/{total} matches done; {evaluation['seated']} used {spend['tokens']:,.0f} tokens, "
+            f"${spend['cost']:.4f}"
+        )
+        protocol = PROTOCOLS[evaluation["protocol"]]
+        report = paper(protocol.report).build(ReportFilters(agent=evaluation["seated"]))
+        for table in report.tables:
+            published = table.key.startswith("published-")  # the paper's own numbers, to read ours against
+            mine = [(label, cells) for label, cells in table.rows if label.partition(" (")[0] == evaluation["seated"]]
+            rows = table.rows if published else mine
+            if not rows:
+                continue
+            self.stdout.write(f"{table.title} — {table.source}")
+            for label, cells in rows:
+                pairs = zip(table.columns, cells, strict=False)
+                shown = "; ".join(f"{column}: {cell_text(cell)}" for column, cell in pairs if cell)
+                self.stdout.write(f"  {label}: {shown}" if published else f"  {label} [{evaluation['label']}]: {shown}")

@@ -1,0 +1,245 @@
+"""`manage.py evaluate`: each paper's protocol creates the matches it prescribes, once, resumably, within budget."""
+
+from __future__ import annotations
+
+from collections import Counter
+from io import StringIO
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.utils import timezone
+
+from arena.evaluate.selectors import find_evaluations
+from arena.evaluate.services import evaluation_create
+from arena.models import Agent, Match, Tournament
+from arena.record.agents import agent_create
+from arena.runner.loop import run_match
+from tests.arena.llm.scripted_server import MODEL, ScriptedServer, first_legal_move
+
+# Transactional: tournaments advance in on-commit callbacks, as they do in production.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def scripted():
+    with ScriptedServer(first_legal_move) as server:
+        yield server
+
+
+def _model(slug: str, base_url: str = "http://127.0.0.1:9/v1", **config) -> Agent:
+    return agent_create(
+        slug=slug,
+        name=slug,
+        kind="llm",
+        config={
+            "base_url": base_url,
+            "model": MODEL,
+            "timeout_s": 5.0,
+            "backoff_base_s": 0.001,
+            "backoff_max_s": 0.01,
+            **config,
+        },
+    )
+
+
+def _evaluate(*args: str) -> str:
+    """`manage.py evaluate` on fixed seeds from 0, so the matches it makes can be written out here."""
+    out = StringIO()
+    call_command("evaluate", *args, "--first-seed", "0", stdout=out)
+    return out.getvalue()
+
+
+def _seatings(tournament: Tournament) -> Counter:
+    """(game, ladder level, seed, seat order) of every match, counted."""
+    found = Counter()
+    for match in tournament.matches.prefetch_related("seats__agent_version__agent"):
+        order = tuple(s.agent_version.agent.slug for s in match.seats.order_by("index"))
+        found[(match.game, match.record.get("ladder", {}).get("level"), match.seed, order)] += 1
+    return found
+
+
+def test_botzonebench_starts_each_ladder_at_lv0_with_16_duplicate_games_per_side():
+    _model("m")
+    out = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe,gomoku")
+    assert "BotzoneBench protocol (changed: games)" in out
+    [(_key, tournaments)] = find_evaluations("m").items()
+    assert [t.config["games"] for t in tournaments] == [["tic-tac-toe"], ["gomoku"]]
+    seated = Agent.objects.get(slug="m--botzonebench-botzone")  # the model under the paper's prompt and retries
+    assert seated.current_version().config["scaffold"] == "botzone"
+    assert seated.current_version().config["retries"] == 3
+    for tournament, game in zip(tournaments, ("tic-tac-toe", "gomoku"), strict=True):
+        assert tournament.format == "ladder"
+        assert tournament.name.startswith("BotzoneBench protocol (changed: games): m--botzonebench-botzone")
+        assert tournament.config["evaluation"]["changed"] == ["games"]
+        seatings = _seatings(tournament)
+        lv0 = f"{game}-lv0"
+        expected = {
+            (game, 0, seed, order): 1 for seed in range(16) for order in ((seated.slug, lv0), (lv0, seated.slug))
+        }
+        assert dict(seatings) == expected  # 16 seeds, each with the model on each side, all at Lv0
+        assert {m.record["policies"]["fallback"] for m in tournament.matches.all()} == {"forfeit"}
+        labels = {m.record["evaluation"]["label"] for m in tournament.matches.all()}
+        assert labels == {"BotzoneBench protocol (changed: games)"}  # each match says under which protocol
+
+
+def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
+    _model("m")
+    _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")
+    again = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")
+    assert Tournament.objects.count() == 1
+    assert Match.objects.count() == 32
+    assert "0/32 matches done" in again
+    # Other options are another evaluation.
+    _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--games-per-seat", "2")
+    assert Match.objects.count() == 32 + 4
+    assert "(changed: games, games per seat)" in Tournament.objects.order_by("pk").last().name
+
+
+def test_gamebench_plays_the_random_baseline_in_both_seats_with_cot():
+    _model("m")
+    _key, [tournament] = evaluation_create(agent=Agent.objects.get(slug="m"), protocol="gamebench", games=["santorini"])
+    assert not tournament.fixed_seeds  # random seeds unless fixed ones are asked for
+    _key, [tournament] = evaluation_create(
+        agent=Agent.objects.get(slug="m"), protocol="gamebench", games=["santorini"], first_seed=0
+    )
+    assert tournament.fixed_seeds
+    assert tournament.format == "adversarial"
+    seated = tournament.config["agents"][0]
+    assert seated == "m--gamebench-cot"
+    config = Agent.objects.get(slug=seated).current_version().config
+    assert (config["scaffold"], config["retries"]) == ("cot", 3)
+    assert {m.record["policies"]["fallback"] for m in tournament.matches.all()} == {"random_legal"}
+    assert dict(_seatings(tournament)) == {
+        ("santorini", None, seed, order): 1
+        for seed in (0, 1)
+        for order in ((seated, "santorini-lv0"), ("santorini-lv0", seated))
+    }
+    # The paper's other scaffolds are the paper's too: not a change.
+    _, [rap] = evaluation_create(
+        agent=Agent.objects.get(slug="m"), protocol="gamebench", games=["santorini"], scaffold="rap"
+    )
+    assert rap.config["evaluation"]["changed"] == ["games"]
+
+
+def test_advgamebench_needs_opponents_and_plays_four_per_move_order_at_temperature_0_3():
+    _model("m")
+    _model("rival")
+    with pytest.raises(CommandError, match="--opponents"):
+        _evaluate("m", "--protocol", "advgamebench")
+    _evaluate("m", "--protocol", "advgamebench", "--games", "battle-card", "--opponents", "rival")
+    [tournament] = Tournament.objects.all()
+    seats = _seatings(tournament)
+    me, rival = "m--advgamebench-direct", "rival--advgamebench-direct"
+    assert dict(seats) == {("battle-card", None, s, o): 1 for s in range(4) for o in ((me, rival), (rival, me))}
+    assert Agent.objects.get(slug=me).current_version().config["temperature"] == 0.3
+    assert Agent.objects.get(slug=rival).current_version().config["temperature"] == 0.3
+    assert tournament.config["evaluation"]["changed"] == ["games"]  # named opponents are the protocol's rule
+
+
+def test_star_plays_both_modes_and_dsgbench_ten_matches_per_scenario_against_the_strongest_bot():
+    _model("m", scaffold="direct")
+    _model("rival", scaffold="direct")
+    _evaluate("m", "--protocol", "star", "--opponents", "rival")
+    turn_based, real_time = Tournament.objects.order_by("pk")
+    assert (turn_based.config["variant"], real_time.config["variant"]) == ("", "real-time")
+    for tournament in (turn_based, real_time):
+        assert tournament.matches.count() == 4  # 2 seeds × both seat orders
+        assert tournament.config["agents"] == ["m"]  # its config already is the protocol's: seated as it is
+    _evaluate("m", "--protocol", "dsgbench", "--games", "stratego,werewolf")
+    stratego, werewolf = Tournament.objects.filter(config__evaluation__protocol="dsgbench").order_by("pk")
+    assert stratego.config["opponents"] == ["stratego-lv3"]
+    assert stratego.matches.count() == 10
+    assert werewolf.matches.count() == 16  # one seed: each agent alone in each of the 8 seats in turn
+    seats = Counter(
+        slug for m in werewolf.matches.all() for slug in m.seats.values_list("agent_version__agent__slug", flat=True)
+    )
+    assert seats["m--dsgbench-direct"] == seats["werewolf-lv2"] == 8 + 8 * 7  # alone in 8 matches, the rest in 8
+    _evaluate("m", "--protocol", "dsgbench", "--games", "diplomacy")
+    diplomacy = Tournament.objects.get(config__evaluation__protocol="dsgbench", config__games=["diplomacy"])
+    assert diplomacy.config["variant"] == "welfare"
+    powers = Counter(
+        m.seats.get(agent_version__agent__slug="m--dsgbench-direct").index for m in diplomacy.matches.all()
+    )
+    assert powers == dict.fromkeys(range(7), 2)  # each of the 7 powers twice: 14 ≥ the paper's 10
+
+
+def test_an_interrupted_evaluation_resumes_to_the_same_matches_as_one_played_straight(scripted):
+    for slug in ("straight", "interrupted"):
+        _model(slug, base_url=scripted.base_url, scaffold="botzone", retries=3)
+    args = ("--protocol", "botzonebench", "--games", "tic-tac-toe", "--games-per-seat", "1")
+    _evaluate("straight", *args, "--run")
+    _evaluate("interrupted", *args)  # queued, then a worker dies mid-way
+    [(_, [tournament])] = find_evaluations("interrupted").items()
+    first, second = tournament.matches.order_by("pk")[:2]
+    async_to_sync(run_match)(first.pk)
+    Match.objects.filter(pk=second.pk).update(
+        status=Match.Status.RUNNING, claimed_by="dead-worker", heartbeat_at=timezone.now() - timezone.timedelta(hours=1)
+    )
+    out = _evaluate("interrupted", *args, "--run")
+    assert Tournament.objects.filter(config__evaluation__agent="interrupted").count() == 1
+
+    def played(agent: str) -> Counter:
+        [(_, [t])] = find_evaluations(agent).items()
+        assert set(t.matches.values_list("status", flat=True)) == {Match.Status.FINISHED}
+        return Counter(
+            (level, seed, order.replace(agent, "M"))
+            for (_, level, seed, order_tuple) in _seatings(t)
+            for order in [" ".join(order_tuple)]
+        )
+
+    assert played("interrupted") == played("straight")
+    assert {m.record["evaluation"]["protocol"] for m in Match.objects.all()} == {"botzonebench"}  # later levels too
+    assert len(played("straight")) > 2  # it climbed past Lv0
+    assert "Table 2: level reached and progress" in out
+    assert "GPT-5.2 — published (BotzoneBench, Table 2): tic-tac-toe: Lv1, 46.9%" in out  # the paper's, beside ours
+    assert "interrupted (botzone) [BotzoneBench protocol (changed: games, games per seat)]: tic-tac-toe: " in out
+
+
+def test_the_token_budget_stops_scheduling_before_it_would_be_passed(scripted):
+    _model("m", base_url=scripted.base_url, scaffold="botzone", price_in_per_mtok=1.0, price_out_per_mtok=4.0)
+    args = ("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--games-per-seat", "2")
+    out = _evaluate(*args, "--run", "--budget-tokens", "200")
+    # A tic-tac-toe game takes the model at least 3 calls of 55 tokens: after one match, a second would pass 200.
+    [(_, [tournament])] = find_evaluations("m").items()
+    assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 1
+    assert tournament.matches.filter(status=Match.Status.PENDING).count() == 3
+    assert "stopped scheduling: budget reached" in out
+    # A larger budget lets it go on: the same evaluation, now allowed to finish Lv0 and climb.
+    out = _evaluate(*args, "--run", "--budget-tokens", "1000000", "--budget-usd", "1")
+    assert "stopped scheduling" not in out
+    assert tournament.matches.filter(status=Match.Status.PENDING).count() == 0
+    assert tournament.matches.count() > 4
+
+
+def test_a_queued_evaluation_is_stopped_by_its_budget_when_a_worker_finishes_a_match(scripted):
+    _model("m", base_url=scripted.base_url, scaffold="botzone")
+    out = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--budget-tokens", "200")
+    assert "queued 32 matches" in out
+    assert "queued 0 matches" in _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")  # once
+    [(_, [tournament])] = find_evaluations("m").items()
+    async_to_sync(run_match)(tournament.matches.order_by("pk").first().pk)  # as a db_worker would
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert tournament.config["stopped"].startswith("budget reached")
+    assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 1
+    assert tournament.matches.filter(status=Match.Status.ABORTED).count() == 31
+    again = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")  # the budget is kept
+    assert "stopped scheduling: budget reached" in again
+
+
+def test_changing_the_opponents_or_scaffold_is_labelled_and_a_bot_takes_no_scaffold():
+    _model("m")
+    _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--opponents", "tic-tac-toe-lv2")
+    [tournament] = Tournament.objects.all()
+    assert tournament.name.startswith("BotzoneBench protocol (changed: games, opponents)")
+    assert tournament.format == "adversarial"  # a fixed opponent instead of the climb
+    assert Counter(_seatings(tournament).values()) == {1: 32}  # still 16 per side
+    assert tournament.config["opponents"] == ["tic-tac-toe-lv2"]
+    _evaluate("m", "--protocol", "gamebench", "--games", "hive", "--scaffold", "self-consistency")
+    hive = Tournament.objects.get(config__games=["hive"])
+    assert hive.config["evaluation"]["changed"] == ["games", "scaffold"]
+    assert hive.config["agents"] == ["m--gamebench-self-consistency"]
+    with pytest.raises(CommandError, match="not a model"):
+        _evaluate("tic-tac-toe-lv1", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--scaffold", "cot")

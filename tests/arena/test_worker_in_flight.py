@@ -1,0 +1,69 @@
+"""One worker process plays several model matches at once (`manage.py worker --max-in-flight`): the model's calls
+overlap, and every decision and attempt is recorded exactly once.
+
+Real processes on a real SQLite file, and a real OpenAI-compatible server on loopback that takes its time."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move
+from tests.arena.test_worker_resume import Site
+
+pytestmark = pytest.mark.slow
+
+
+class SlowModel:
+    """Answers each call after `delay_s` with the first legal move, counting the calls in flight at once."""
+
+    def __init__(self, delay_s: float) -> None:
+        self.delay_s = delay_s
+        self.lock = threading.Lock()
+        self.in_flight = 0
+        self.peak = 0
+        self.calls = 0
+
+    def __call__(self, body: dict):
+        with self.lock:
+            self.in_flight += 1
+            self.calls += 1
+            self.peak = max(self.peak, self.in_flight)
+        try:
+            time.sleep(self.delay_s)
+            return first_legal_move(body)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
+def test_one_worker_runs_model_matches_side_by_side_and_records_each_decision_once(tmp_path):
+    model = SlowModel(delay_s=0.3)
+    with ScriptedServer(model, record=False) as server:
+        site = Site(tmp_path / "site")
+        site.manage("migrate", "--noinput")
+        site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+        site.manage(
+            "agents", "add", "--kind", "llm", "--slug", "slow-model", "--base-url", server.base_url,
+            "--model", "scripted-model", "--scaffold", "direct", "--max-concurrency", "16",
+        )  # fmt: skip
+        site.manage(
+            "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
+            "--agents", "slow-model", "tic-tac-toe-lv0", "--games-per-seat", "3",
+        )  # fmt: skip
+        site.manage("tournament", "run", "rr", "--enqueue")
+        site.manage(
+            "worker", "--queue-name", "matches", "--max-in-flight", "6", "--batch", "--interval", "0.1",
+            "--no-startup-delay", "--no-reload",
+        )  # fmt: skip
+    assert site.status("rr")["status"] == "finished"
+    results = site.results()  # asserts one decision per ply of every match
+    assert len(results) == 6
+    assert model.peak >= 2, "the worker never had two of its matches waiting on the model at once"
+    # Every call the model answered is one attempt on record, none lost and none written twice.
+    attempts = site.query("SELECT count(*), count(DISTINCT match_id || ':' || ply || ':' || number) FROM arena_attempt")
+    assert attempts[0] == (model.calls, model.calls)
+    runners = site.query("SELECT count(DISTINCT worker_ids) FROM django_tasks_database_dbtaskresult")
+    assert runners[0][0] >= 2
