@@ -113,6 +113,7 @@ def test_two_participants_complete_a_counterbalanced_study_and_the_researcher_se
     assert one.consent.version == two.consent.version == 1
     assert one.answers == {"experience": {"tic-tac-toe": "some", "connect-four": "none"}}
     assert "prolific-A" not in json.dumps(list(Participant.objects.values()), default=str)
+    assert one.code not in Client().get("/agents/").content.decode()  # a participant's seat is not listed
 
     assert play_next(first, person_wins=True).game == "tic-tac-toe"
     assert play_next(first, person_wins=True).game == "connect-four"
