@@ -266,3 +266,41 @@ def leaderboard_baseline(slug: str, game: str, *, staff: bool) -> dict | None:
         result = baseline(study, [game])
         cache.set(key, result, LEADERBOARD_BASELINE_TTL_S)
     return result | {"name": f"Human baseline ({study.title})", "slug": study.slug}
+
+
+def protocol(study: Study) -> dict:
+    """The study as a methods section needs it: design, order, limits, every consent version's text, status
+    counts, results per opponent and the baselines (what `/studies/<slug>/export.json` returns)."""
+    table = participants_table(study)
+    return {
+        "study": study.slug,
+        "title": study.title,
+        "created_at": study.created_at.isoformat(),
+        "design": study.design,
+        "games_per_opponent": study.games_per_opponent,
+        "order": study.order,
+        "move_time_limit_s": study.move_time_limit_s,
+        "questionnaire": study.questionnaire,
+        "max_participants": study.max_participants,
+        "consents": [
+            {"version": c.version, "text": c.text, "created_at": c.created_at.isoformat()}
+            for c in study.consents.order_by("version")
+        ],
+        "participants": {status: sum(1 for r in table if r["status"] == status) for status in STATUSES},
+        "results": [
+            {
+                "game": r["game"],
+                "opponent": r["opponent"].slug,
+                "matches": r["n"],
+                "participants": r["people"],
+                "wins": r["wins"],
+                "draws": r["draws"],
+                "losses": r["losses"],
+                "score_share": r["share"],
+                "wilson_95": [r["low"], r["high"]],
+            }
+            for r in results_by_opponent(study)
+        ],
+        "baselines": baselines(study),
+        "bootstrap": {"unit": "participant", "rounds": STUDY_BOOTSTRAP_ROUNDS, "level": 0.95},
+    }

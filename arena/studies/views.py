@@ -242,9 +242,13 @@ def participant_exclude_view(request: HttpRequest, slug: str, code: str) -> Http
 
 def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     _staff_only(request)
-    if fmt not in ("jsonl", "csv"):
-        raise Http404("Exports are .jsonl or .csv.")
+    if fmt not in ("jsonl", "csv", "json"):
+        raise Http404("Exports are .jsonl, .csv or .json.")
     study = get_object_or_404(Study, slug=slug)
+    if fmt == "json":  # the protocol and the aggregate results, nothing per participant
+        response = HttpResponse(json.dumps(selectors.protocol(study), indent=2), content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.json"'
+        return response
     records = selectors.export_rows(study)
     if fmt == "jsonl":
         body = "".join(json.dumps(record, sort_keys=True) + "\n" for record in records)

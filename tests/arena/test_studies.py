@@ -142,6 +142,13 @@ def test_two_participants_complete_a_counterbalanced_study_and_the_researcher_se
     assert all(r["consent_version"] == 1 and len(r["matches"]) == 2 for r in records)
     assert "prolific" not in export
     assert keyed_hash(study, "prolific-A") not in export
+    summary = staff.get("/studies/two-games/export.json").json()
+    assert summary["consents"][0]["text"] == CONSENT
+    assert summary["participants"]["completed"] == 2
+    assert summary["bootstrap"]["unit"] == "participant"
+    assert [b["participants"] for b in summary["baselines"]] == [2, 2, 2]
+    ttt = next(r for r in summary["results"] if r["game"] == "tic-tac-toe")
+    assert (ttt["matches"], ttt["wins"], ttt["score_share"]) == (2, 2, 1.0)
     csv_text = staff.get("/studies/two-games/export.csv").content.decode()
     assert csv_text.count("\n") == 5
     assert "prolific" not in csv_text
