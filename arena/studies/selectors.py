@@ -96,6 +96,32 @@ def results_by_opponent(study: Study) -> list[dict]:
     return table
 
 
+def results_by_experience(study: Study) -> list[dict]:
+    """Per game and self-reported experience (none / some / expert, "not asked" without a questionnaire), the
+    included participants' finished matches against every opponent: participants, n, score share, Wilson."""
+    cells: dict[tuple[str, str], dict] = {}
+    for participant in included(study).prefetch_related("assignments__match"):
+        experience = participant.answers.get("experience", {})
+        for assignment in participant.assignments.all():
+            level = experience.get(assignment.game, "not asked")
+            cell = cells.setdefault((assignment.game, level), {"n": 0, "points": 0.0, "people": set()})
+            if (score := _score(assignment)) is not None:
+                cell["n"] += 1
+                cell["points"] += score
+                cell["people"].add(participant.pk)
+    levels = ("none", "some", "expert", "not asked")
+    order = {game: i for i, game in enumerate(study.games())}
+    table = []
+    for (game, level), cell in sorted(cells.items(), key=lambda kv: (order[kv[0][0]], levels.index(kv[0][1]))):
+        low, high = wilson_interval(cell["points"], cell["n"])
+        share = cell["points"] / cell["n"] if cell["n"] else None
+        table.append(
+            {"game": game, "experience": level, "n": cell["n"], "people": len(cell["people"])}
+            | {"share": share, "low": low, "high": high}
+        )
+    return table
+
+
 def _rows(study: Study, games: list[str], participants: list[Participant]) -> tuple[Rows, int, int, list[int]]:
     """The games' rated matches as pairwise rows with the included participants pooled into one agent: the rows,
     the number of agents, the pooled agent's index and the anchors (Lv0 bots, whose mean is 1000)."""
@@ -300,6 +326,10 @@ def protocol(study: Study) -> dict:
                 "wilson_95": [r["low"], r["high"]],
             }
             for r in results_by_opponent(study)
+        ],
+        "results_by_experience": [
+            {k: r[k] for k in ("game", "experience", "n", "people", "share")} | {"wilson_95": [r["low"], r["high"]]}
+            for r in results_by_experience(study)
         ],
         "baselines": baselines(study),
         "bootstrap": {"unit": "participant", "rounds": STUDY_BOOTSTRAP_ROUNDS, "level": 0.95},

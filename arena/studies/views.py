@@ -211,6 +211,7 @@ def study_results(request: HttpRequest, slug: str) -> HttpResponse:
         "participants": table,
         "counts": counts,
         "results": selectors.results_by_opponent(study),
+        "by_experience": selectors.results_by_experience(study),
         "baselines": selectors.baselines(study),
         "share_link": request.build_absolute_uri(f"/studies/{study.slug}/"),
         "consent": study.consent(),

@@ -147,6 +147,9 @@ def test_two_participants_complete_a_counterbalanced_study_and_the_researcher_se
     assert summary["participants"]["completed"] == 2
     assert summary["bootstrap"]["unit"] == "participant"
     assert [b["participants"] for b in summary["baselines"]] == [2, 2, 2]
+    # Both said "some" for tic-tac-toe and "none" for connect-four (see `join`): one row each.
+    by_experience = [(r["game"], r["experience"], r["n"], r["people"]) for r in summary["results_by_experience"]]
+    assert by_experience == [("tic-tac-toe", "some", 2, 2), ("connect-four", "none", 2, 2)]
     ttt = next(r for r in summary["results"] if r["game"] == "tic-tac-toe")
     assert (ttt["matches"], ttt["wins"], ttt["score_share"]) == (2, 2, 1.0)
     csv_text = staff.get("/studies/two-games/export.csv").content.decode()
@@ -245,6 +248,11 @@ def test_a_new_consent_text_is_a_new_version_and_participants_keep_theirs(study)
     participant.refresh_from_db()
     assert participant.consent.version == 1
     assert "New paragraph." in Client().get("/studies/two-games/").content.decode()
+    # Someone who read version 1 before the change is asked to read the new text; nobody joins on the old one.
+    late = Client().post("/studies/two-games/", {"answer": "accept", "consent_version": "1", "pid": "late"})
+    assert late.status_code == 409
+    assert "consent text changed" in late.content.decode()
+    assert Participant.objects.count() == 1
 
 
 # The participant-level bootstrap, by hand: two participants, one opponent (the anchor, at 1000), no move order.
