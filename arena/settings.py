@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "axes",
     "arena",
     "ratings",
+    "arena.studies",
 ]
 
 MIDDLEWARE = [

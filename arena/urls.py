@@ -38,6 +38,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
     path("evaluate/", evaluate.evaluation_list, name="evaluation-list"),
+    path("studies/", include("arena.studies.urls")),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
     path(

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from arena.pages.refusal import refusal
 from arena.play.ratelimit import limited
 from arena.record.selectors import first_run_progress
+from arena.studies.selectors import leaderboard_baseline, studies_for_leaderboard
 from games import UnknownGame, all_games, get_game
 from ratings import charts
 from ratings.analysis import analysis_tables, head_to_head_table
@@ -88,6 +89,11 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         present.sort(key=lambda r: r[column], reverse=not sort.startswith("-"))
         rows = present + [r for r in rows if r[column] is None]  # missing values last either way
     baseline = snapshot.data.get("baseline") if "human" in kinds else None
+    staff = request.user.is_staff
+    # A study's baseline is fitted on every match of the game: shown beside an unfiltered leaderboard only.
+    studies = studies_for_leaderboard(scope, staff=staff) if scope and not variant and not filters else []
+    chosen = request.GET.get("study", "")
+    study_baseline = leaderboard_baseline(chosen, scope, staff=staff) if chosen and studies else None
     if query.format == "json":
         return JsonResponse(
             {
@@ -98,6 +104,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
                 "error": snapshot.error or None,
                 "rows": rows,
                 "human_baseline": baseline,
+                "study_baseline": study_baseline,
                 "first_move_advantage": snapshot.data.get("first_move_advantage"),
             }
         )
@@ -112,6 +119,8 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "ready": ready,
         "rows": rows,
         "baseline": baseline,
+        "studies": studies,
+        "study_baseline": study_baseline,
         "kinds": kinds,
         "kind_names": charts.KIND_NAMES.items(),
         "scaffold": scaffold,

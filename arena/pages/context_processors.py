@@ -41,4 +41,7 @@ def site(request: HttpRequest) -> dict:
         except NoReverseMatch:
             continue
         items.append({"label": label, "url": url, "active": request.path.startswith(url)})
+    user = getattr(request, "user", None)
+    if user is not None and user.is_staff:  # researchers' set-up and results pages
+        items.append({"label": "Studies", "url": "/studies/", "active": request.path.startswith("/studies/")})
     return {"nav_items": items, "game_stylesheets": game_stylesheets()}

@@ -42,7 +42,14 @@ from arena.record.annotations import annotation_agreement, annotation_delete, an
 from arena.record.dataset import cached_export
 from arena.record.selectors import agent_game_records, first_run_progress, match_list
 from arena.record.services import ServiceError
-from arena.record.visibility import action_hidden, match_secret, visible_action, visible_seed
+from arena.record.visibility import (
+    action_hidden,
+    match_secret,
+    study_match_hidden,
+    visible_action,
+    visible_seed,
+    without_study_matches,
+)
 from arena.tournaments.services import tournament_create, tournament_queue
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
@@ -260,7 +267,10 @@ def _agent_created(request: HttpRequest, agent: Agent, *, signing_secret: str = 
 def match_list_view(request: HttpRequest) -> HttpResponse:
     matches_abandoned_end()  # games nobody will finish are ended by the rules rather than listed as live
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "status", "tournament")}
-    page = Paginator(match_list(**filters), 50).get_page(request.GET.get("page"))
+    matches = match_list(**filters)
+    if not request.user.is_staff:
+        matches = without_study_matches(matches)
+    page = Paginator(matches, 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
         "filters": filters,
@@ -274,6 +284,7 @@ def match_list_view(request: HttpRequest) -> HttpResponse:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay page: the board at `?ply=N` (default: the latest), moves, the decision trace, the record."""
     match = get_object_or_404(match_list(), pk=pk)
+    _study_guard(request, match)
     context = {
         "match": match,
         "game": get_game(match.game),
@@ -287,7 +298,14 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def match_replay_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay panel alone, for stepping without a page load."""
     match = get_object_or_404(Match, pk=pk)
+    _study_guard(request, match)
     return HttpResponse(replay_html(match, _requested_ply(request, match), current_person(request), request.user))
+
+
+def _study_guard(request: HttpRequest, match: Match) -> None:
+    """404 for a study's match unless the viewer played it or is staff (`study_match_hidden`)."""
+    if study_match_hidden(match, person_seats(match, current_person(request)), request.user.is_staff):
+        raise Http404("No such match.")
 
 
 def _requested_ply(request: HttpRequest, match: Match) -> int:

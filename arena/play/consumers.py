@@ -29,6 +29,7 @@ from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError, match_claim
+from arena.record.visibility import study_match_hidden, without_study_matches
 from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, run_match
 from games import IllegalAction, get_game
 
@@ -268,7 +269,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         close_old_connections()  # as a request starts (see `dispatch`)
         self.viewer = viewer_agent(self.scope)
         if self.viewer is None:
-            position = Match.objects.filter(pk=self.match_id).values_list("ply", "status").first()
+            matches = Match.objects.filter(pk=self.match_id)
+            if not getattr(self.scope.get("user"), "is_staff", False):  # a study's match is not for spectators
+                matches = without_study_matches(matches)
+            position = matches.values_list("ply", "status").first()
             if position is None:
                 return None
             self.shown = shown_key(*position)
@@ -279,6 +283,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None
         self.seats = live_seats(match)
         self.mine = tuple(seat["index"] for seat in self.seats if seat["agent"].pk == self.viewer.pk)
+        if study_match_hidden(match, self.mine, getattr(self.scope.get("user"), "is_staff", False)):
+            return None
         needs = needs_runner(match, self.seats, self.mine)
         if needs and match.status == Match.Status.PENDING and self.first_move_is_mine(match):
             # Nothing for a runner to play before this person's move: the match starts in this trip (the claim

@@ -113,7 +113,9 @@ def _after_the_end(context: dict[str, Any]) -> str:
     if match.status not in ("finished", "aborted"):
         return ""
     replay = conditional_escape(reverse("match-detail", args=[match.pk]))
-    if match.tournament and match.tournament.format == "ladder":
+    if match.record.get("study"):
+        onward = ""  # a study's participant goes back to the study (the page's link), not to the lobby
+    elif match.tournament and match.tournament.format == "ladder":
         climb = conditional_escape(reverse("ladder-climb", args=[match.tournament.slug]))
         onward = f'<a class="button" href="{climb}">Continue the climb</a>'
     elif context["my_seats"]:

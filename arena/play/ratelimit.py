@@ -31,6 +31,7 @@ DEFAULT_LIMITS = {
     "login": (30, 900),  # login form submissions, right or wrong, whatever the account name (both forms)
     "password_reset": (5, 3600),  # password reset requests (each may send an email)
     "frames": (30, 10),  # websocket frames per connection
+    "study_join": (20, 600),  # joining a study (each creates a participant, a guest seat and its assignments)
 }
 
 

@@ -13,7 +13,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -38,11 +38,13 @@ from arena.play.people import (
     person_consent_set,
     person_ladder_start,
     person_match_create,
+    person_seats,
 )
 from arena.play.ratelimit import limited
 from arena.play.rendering import live_match_html
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
+from arena.record.visibility import study_match_hidden
 from games import UnknownGame, all_games, get_game
 
 
@@ -267,6 +269,8 @@ def play_match(request: HttpRequest, pk: int) -> HttpResponse:
     """The live page: players move here, everyone else spectates. The websocket keeps it current."""
     match = get_object_or_404(Match, pk=pk)
     person = current_person(request)
+    if study_match_hidden(match, person_seats(match, person), request.user.is_staff):
+        raise Http404("No such match.")
     context = {"match": match, "live": live_match_html(match, person), "game": get_game(match.game)}
     return render(request, "arena/play.html", context)
 

@@ -79,3 +79,14 @@ def decision_annotatable(decision: Decision, game: Game, viewer_seats: list[int]
     """A viewer annotates only a decision whose action they can see."""
     secret = match_secret(decision.match)
     return not action_hidden(game, secret, decision.seat, decision.action_text, viewer_seats)
+
+
+def study_match_hidden(match: Match, viewer_seats: list[int] | tuple[int, ...], staff: bool) -> bool:
+    """A human-baseline study's match is its participant's and the researchers' (staff): to everyone else it does
+    not exist, live or replayed, so no participant sees another's games or results (docs/studies.md)."""
+    return bool((match.record or {}).get("study")) and not viewer_seats and not staff
+
+
+def without_study_matches(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """`matches` minus the studies' matches (`study_match_hidden`), for lists shown to anyone."""
+    return matches.exclude(record__has_key="study")

@@ -81,6 +81,10 @@ NOT_FETCHED = {
     "api:agent_version_new": "POST only, with a token",
     "api:tournament_new": "POST only, with a token",
     "api:api-root": "the API's root: no content of its own",
+    "study-next": "POST only; a study's pages show no match but the participant's own (tests/arena/test_studies.py)",
+    "study-open": "staff only, POST only",
+    "study-exclude": "staff only, POST only",
+    "study-export": "staff only: 404 to anyone else (tests/arena/test_studies.py)",
 }
 #: Pages the audit adds: downloads and filters the URLconf cannot spell, and admin lists a non-staff visitor tries.
 EXTRA_QUERIES = {

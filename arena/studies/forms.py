@@ -1,0 +1,93 @@
+"""The study set-up form and the participant's questionnaire."""
+
+from __future__ import annotations
+
+import secrets
+
+from django import forms
+
+from arena.studies.models import Study
+from arena.studies.services import EXPERIENCE
+
+
+def design_parse(text: str) -> list[dict]:
+    """Lines "game: opponent, opponent" → [{"game": …, "opponents": […]}, …] (blank lines ignored)."""
+    design = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        game, colon, opponents = line.partition(":")
+        if not colon:
+            raise forms.ValidationError(f"Line {number}: write “game: opponent, opponent”.")
+        design.append({"game": game.strip(), "opponents": [o.strip() for o in opponents.split(",") if o.strip()]})
+    return design
+
+
+def design_text(design: list[dict]) -> str:
+    return "\n".join(f"{block['game']}: {', '.join(block['opponents'])}" for block in design)
+
+
+class StudyForm(forms.Form):
+    title = forms.CharField(max_length=160)
+    slug = forms.SlugField(max_length=60, help_text="The share link is /studies/<slug>/.")
+    consent_text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text="Shown to participants word for word. Changing it makes a new version; each participant's record "
+        "keeps the version they accepted.",
+    )
+    design = forms.CharField(
+        label="Games and opponents",
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "tic-tac-toe: tic-tac-toe-lv0, tic-tac-toe-lv2"}),
+        help_text="One line per game: the game's slug, a colon, then the opponents' slugs (bot levels or agents).",
+    )
+    games_per_opponent = forms.IntegerField(min_value=1, max_value=20, initial=2)
+    order = forms.ChoiceField(choices=Study.Order.choices, initial=Study.Order.COUNTERBALANCED)
+    move_time_limit_s = forms.IntegerField(
+        label="Time limit per move (seconds)", min_value=5, max_value=3600, required=False
+    )
+    questionnaire = forms.BooleanField(
+        required=False, initial=True, label="Ask each participant's experience with each game (none / some / expert)"
+    )
+    completion_code = forms.CharField(max_length=40, help_text="Shown on the thank-you page, for the recruiting site.")
+    max_participants = forms.IntegerField(min_value=1, max_value=10_000, initial=50)
+    is_open = forms.BooleanField(required=False, initial=True, label="Open (new participants may join)")
+    publish_baseline = forms.BooleanField(
+        required=False,
+        label="Publish the baseline: anyone may show it beside a game's leaderboard (the pooled rating only)",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["completion_code"].initial = secrets.token_hex(4).upper()
+
+    def clean_design(self) -> list[dict]:
+        return design_parse(self.cleaned_data["design"])
+
+    def study_fields(self) -> dict:
+        data = self.cleaned_data
+        names = ("title", "slug", "design", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
+        return {
+            name: data[name] for name in (*names, "completion_code", "max_participants", "is_open", "publish_baseline")
+        }
+
+
+def study_initial(study: Study) -> dict:
+    fields = ("title", "slug", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
+    initial = {
+        name: getattr(study, name)
+        for name in (*fields, "completion_code", "max_participants", "is_open", "publish_baseline")
+    }
+    return initial | {"design": design_text(study.design), "consent_text": study.consent().text}
+
+
+class QuestionnaireForm(forms.Form):
+    """One question per game of the study: experience none / some / expert."""
+
+    def __init__(self, *args, games: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        for slug, name in games:
+            self.fields[slug] = forms.ChoiceField(
+                label=f"Your experience with {name}",
+                choices=[(value, value) for value in EXPERIENCE],
+                widget=forms.RadioSelect,
+            )

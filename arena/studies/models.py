@@ -1,0 +1,126 @@
+"""A study: consent (versioned), a design of games and opponents, participants and their assigned matches.
+
+Participants are pseudonymous: a random code, the keyed hash of the recruiting platform's id (never the id),
+a guest seat named after the code, and their questionnaire answers. No names or emails.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from arena.models import Agent, Match
+
+
+class Study(models.Model):
+    """What a researcher sets up: games, opponents, order, limits; a share link `/studies/<slug>/`."""
+
+    class Order(models.TextChoices):
+        FIXED = "fixed", "fixed (as listed)"
+        RANDOM = "random", "random per participant"
+        COUNTERBALANCED = "counterbalanced", "counterbalanced (Latin square)"
+
+    slug = models.SlugField(max_length=60, unique=True)
+    title = models.CharField(max_length=160)
+    #: [{"game": slug, "opponents": [agent slug, …]}, …] in the listed (fixed) order.
+    design = models.JSONField(default=list)
+    games_per_opponent = models.PositiveSmallIntegerField(default=1)
+    order = models.CharField(max_length=16, choices=Order.choices, default=Order.COUNTERBALANCED)
+    move_time_limit_s = models.PositiveIntegerField(null=True, blank=True)
+    questionnaire = models.BooleanField(default=True, help_text="Ask each participant's experience with each game.")
+    completion_code = models.CharField(max_length=40)
+    max_participants = models.PositiveIntegerField(default=50)
+    is_open = models.BooleanField(default=True)
+    #: Anyone may show the study's pooled baseline (an aggregate, nothing per participant) beside a leaderboard.
+    publish_baseline = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "studies"
+
+    def __str__(self) -> str:
+        return self.slug
+
+    def games(self) -> list[str]:
+        return [block["game"] for block in self.design]
+
+    def consent(self) -> StudyConsent:
+        """The current consent text (the latest version)."""
+        return self.consents.order_by("-version").first()
+
+
+class StudyConsent(models.Model):
+    """One version of a study's consent text; a participant keeps the version they accepted."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="consents")
+    version = models.PositiveIntegerField()
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["study", "version"]
+        constraints = [models.UniqueConstraint(fields=["study", "version"], name="study_consent_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.study.slug} consent v{self.version}"
+
+
+class Participant(models.Model):
+    """One person in one study: pseudonymous code, consent version, answers, assigned order and progress."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="participants")
+    #: Pseudonymous id shown in exports ("P…"); random, unrelated to any outside id.
+    code = models.CharField(max_length=16, unique=True)
+    #: Arrival number in the study (0, 1, …): picks the Latin-square row and the first seat.
+    number = models.PositiveIntegerField()
+    #: HMAC-SHA256 (site secret key) of the study and the recruiting platform's id, or "" when none came.
+    external_id_hash = models.CharField(max_length=64, blank=True, default="")
+    consent = models.ForeignKey(StudyConsent, on_delete=models.PROTECT, related_name="participants")
+    agent = models.ForeignKey(Agent, null=True, on_delete=models.SET_NULL, related_name="study_participations")
+    #: {"experience": {game: "none" | "some" | "expert"}} once the questionnaire is answered.
+    answers = models.JSONField(default=dict, blank=True)
+    answered = models.BooleanField(default=False)
+    game_order = models.JSONField(default=list)
+    started_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    excluded_at = models.DateTimeField(null=True, blank=True)
+    exclusion_reason = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        ordering = ["study", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["study", "number"], name="study_participant_number_unique"),
+            models.UniqueConstraint(
+                fields=["study", "external_id_hash"],
+                condition=~models.Q(external_id_hash=""),
+                name="study_participant_external_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Assignment(models.Model):
+    """One match a participant is to play, in order: game, opponent, seat; its match once started."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="assignments")
+    position = models.PositiveSmallIntegerField()
+    game = models.CharField(max_length=40)
+    opponent = models.ForeignKey(Agent, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    #: The match was ended by the rules because the participant stopped moving (`matches_abandoned_end`).
+    abandoned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["participant", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["participant", "position"], name="study_assignment_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant.code} #{self.position}"

@@ -1,0 +1,256 @@
+"""The only writers of studies: set-up, joining, answers, starting assigned matches, progress, exclusion, withdrawal."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import random
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from arena.models import Agent, Match
+from arena.play.people import person_match_create, person_resign
+from arena.record.services import ServiceError
+from arena.studies.design import game_order, plan
+from arena.studies.models import Assignment, Participant, Study, StudyConsent
+from games import UnknownGame, get_game
+
+#: Most games and opponents a study may list, and matches per participant: a participant's session stays short.
+MAX_GAMES = 8
+MAX_MATCHES_PER_PARTICIPANT = 40
+ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def keyed_hash(study: Study, value: str) -> str:
+    """HMAC-SHA256 with the site's secret key, per study: the raw value is never stored, and the same outside id
+    gives unrelated hashes in two studies."""
+    message = f"{study.slug}\n{value}".encode()
+    return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()
+
+
+def design_check(design: list[dict], games_per_opponent: int) -> None:
+    """ServiceError unless every game exists and every opponent is an active non-person agent that plays it."""
+    if not design:
+        raise ServiceError("List at least one game.")
+    if len(design) > MAX_GAMES:
+        raise ServiceError(f"A study has at most {MAX_GAMES} games.")
+    games = [block["game"] for block in design]
+    if len(set(games)) != len(games):
+        raise ServiceError("List each game once.")
+    total = 0
+    for block in design:
+        try:
+            get_game(block["game"])
+        except UnknownGame:
+            raise ServiceError(f"There is no game {block['game']!r}.") from None
+        if not block["opponents"]:
+            raise ServiceError(f"List at least one opponent for {block['game']}.")
+        for slug in block["opponents"]:
+            agent = Agent.objects.filter(slug=slug, is_active=True).exclude(kind=Agent.Kind.HUMAN).first()
+            if agent is None:
+                raise ServiceError(f"There is no active bot or model {slug!r}.")
+            if agent.game and agent.game != block["game"]:
+                raise ServiceError(f"{slug} plays {agent.game}, not {block['game']}.")
+        total += len(block["opponents"]) * games_per_opponent
+    if total > MAX_MATCHES_PER_PARTICIPANT:
+        raise ServiceError(f"That is {total} matches per participant; at most {MAX_MATCHES_PER_PARTICIPANT}.")
+
+
+@transaction.atomic
+def study_save(*, study: Study | None = None, consent_text: str, created_by=None, **fields) -> Study:
+    """Create a study or change its set-up. A changed consent text becomes a new version; participants keep
+    the version they accepted. The design cannot change once someone has joined."""
+    consent_text = consent_text.strip()
+    if not consent_text:
+        raise ServiceError("A study needs a consent text.")
+    design_check(fields["design"], fields["games_per_opponent"])
+    if study is None:
+        study = Study(created_by=created_by, **fields)
+    else:
+        joined = study.participants.exists()
+        if joined and (fields["design"] != study.design or fields["games_per_opponent"] != study.games_per_opponent):
+            raise ServiceError("People have joined: the games and opponents are fixed now; start a new study.")
+        for name, value in fields.items():
+            setattr(study, name, value)
+    study.save()
+    current = study.consent()
+    if current is None or current.text != consent_text:
+        StudyConsent.objects.create(study=study, version=(current.version + 1 if current else 1), text=consent_text)
+    return study
+
+
+@transaction.atomic
+def study_open_set(*, study: Study, is_open: bool) -> Study:
+    study.is_open = is_open
+    study.save(update_fields=["is_open"])
+    return study
+
+
+@transaction.atomic
+def participant_join(*, study: Study, consent_version: int, external_id: str = "") -> Participant:
+    """A participant who accepted consent version `consent_version`: pseudonymous code, guest seat, order of games
+    and matches. Someone whose outside id already joined gets their existing record back."""
+    study = Study.objects.select_for_update().get(pk=study.pk)
+    external_hash = keyed_hash(study, external_id) if external_id else ""
+    if external_hash and (existing := study.participants.filter(external_id_hash=external_hash).first()):
+        return existing
+    consent = study.consent()
+    if consent.version != consent_version:
+        raise ServiceError("The consent text changed while you were reading it; please read it again.")
+    if not study.is_open:
+        raise ServiceError("This study is closed.")
+    if study.participants.count() >= study.max_participants:
+        raise ServiceError("This study has all the participants it needs. Thank you for your interest.")
+    last = study.participants.aggregate(last=Max("number"))["last"]
+    number = 0 if last is None else last + 1  # arrival order; a withdrawal frees a place, not a number
+    code = f"P{secrets.token_hex(4).upper()}"
+    # Inactive: a participant's seat is nobody's opponent and is not listed among the site's agents.
+    agent = Agent.objects.create(
+        slug=f"study-{study.slug[:40]}-{code.lower()}", name=code, kind=Agent.Kind.HUMAN, is_active=False
+    )
+    agent.versions.create(number=1, config={})
+    order = game_order(study.games(), study.order, number, random.SystemRandom())
+    participant = Participant.objects.create(
+        study=study,
+        code=code,
+        number=number,
+        external_id_hash=external_hash,
+        consent=consent,
+        agent=agent,
+        answered=not study.questionnaire,
+        game_order=order,
+    )
+    seats = {game: get_game(game).num_players for game in order}
+    opponents = {a.slug: a for a in Agent.objects.filter(slug__in={s for b in study.design for s in b["opponents"]})}
+    planned = plan(study.design, order, study.games_per_opponent, number, seats)
+    Assignment.objects.bulk_create(
+        Assignment(participant=participant, position=i, game=p.game, opponent=opponents[p.opponent], seat=p.seat)
+        for i, p in enumerate(planned)
+    )
+    return participant
+
+
+EXPERIENCE = ("none", "some", "expert")
+
+
+@transaction.atomic
+def participant_answer(*, participant: Participant, experience: dict[str, str]) -> Participant:
+    """Store the questionnaire: the participant's experience with each of the study's games."""
+    games = participant.study.games()
+    if set(experience) != set(games) or any(v not in EXPERIENCE for v in experience.values()):
+        raise ServiceError("Answer the question for every game: none, some or expert.")
+    participant.answers = {"experience": {game: experience[game] for game in games}}
+    participant.answered = True
+    participant.save(update_fields=["answers", "answered"])
+    return participant
+
+
+@transaction.atomic
+def participant_progress(*, participant: Participant) -> Assignment | None:
+    """Bring the record up to date (ended matches, abandoned ones marked, completion) and return the assignment
+    to play now (its match running or not yet created), or None when every assigned match has ended."""
+    participant = Participant.objects.select_for_update().get(pk=participant.pk)
+    now = timezone.now()
+    current = None
+    for assignment in participant.assignments.select_related("match"):
+        match = assignment.match
+        if match is not None and match.status in ENDED:
+            if match.termination.startswith("abandoned") and not assignment.abandoned:
+                assignment.abandoned = True
+                assignment.save(update_fields=["abandoned"])
+            continue
+        current = assignment
+        break
+    if current is None and participant.completed_at is None and participant.agent_id is not None:
+        participant.completed_at = now
+        participant.save(update_fields=["completed_at"])
+    return current
+
+
+@transaction.atomic
+def participant_seen(*, participant: Participant) -> None:
+    Participant.objects.filter(pk=participant.pk).update(last_seen_at=timezone.now())
+
+
+@transaction.atomic
+def assignment_start(*, participant: Participant) -> Match:
+    """The participant's current match: the running one, or a new one against the assigned opponent and seat."""
+    if not participant.answered:
+        raise ServiceError("Answer the short questionnaire first.")
+    if participant.excluded_at is not None:
+        raise ServiceError("Your participation has ended. Thank you.")
+    assignment = participant_progress(participant=participant)
+    if assignment is None:
+        raise ServiceError("You have played every match of this study. Thank you!")
+    assignment = Assignment.objects.select_for_update().select_related("match", "opponent").get(pk=assignment.pk)
+    if assignment.match is not None:
+        return assignment.match
+    study = participant.study
+    match = person_match_create(
+        person=participant.agent,
+        opponent=assignment.opponent,
+        game=assignment.game,
+        seat=assignment.seat,
+        move_time_limit_s=study.move_time_limit_s,
+    )
+    match.record = {**match.record, "study": study.slug}  # the live page then links back to the study
+    match.save(update_fields=["record"])
+    assignment.match = match
+    assignment.save(update_fields=["match"])
+    return match
+
+
+@transaction.atomic
+def participant_exclude(*, participant: Participant, reason: str) -> Participant:
+    """Leave a participant out of every table, the baseline and its intervals (the record keeps why)."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Say why this participant is excluded.")
+    participant.excluded_at = timezone.now()
+    participant.exclusion_reason = reason[:300]
+    participant.save(update_fields=["excluded_at", "exclusion_reason"])
+    return participant
+
+
+@transaction.atomic
+def participant_include(*, participant: Participant) -> Participant:
+    participant.excluded_at = None
+    participant.exclusion_reason = ""
+    participant.save(update_fields=["excluded_at", "exclusion_reason"])
+    return participant
+
+
+def withdrawal_code(participant: Participant) -> str:
+    """The participant's personal code for withdrawing later: their pseudonymous code and a keyed check, so it
+    is shown whenever needed, yet nobody can make one up for another participant's code."""
+    check = keyed_hash(participant.study, f"withdraw\n{participant.code}")[:10]
+    return f"{participant.code}-{check}"
+
+
+def participant_by_withdrawal(*, study: Study, code: str) -> Participant | None:
+    """The participant whose withdrawal code this is (None for a wrong or unknown code)."""
+    code = code.strip()
+    participant = study.participants.filter(code=code.partition("-")[0].upper()).first()
+    if participant is None or not hmac.compare_digest(withdrawal_code(participant), code):
+        return None
+    return participant
+
+
+@transaction.atomic
+def participant_withdraw(*, participant: Participant) -> None:
+    """Delete the participant's record: answers, consent record, outside-id hash, order and the link to their
+    matches. The matches stay in the public record, anonymous: their seat is renamed and tied to nobody."""
+    agent = participant.agent
+    if agent is not None:
+        for assignment in participant.assignments.select_related("match"):
+            if assignment.match is not None and assignment.match.status not in ENDED:
+                with contextlib.suppress(ServiceError):  # it ended meanwhile
+                    person_resign(match_id=assignment.match_id, agent=agent)
+        agent.name = "Withdrawn participant"
+        agent.save(update_fields=["name"])
+    participant.delete()

@@ -1,0 +1,292 @@
+"""Study pages: the participant's flow (no account: the share link and the session) and the researcher's (staff)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from arena.pages.refusal import refusal
+from arena.play.ratelimit import limited
+from arena.record.services import ServiceError
+from arena.studies import selectors
+from arena.studies.forms import QuestionnaireForm, StudyForm, study_initial
+from arena.studies.models import Participant, Study
+from arena.studies.services import (
+    assignment_start,
+    keyed_hash,
+    participant_answer,
+    participant_by_withdrawal,
+    participant_exclude,
+    participant_include,
+    participant_join,
+    participant_progress,
+    participant_seen,
+    participant_withdraw,
+    study_open_set,
+    study_save,
+    withdrawal_code,
+)
+from games import get_game
+
+SESSION_KEY = "study_participants"
+
+
+def _staff_only(request: HttpRequest) -> None:
+    """Researchers' pages do not exist for anyone else (404, not 403: nothing to learn from the answer)."""
+    if not request.user.is_staff:
+        raise Http404("No such page.")
+
+
+def _remember(request: HttpRequest, participant: Participant) -> None:
+    """This browser is this participant: their study code, and their guest seat for the live pages."""
+    request.session[SESSION_KEY] = {**request.session.get(SESSION_KEY, {}), participant.study.slug: participant.code}
+    if participant.agent is not None and not request.user.is_authenticated:
+        request.session["guest_agent"] = participant.agent.slug
+
+
+def _participant(request: HttpRequest, study: Study) -> Participant | None:
+    """The participant this browser is in `study`: from the session, or from the link's outside id (`?pid=`)."""
+    code = request.session.get(SESSION_KEY, {}).get(study.slug)
+    participant = study.participants.filter(code=code).select_related("agent").first() if code else None
+    pid = request.GET.get("pid", "").strip()
+    if pid:
+        by_link = study.participants.filter(external_id_hash=keyed_hash(study, pid)).select_related("agent").first()
+        if by_link is not None and by_link != participant:
+            participant = by_link
+            _remember(request, participant)
+    return participant
+
+
+def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
+    """The share link: consent for a newcomer; a returning participant's progress, or the thank-you page."""
+    study = get_object_or_404(Study, slug=slug)
+    participant = _participant(request, study)
+    if request.method == "POST" and participant is None:
+        return _consent_answer(request, study)
+    if participant is None:
+        if not study.is_open:
+            return render(request, "studies/study_closed.html", {"study": study})
+        context = {"study": study, "consent": study.consent(), "pid": request.GET.get("pid", "")}
+        return render(request, "studies/study_consent.html", context)
+    participant_seen(participant=participant)
+    if not participant.answered:
+        return redirect("study-questionnaire", slug=study.slug)
+    current = participant_progress(participant=participant)
+    participant.refresh_from_db()
+    assignments = list(participant.assignments.select_related("match", "opponent"))
+    for assignment in assignments:
+        rules = get_game(assignment.game)
+        assignment.game_name = rules.name
+        assignment.seat_name = rules.seat_names[assignment.seat] if assignment.seat < len(rules.seat_names) else ""
+    if current is not None:
+        current = next(a for a in assignments if a.pk == current.pk)
+    context = {
+        "study": study,
+        "participant": participant,
+        "assignments": assignments,
+        "current": current,
+        "withdrawal_code": withdrawal_code(participant),
+        "games": [get_game(slug) for slug in participant.game_order],
+    }
+    if current is None or participant.excluded_at is not None:
+        return render(request, "studies/study_thanks.html", context)
+    return render(request, "studies/study_participant.html", context)
+
+
+def _consent_answer(request: HttpRequest, study: Study) -> HttpResponse:
+    if request.POST.get("answer") != "accept":
+        return render(request, "studies/study_declined.html", {"study": study})  # nothing stored, no session
+    if request.user.is_authenticated:
+        message = "Studies seat you anonymously: log out, or open the link in a private window, to take part."
+        return refusal(request, status=409, message=message)
+    if wait := limited(request, "study_join"):
+        return refusal(
+            request, status=429, message="Too many people joined from here; wait a moment.", retry_after=wait
+        )
+    try:
+        version = int(request.POST.get("consent_version", ""))
+        participant = participant_join(
+            study=study, consent_version=version, external_id=request.POST.get("pid", "").strip()[:200]
+        )
+    except (ValueError, ServiceError) as error:
+        message = str(error) if isinstance(error, ServiceError) else "Please accept the consent text shown."
+        return refusal(request, status=409, message=message)
+    _remember(request, participant)
+    return redirect("study-entry", slug=study.slug)
+
+
+def study_questionnaire(request: HttpRequest, slug: str) -> HttpResponse:
+    study = get_object_or_404(Study, slug=slug)
+    participant = _participant(request, study)
+    if participant is None:
+        return redirect("study-entry", slug=study.slug)
+    games = [(game, get_game(game).name) for game in study.games()]
+    form = QuestionnaireForm(request.POST or None, games=games)
+    if request.method == "POST" and form.is_valid():
+        participant_answer(participant=participant, experience=form.cleaned_data)
+        return redirect("study-entry", slug=study.slug)
+    return render(request, "studies/study_questionnaire.html", {"study": study, "form": form})
+
+
+@require_POST
+def study_next(request: HttpRequest, slug: str) -> HttpResponse:
+    """Start (or continue) the participant's current assigned match on the normal live page."""
+    study = get_object_or_404(Study, slug=slug)
+    participant = _participant(request, study)
+    if participant is None:
+        return redirect("study-entry", slug=study.slug)
+    try:
+        match = assignment_start(participant=participant)
+    except ServiceError as error:
+        messages.info(request, str(error))
+        return redirect("study-entry", slug=study.slug)
+    return redirect("play-match", pk=match.pk)
+
+
+def study_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    """Delete one's participation with the personal code from the thank-you page (matches stay, anonymous)."""
+    study = get_object_or_404(Study, slug=slug)
+    done = False
+    if request.method == "POST":
+        participant = participant_by_withdrawal(study=study, code=request.POST.get("code", ""))
+        if participant is None:
+            messages.error(request, "That code does not match any participant of this study.")
+        else:
+            participant_withdraw(participant=participant)
+            request.session.pop("guest_agent", None)
+            request.session[SESSION_KEY] = {
+                k: v for k, v in request.session.get(SESSION_KEY, {}).items() if k != study.slug
+            }
+            done = True
+    return render(request, "studies/study_withdraw.html", {"study": study, "done": done})
+
+
+# The researcher's pages (staff).
+
+
+def study_list(request: HttpRequest) -> HttpResponse:
+    _staff_only(request)
+    studies = Study.objects.all()
+    return render(request, "studies/study_list.html", {"studies": studies})
+
+
+def study_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+    _staff_only(request)
+    study = get_object_or_404(Study, slug=slug) if slug else None
+    form = StudyForm(request.POST or None, initial=study_initial(study) if study else None)
+    if study:
+        form.fields["slug"].disabled = True
+    if request.method == "POST" and form.is_valid():
+        fields = form.study_fields()
+        if study is None and Study.objects.filter(slug=fields["slug"]).exists():
+            form.add_error("slug", "A study with this slug exists.")
+        else:
+            try:
+                study = study_save(
+                    study=study, consent_text=form.cleaned_data["consent_text"], created_by=request.user, **fields
+                )
+            except ServiceError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, f"Saved. Share link: /studies/{study.slug}/")
+                return redirect("study-results", slug=study.slug)
+    return render(request, "studies/study_form.html", {"form": form, "study": study})
+
+
+def study_results(request: HttpRequest, slug: str) -> HttpResponse:
+    _staff_only(request)
+    study = get_object_or_404(Study, slug=slug)
+    for participant in study.participants.filter(completed_at__isnull=True, agent__isnull=False):
+        participant_progress(participant=participant)  # matches that ended since the participant's last visit
+    table = selectors.participants_table(study)
+    counts = {status: sum(1 for r in table if r["status"] == status) for status in selectors.STATUSES}
+    context = {
+        "study": study,
+        "participants": table,
+        "counts": counts,
+        "results": selectors.results_by_opponent(study),
+        "by_experience": selectors.results_by_experience(study),
+        "baselines": selectors.baselines(study),
+        "share_link": request.build_absolute_uri(f"/studies/{study.slug}/"),
+        "consent": study.consent(),
+    }
+    return render(request, "studies/study_results.html", context)
+
+
+@require_POST
+def study_open(request: HttpRequest, slug: str) -> HttpResponse:
+    _staff_only(request)
+    study = get_object_or_404(Study, slug=slug)
+    study_open_set(study=study, is_open=request.POST.get("is_open") == "1")
+    return redirect("study-results", slug=study.slug)
+
+
+@require_POST
+def participant_exclude_view(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    _staff_only(request)
+    participant = get_object_or_404(Participant, study__slug=slug, code=code)
+    try:
+        if request.POST.get("include"):
+            participant_include(participant=participant)
+        else:
+            participant_exclude(participant=participant, reason=request.POST.get("reason", ""))
+    except ServiceError as error:
+        messages.error(request, str(error))
+    return redirect("study-results", slug=slug)
+
+
+def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    _staff_only(request)
+    if fmt not in ("jsonl", "csv", "json"):
+        raise Http404("Exports are .jsonl, .csv or .json.")
+    study = get_object_or_404(Study, slug=slug)
+    if fmt == "json":  # the protocol and the aggregate results, nothing per participant
+        response = HttpResponse(json.dumps(selectors.protocol(study), indent=2), content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.json"'
+        return response
+    records = selectors.export_rows(study)
+    if fmt == "jsonl":
+        body = "".join(json.dumps(record, sort_keys=True) + "\n" for record in records)
+        response = HttpResponse(body, content_type="application/x-ndjson")
+    else:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+        writer.writeheader()
+        for record in records:
+            answers = record["answers"].get("experience", {})
+            for match in record["matches"]:
+                writer.writerow(
+                    {k: record[k] for k in CSV_COLUMNS if k in record}
+                    | {k: match[k] for k in CSV_COLUMNS if k in match}
+                    | {"experience": answers.get(match["game"], "")}
+                )
+        response = HttpResponse(out.getvalue(), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.{fmt}"'
+    return response
+
+
+#: The CSV export: one row per assigned match.
+CSV_COLUMNS = (
+    "study",
+    "participant",
+    "status",
+    "consent_version",
+    "excluded",
+    "exclusion_reason",
+    "experience",
+    "position",
+    "game",
+    "opponent",
+    "seat",
+    "match_id",
+    "match_uid",
+    "score",
+    "termination",
+    "abandoned",
+)
