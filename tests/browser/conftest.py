@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -83,12 +85,17 @@ class LiveSite:
 
 @pytest.fixture(scope="session")
 def live_site(tmp_path_factory):
+    # The site's local model server: a real OpenAI-compatible server on loopback that plays each prompt's first
+    # legal move, on the port the seeded local models call, so the lobby offers them as `make run`'s does.
+    model_server = ScriptedServer(first_legal_move, record=False).start()
     site = LiveSite(tmp_path_factory.mktemp("browser-site"))
+    site.env["LLM_PORT"] = str(model_server.port)
     site.manage("migrate", "--noinput")
     site.manage("seed", "--no-demo", "--game", "connect-four", "--game", "tic-tac-toe")
     site.start()
     yield site
     site.stop()
+    model_server.close()
 
 
 @pytest.fixture(scope="session")
