@@ -32,6 +32,27 @@ def game(request):
     return get_game(request.param)
 
 
+VARIANTS = sorted((slug, name) for slug in GAMES for name in get_game(slug).variants)
+
+
+@pytest.mark.parametrize(("slug", "variant"), VARIANTS)
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_every_variant_plays_out_within_the_contract(slug, variant, seed):
+    """A variant's random games end with an outcome, every action round-trips through its text and every state
+    through JSON, as the standard rules' do."""
+    game, rng = get_game(slug), random.Random(seed)
+    state = game.initial_state(seed=seed, **game.variants[variant])
+    for _ in range(MAX_PLIES):
+        if game.current_player(state) is None:
+            break
+        action = game.random_action(state, rng)
+        assert game.parse_action(state, game.action_to_text(state, action)) == action
+        state = game.apply(state, action)
+        assert game.from_json(json.loads(json.dumps(game.to_json(state)))) == state
+    assert game.outcome(state) is not None, "random playout did not terminate"
+    game.full_view(state)
+
+
 def test_registry_slugs_match_games():
     assert [g.slug for g in all_games()] == list(GAMES)
 

@@ -359,16 +359,3 @@ def test_botzone_log_replays_with_its_cards_and_results():
     # The last hand: seat 1 calls, seat 0 folds with nothing to call (allowed by Botzone's judge).
     assert moves[-2:] == ["call", "fold"]
     assert (scores, reason) == ([0.0, 1.0], "Player 2 won 16,605 chips over 20 hands")
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_botzone_variant_random_playouts_keep_the_contract(seed):
-    rng = random.Random(seed)
-    state = GAME.initial_state(seed=seed, **GAME.variants["botzone"])
-    while GAME.current_player(state) is not None:
-        action = GAME.random_action(state, rng)
-        assert GAME.parse_action(state, GAME.action_to_text(state, action)) == action
-        state = GAME.apply(state, action)
-        assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
-    assert GAME.outcome(state) is not None
-    GAME.full_view(state)
