@@ -43,6 +43,19 @@ def test_the_first_run_queues_bounded_ladder_matches_behind_peoples_games_and_ra
     assert Match.objects.count() == 36  # idempotent
 
 
+def test_seed_then_resume_queues_each_match_once(django_capture_on_commit_callbacks):
+    """`make run` runs `seed` then `resume_matches`: the seeded matches are queued by the first only."""
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command(*SEED, "--first-run-matches", "12", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("resume_matches", "--stale-after", "0", stdout=out)
+    assert "enqueued 0 matches (12 already queued)" in out.getvalue()
+    queued = DBTaskResult.objects.filter(queue_name="matches").values_list("args_kwargs", flat=True)
+    match_ids = sorted(task["args"][0] for task in queued)
+    assert match_ids == sorted(Match.objects.values_list("pk", flat=True))  # 12 tasks, one per match
+    assert len(match_ids) == 12
+
+
 def test_the_seeding_can_be_skipped(settings):
     settings.ARENA_SEED_MATCHES = 0  # from the environment through arena.config
     call_command(*SEED, stdout=io.StringIO())
