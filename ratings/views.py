@@ -17,6 +17,7 @@ from ratings.filters import FORMATS, FilterError, choice, leaderboard_query
 from ratings.game_metrics import star_error_rates, werewolf_social
 from ratings.glossary import TERMS
 from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION
+from ratings.replay import MIN_PEOPLE_FOR_BANDS
 from ratings.selectors import (
     LEADERBOARD_COLUMNS,
     first_mover_table,
@@ -125,6 +126,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "sort_columns": SORT_COLUMNS,
         "chart": charts.rating_intervals(ranked, baseline) if (ranked := [r for r in rows if r["ranked"]]) else None,
         "rank_min_games": settings.ARENA_RANK_MIN_GAMES,
+        "baseline_min_people": MIN_PEOPLE_FOR_BANDS,
         "seeding": first_run_progress(),
     }
     template = "ratings/partials/leaderboard-body.html" if request.htmx else "ratings/leaderboard.html"
