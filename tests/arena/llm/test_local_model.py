@@ -12,11 +12,11 @@ from asgiref.sync import async_to_sync
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.local import (
     GEMMA3,
-    N_CTX,
     SMOLLM2,
     SMOLLM2_REASONING,
     local_base_url,
     local_llm_agents,
+    served_context,
     start_server,
     stop_server,
 )
@@ -113,7 +113,19 @@ async def test_the_longest_arctic_scavengers_prompt_fits_the_local_context(local
     result = await LLMAgent(spec["config"]).decide(game, state, game.current_player(state), 1)
     attempt = result.attempts[0]
     assert attempt.verdict != Attempt.Verdict.API_ERROR, attempt.message
-    assert 2048 < attempt.prompt_tokens < N_CTX - spec["config"]["max_tokens"]
+    assert 2048 < attempt.prompt_tokens < served_context(SMOLLM2) - spec["config"]["max_tokens"]
+
+
+@pytest.mark.parametrize("slug", ["tower-defense", "diplomacy"])
+async def test_the_longest_plan_and_diplomacy_prompts_are_fitted_and_accepted(local_llm_port, slug):
+    """Unfitted, these ran to 7,163 and 5,794 SmolLM2 tokens; fitted, the server takes them (no HTTP 400)."""
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2_REASONING)
+    game = get_game(slug)
+    _chars, state = longest_prompt_state(slug, games=2)
+    result = await LLMAgent({**spec["config"], "retries": 0}).decide(game, state, game.current_player(state), 1)
+    attempt = result.attempts[0]
+    assert attempt.verdict != Attempt.Verdict.API_ERROR, attempt.message
+    assert 0 < attempt.prompt_tokens <= served_context(SMOLLM2) - spec["config"]["max_tokens"]
 
 
 def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
