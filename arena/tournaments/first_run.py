@@ -10,25 +10,27 @@ FIRST_RUN_LEVELS = 3
 PAIRINGS = FIRST_RUN_LEVELS * (FIRST_RUN_LEVELS - 1) // 2
 
 #: Seeds per pairing (each played in both seat orders) of each game's first-run round robin, measured by
-#: `manage.py measure_first_run` (docs/operations.md, "First run"): the smallest measured size at which the game's
-#: Lv0 < Lv1 < Lv2 came out with non-overlapping 95% intervals, or less where the matches are slow.
+#: `manage.py measure_first_run` and a whole first run (docs/operations.md, "First run"): about twice the smallest
+#: measured size at which the game's Lv0 < Lv1 < Lv2 came out with non-overlapping 95% intervals where its matches
+#: are cheap (at the smallest size a fresh sample separates only about half the time), half again where they are
+#: slow, and less where separating would take far longer than minutes.
 FIRST_RUN_GAMES_PER_SEAT: dict[str, int] = {
     "tic-tac-toe": 32,
-    "connect-four": 48,
+    "connect-four": 64,
     "gomoku": 32,
-    "reversi": 32,
-    "ataxx": 48,
-    "santorini": 32,
-    "tower-defense": 32,
-    "battle-card": 16,
+    "reversi": 48,
+    "ataxx": 96,
+    "santorini": 64,
+    "tower-defense": 48,
+    "battle-card": 32,
     "attribute-battle": 32,
-    "kuhn-poker": 48,
-    "leduc-holdem": 32,
+    "kuhn-poker": 96,
+    "leduc-holdem": 64,
     "skirmish": 32,
-    "stratego": 48,
-    "sea-battle": 32,
+    "stratego": 64,
+    "sea-battle": 48,
     "air-land-sea": 32,
-    "arctic-scavengers": 32,
+    "arctic-scavengers": 64,
     # Not separated within minutes: Lv1 and Lv2 are 35-130 points apart (chess and Hive mostly draw at these
     # levels), or the matches are slow (Hold'em, 1.7 s each). A small record, ranked with overlapping intervals.
     "chess": 8,

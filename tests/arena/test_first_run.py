@@ -60,8 +60,8 @@ def test_seed_then_resume_queues_each_match_once(django_capture_on_commit_callba
 
 def test_every_first_run_game_has_a_measured_size_and_the_default_plays_them_all():
     assert set(FIRST_RUN_GAMES_PER_SEAT) == set(first_run_games())
-    assert Config.seed_matches == first_run_matches() == 3480  # ARENA_SEED_MATCHES' default
-    assert games_per_seat(["tic-tac-toe", "chess"], 3480) == {"tic-tac-toe": 32, "chess": 8}
+    assert Config.seed_matches == first_run_matches() == 5208  # ARENA_SEED_MATCHES' default
+    assert games_per_seat(["tic-tac-toe", "chess"], 5208) == {"tic-tac-toe": 32, "chess": 8}
     # A smaller cap scales every game down evenly: 40 seeds in all asked, 12 allowed (72 matches).
     assert games_per_seat(["tic-tac-toe", "chess"], 72) == {"tic-tac-toe": 9, "chess": 2}
 

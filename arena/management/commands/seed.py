@@ -32,7 +32,7 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="At most this many bot-vs-bot ladder matches for the worker (default: ARENA_SEED_MATCHES, "
-            "3480; 0: none).",
+            "5208; 0: none).",
         )
 
     def handle(

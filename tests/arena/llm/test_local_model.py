@@ -122,7 +122,9 @@ async def test_the_longest_plan_and_diplomacy_prompts_are_fitted_and_accepted(lo
     spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2_REASONING)
     game = get_game(slug)
     _chars, state = longest_prompt_state(slug, games=2)
-    result = await LLMAgent({**spec["config"], "retries": 0}).decide(game, state, game.current_player(state), 1)
+    # Up to 8,064 prompt tokens: minutes on a loaded 2-core machine, so a patient timeout.
+    config = {**spec["config"], "retries": 0, "timeout_s": 900.0}
+    result = await LLMAgent(config).decide(game, state, game.current_player(state), 1)
     attempt = result.attempts[0]
     assert attempt.verdict != Attempt.Verdict.API_ERROR, attempt.message
     assert 0 < attempt.prompt_tokens <= served_context(SMOLLM2) - spec["config"]["max_tokens"]
