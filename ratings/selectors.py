@@ -90,9 +90,9 @@ def is_ranked(row: dict) -> bool:
     """A rating shown with a rank: enough rated games, and a 95% interval bounded on at least one side (an agent
     that never lost has no upper bound, one that never scored no lower one; with neither it has no interval)."""
     return (
-        row["rating"] is not None
-        and row["matches"] >= settings.ARENA_RANK_MIN_GAMES
-        and (row["lower"] is not None or row["upper"] is not None)
+        row.get("rating") is not None
+        and row.get("matches", 0) >= settings.ARENA_RANK_MIN_GAMES
+        and (row.get("lower") is not None or row.get("upper") is not None)
     )
 
 
