@@ -157,8 +157,8 @@ def first_messages(
     return build(observation=cut, history=history)
 
 
-#: Characters per token no text is assumed to beat, and a margin over the piece count below: validated against
-#: SmolLM2's and Gemma 3's own tokenizers on every game's prompts (tests/arena/llm/test_context_budget.py).
+#: The margin over the piece count of `estimate_tokens`, which makes it an upper bound of SmolLM2's and Gemma 3's
+#: own counts on every game's prompts (at most 0.96 of it measured; tests/arena/llm/test_context_budget.py).
 TOKEN_MARGIN = 1.3
 #: Tokens a chat template adds per message (role markers, separators) and once for the reply's header.
 MESSAGE_OVERHEAD_TOKENS = 8
