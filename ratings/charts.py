@@ -55,7 +55,7 @@ def human_bands(baseline: dict | None, axis: str) -> list[dict]:
 def rating_intervals(rows: list[dict], baseline: dict | None) -> dict:
     """Who is strongest? Each agent's rating with its 95% interval, coloured by kind."""
     shown = [r for r in rows if r["rating"] is not None][:40]
-    if baseline and baseline["rating"] is not None:
+    if baseline and baseline["rating"] is not None and not baseline.get("thin"):
         shown.append(baseline)
     shown.sort(key=lambda r: r["rating"])
     data = []

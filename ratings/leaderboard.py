@@ -88,6 +88,10 @@ def fit_cells(cells: Cells, *, n_agents: int, anchors: list[int], rounds: int, d
         weights=cells.weight,
         first_mover=cells.first_mover,
     )
+    played = np.bincount(np.r_[cells.first, cells.second], minlength=n_agents) > 0
+    anchors = [a for a in anchors if played[a]]
+    # With one anchor, intervals are of s − s_anchor: bounded wherever chains of points link an agent to the
+    # anchor, however unbounded some other agent is (the mean of all strengths is not).
     boot = bradley_terry.bootstrap(
         cells.first,
         cells.second,
@@ -98,9 +102,8 @@ def fit_cells(cells: Cells, *, n_agents: int, anchors: list[int], rounds: int, d
         weights=cells.weight,
         first_mover=cells.first_mover,
         draws=draws,
+        anchor=anchors[0] if len(anchors) == 1 else None,
     )
-    played = np.bincount(np.r_[cells.first, cells.second], minlength=n_agents) > 0
-    anchors = [a for a in anchors if played[a]]
     shift = fit.strengths[anchors].mean() if anchors else 0.0
     sample_shift = boot.samples[:, anchors].mean(axis=1, keepdims=True) if anchors else 0.0
     scale = bradley_terry.ELO_PER_NAT

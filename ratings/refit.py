@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db.models import Sum
 
 from arena.models import Agent
+from games import get_game
 from ratings.leaderboard import Cells, fit_cells
 from ratings.models import RatingCell, RatingCount
 
@@ -70,26 +71,71 @@ def scope_cells(*, game: str, filters: dict[str, str]) -> tuple[Cells, list[int]
     return arrays, order, total
 
 
+def components(first: np.ndarray, second: np.ndarray, n_agents: int) -> list[list[int]]:
+    """The agents linked by chains of matches, largest first (ties: lowest index first); each sorted."""
+    parent = list(range(n_agents))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in zip(first.tolist(), second.tolist(), strict=True):
+        parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for i in range(n_agents):
+        groups.setdefault(root(i), []).append(i)
+    return sorted(groups.values(), key=lambda group: (-len(group), group[0]))
+
+
+def _component_label(members: list[Agent]) -> str:
+    """A component's name on the board: its game when all its agents belong to one, else "across games"."""
+    games = {agent.game for agent in members}
+    if len(games) == 1 and "" not in games and None not in games:
+        return get_game(next(iter(games))).name
+    return "across games"
+
+
 def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
     """The Bradley–Terry part of a scope's leaderboard from the rating cells: per agent its rating, interval,
     rank range and provisional flag (sorted best first), the first-move term and the number of rated matches.
     Every game counts equally on the all-games board: a cell's weight is scaled by N / (G · its game's matches).
-    """
+
+    Agents the record does not link by chains of matches are not compared: each connected component is fitted on
+    its own (its Lv0 bots at 1000) and ranked within itself; a row names its `component` (0 = the largest) and
+    the component's label (its game, or "across games")."""
     arrays, order, total = scope_cells(game=game, filters=filters or {})
     agents = Agent.objects.in_bulk(order)
-    index = {pk: i for i, pk in enumerate(order)}
-    anchors = _anchors(agents, index)
     rounds = bootstrap_rounds()
-    fitted = fit_cells(arrays, n_agents=len(order), anchors=anchors, rounds=rounds, draws=total) if order else None
     table = []
-    for pk in order:
-        i = index[pk]
-        table.append(_agent_row(agents[pk]) | {column: fitted[column][i] for column in FIT_COLUMNS})
-    table.sort(key=lambda r: -(r["rating"] if r["rating"] is not None else -1e9))
+    first_move = (None, [None, None], -1.0)
+    for number, members in enumerate(components(arrays.first, arrays.second, len(order))):
+        local = {agent: i for i, agent in enumerate(members)}
+        mask = np.isin(arrays.first, members)
+        sub = Cells(
+            first=np.array([local[i] for i in arrays.first[mask].tolist()], dtype=np.int64),
+            second=np.array([local[i] for i in arrays.second[mask].tolist()], dtype=np.int64),
+            score_first=arrays.score_first[mask],
+            weight=arrays.weight[mask],
+            first_mover=arrays.first_mover[mask],
+        )
+        # Each match's pairs weigh 1 in all (times its game's weight, mean 1): the component's share of the draws.
+        draws = max(1, round(float(sub.weight.sum())))
+        component_agents = {i: agents[order[agent]] for agent, i in local.items()}
+        anchors = [i for i, a in component_agents.items() if a.kind == Agent.Kind.BOT and a.slug.endswith("-lv0")]
+        fitted = fit_cells(sub, n_agents=len(members), anchors=anchors, rounds=rounds, draws=draws)
+        label = _component_label(list(component_agents.values()))
+        for i, agent in component_agents.items():
+            row = _agent_row(agent) | {column: fitted[column][i] for column in FIT_COLUMNS}
+            table.append(row | {"component": number, "component_label": label})
+        if fitted["first_move_advantage"] is not None and draws > first_move[2]:
+            first_move = (fitted["first_move_advantage"], fitted["first_move_interval"], draws)
+    table.sort(key=lambda r: (r["component"], -(r["rating"] if r["rating"] is not None else -1e9)))
     return {
         "rows": table,
-        "first_move_advantage": fitted and fitted["first_move_advantage"],
-        "first_move_interval": fitted and fitted["first_move_interval"],
+        "first_move_advantage": first_move[0] if order else None,
+        "first_move_interval": first_move[1] if order else None,
         "matches": total,
     }
 

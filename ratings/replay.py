@@ -258,6 +258,10 @@ def _human_baseline(rows, agents, anchors, index, rounds) -> dict | None:
         "lower": result["lower"][merged],
         "upper": result["upper"][merged],
         "provisional": result["provisional"][merged],
+        # A handful of people is not a population: the pooled rating is shown only from MIN_PEOPLE_FOR_BANDS on.
+        "thin": len(consenting) < MIN_PEOPLE_FOR_BANDS
+        or result["lower"][merged] is None
+        or result["upper"][merged] is None,
         "matches": len({r.match for r in people_rows}),
         "win_rate": sum(1 for s in score if s == 1.0) / len(score) if score else None,
     }

@@ -61,19 +61,22 @@ def prompt_versions() -> list[str]:
 def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str = "") -> list[dict]:
     """The snapshot's rows a page shows: kinds chosen, models with the scaffold chosen; ranked rows first.
 
-    A row is `ranked` once its agent has ARENA_RANK_MIN_GAMES rated games; rank ranges are drawn among
-    ranked rows only (an agent with two games would otherwise widen everyone's range); unranked rows
-    carry no rank.
+    A row is `ranked` once its agent has ARENA_RANK_MIN_GAMES rated games and a 95% interval (`is_ranked`);
+    rank ranges are drawn among the ranked rows of its component only (agents the record links by chains
+    of matches, `ratings.refit.components`): an agent with two games would otherwise widen everyone's range, and
+    agents that never met, directly or through others, have no order. Unranked rows carry no rank.
     """
-    rows = [
-        {**row, "ranked": row["rating"] is not None and row["matches"] >= settings.ARENA_RANK_MIN_GAMES}
-        for row in snapshot.data.get("rows", [])
-    ]
+    rows = [{**row, "ranked": is_ranked(row)} for row in snapshot.data.get("rows", [])]
     ranked = [row for row in rows if row["ranked"]]
-    lower = [-math.inf if row["lower"] is None else row["lower"] for row in ranked]
-    upper = [math.inf if row["upper"] is None else row["upper"] for row in ranked]
-    for row, (best, worst) in zip(ranked, rank_ranges(lower, upper), strict=True):
-        row["rank_best"], row["rank_worst"] = best, worst
+    scopes = {row.get("component", 0) for row in ranked}
+    for row in ranked:  # where the board holds several components, a rank says which one it is in
+        row["rank_scope"] = row.get("component_label", "") if len(scopes) > 1 else ""
+    for component in scopes:
+        members = [row for row in ranked if row.get("component", 0) == component]
+        lower = [-math.inf if row["lower"] is None else row["lower"] for row in members]
+        upper = [math.inf if row["upper"] is None else row["upper"] for row in members]
+        for row, (best, worst) in zip(members, rank_ranges(lower, upper), strict=True):
+            row["rank_best"], row["rank_worst"] = best, worst
     shown = []
     for row in ranked + [row for row in rows if not row["ranked"]]:
         if row["kind"] not in kinds or (scaffold and row["kind"] == "llm" and row["scaffold"] != scaffold):
@@ -81,6 +84,16 @@ def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str
         row = {key: value for key, value in row.items() if key != "rank"}  # the snapshot's range among all agents
         shown.append({"rank_best": None, "rank_worst": None, **row})
     return shown
+
+
+def is_ranked(row: dict) -> bool:
+    """A rating shown with a rank: enough rated games, and a 95% interval bounded on at least one side (an agent
+    that never lost has no upper bound, one that never scored no lower one; with neither it has no interval)."""
+    return (
+        row.get("rating") is not None
+        and row.get("matches", 0) >= settings.ARENA_RANK_MIN_GAMES
+        and (row.get("lower") is not None or row.get("upper") is not None)
+    )
 
 
 #: A kind's name in a pairing, in the order a pairing names them ("model vs bot", "program vs bot").

@@ -18,6 +18,7 @@ from ratings.analysis import analysis_tables, head_to_head_table
 from ratings.filters import FORMATS, FilterError, choice, leaderboard_query
 from ratings.glossary import TERMS
 from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION
+from ratings.replay import MIN_PEOPLE_FOR_BANDS
 from ratings.selectors import (
     LEADERBOARD_COLUMNS,
     leaderboard_rows,
@@ -131,6 +132,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "sort_columns": SORT_COLUMNS,
         "chart": charts.rating_intervals(ranked, baseline) if (ranked := [r for r in rows if r["ranked"]]) else None,
         "rank_min_games": settings.ARENA_RANK_MIN_GAMES,
+        "baseline_min_people": MIN_PEOPLE_FOR_BANDS,
         "seeding": first_run_progress(),
     }
     template = "ratings/partials/leaderboard-body.html" if request.htmx else "ratings/leaderboard.html"

@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "backoff_max_s": 30.0,
     "decision_budget_s": None,  # wall clock for all tries of one decision
     "budget_output_tokens": None,  # output tokens one reply may use
+    "context_tokens": None,  # the model's context window; prompts are fitted to it less max_tokens when set
     "rap_calls": 6,  # rap only: search calls per decision (policy and world-model), before the answer
     "rap_actions": 3,  # rap only: moves the model proposes per position
     "rap_depth": 2,  # rap only: moves looked ahead (GameBench's RAP used depth 2)

@@ -55,6 +55,7 @@ from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
 from ratings.models import RatingSnapshot
 from ratings.profile import agent_profile_charts
+from ratings.selectors import is_ranked
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -65,12 +66,21 @@ def home(request: HttpRequest) -> HttpResponse:
         "games": all_games(),
         "live": match_list(status=Match.Status.RUNNING)[:5],
         "results": match_list(status=Match.Status.FINISHED).order_by("-finished_at")[:5],
-        # The leaderboard's own rule: an agent is ranked after ARENA_RANK_MIN_GAMES rated games.
-        "top": [row for row in rows if row.get("matches", 0) >= settings.ARENA_RANK_MIN_GAMES][:5],
+        **_top_of_the_board(rows),
         "board_min_games": settings.ARENA_RANK_MIN_GAMES,
         "seeding": first_run_progress(),
     }
     return render(request, "arena/home.html", context)
+
+
+def _top_of_the_board(rows: list[dict]) -> dict:
+    """The leaderboard's own rule (`is_ranked`), within the largest set of agents the record compares (its
+    component): ratings of agents that never met, directly or through others, are not in one order."""
+    ranked = [row for row in rows if is_ranked(row)]
+    first = ranked[0].get("component", 0) if ranked else None
+    top = [row for row in ranked if row.get("component", 0) == first][:5]
+    several = len({row.get("component", 0) for row in ranked}) > 1
+    return {"top": top, "top_scope": top[0].get("component_label", "") if top and several else ""}
 
 
 def _database_status() -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from django.tasks import task
+from django.tasks import TaskResultStatus, task
 
 from arena.runner.loop import run_match
 
@@ -18,6 +18,22 @@ def enqueue_matches(match_ids: list[int], *, priority: int = 0) -> None:
     task = run_match_task.using(priority=priority) if priority else run_match_task
     for match_id in match_ids:
         task.enqueue(match_id)
+
+
+def matches_waiting_in_queue(match_ids: list[int]) -> set[int]:
+    """Those of `match_ids` that already have a task waiting for a worker (queued, not yet started).
+
+    A started task is not counted: if its worker died, only a new task brings the match back."""
+    from django_tasks_db.models import DBTaskResult  # the backend's model, read once the apps are loaded
+
+    wanted = set(match_ids)
+    waiting = DBTaskResult.objects.filter(status=TaskResultStatus.READY, task_path=run_match_task.module_path)
+    found = set()
+    for args_kwargs in waiting.values_list("args_kwargs", flat=True).iterator(chunk_size=2_000):
+        args = args_kwargs.get("args") or []
+        if len(args) == 1 and args[0] in wanted:
+            found.add(args[0])
+    return found
 
 
 @task(queue_name="matches")

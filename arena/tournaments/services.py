@@ -16,6 +16,8 @@ from arena.record.errors import checked_field
 from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, draw_rate_levels, ladder_records
 from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, variant_options
 from arena.runner.tasks import enqueue_matches
+from arena.tournaments import first_run
+from arena.tournaments.first_run import FIRST_RUN_LEVELS
 from games import get_game
 from games.bots import ladder
 from ratings.ladder import ladder_rating
@@ -310,21 +312,18 @@ def tournament_queue(*, tournament: Tournament, priority: int = 0) -> list[int]:
 
 
 #: The first run's record: tournaments named FIRST_RUN_PREFIX + game, levels Lv0..FIRST_RUN_LEVELS-1 of each
-#: two-seat ladder in a round robin, queued below everything else so a person's game never waits on them.
-FIRST_RUN_LEVELS = 3
+#: two-seat ladder in a round robin (sized in `first_run`), queued below everything else so a person's game never
+#: waits on them.
 FIRST_RUN_PRIORITY = -50
 
 
 @transaction.atomic
 def first_run_tournaments_create(*, games: list[str], matches: int, first_seed: int | None = None) -> list[Tournament]:
-    """Queue at most `matches` bot-vs-bot matches spread evenly over `games`' two-seat ladders (idempotent: a game
-    that has its first-run tournament is skipped), on random seeds unless `first_seed` fixes them (`tournament_create`).
-    Returns the tournaments created."""
-    games = [g for g in games if get_game(g).num_players == 2 and len(ladder(g)) >= FIRST_RUN_LEVELS]
-    pairs = FIRST_RUN_LEVELS * (FIRST_RUN_LEVELS - 1) // 2
-    games_per_seat = matches // max(1, len(games)) // (2 * pairs)
+    """Queue at most `matches` bot-vs-bot matches over `games`' two-seat ladders, each game's round robin sized by
+    `first_run.games_per_seat` (idempotent: a game that has its first-run tournament is skipped), on random seeds
+    unless `first_seed` fixes them (`tournament_create`). Returns the tournaments created."""
     created = []
-    for game in games if games_per_seat else []:
+    for game, seeds in first_run.games_per_seat(games, matches).items():
         slug = f"{FIRST_RUN_PREFIX}{game}"
         if Tournament.objects.filter(slug=slug).exists():
             continue
@@ -335,7 +334,7 @@ def first_run_tournaments_create(*, games: list[str], matches: int, first_seed: 
             format=Tournament.Format.ROUND_ROBIN,
             games=[game],
             agents=sorted(levels, key=lambda a: a.slug),
-            games_per_seat=games_per_seat,
+            games_per_seat=seeds,
             first_seed=first_seed,
         )
         tournament_queue(tournament=tournament, priority=FIRST_RUN_PRIORITY)

@@ -9,7 +9,9 @@ from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
+from arena.config import Config
 from arena.models import Match, Tournament
+from arena.tournaments.first_run import FIRST_RUN_GAMES_PER_SEAT, first_run_games, first_run_matches, games_per_seat
 from arena.tournaments.run import run_tournament
 from ratings.services import snapshot_refresh
 
@@ -43,6 +45,27 @@ def test_the_first_run_queues_bounded_ladder_matches_behind_peoples_games_and_ra
 
     call_command(*SEED, "--first-run-matches", "36", stdout=io.StringIO())
     assert Match.objects.count() == 36  # idempotent
+
+
+def test_seed_then_resume_queues_each_match_once(django_capture_on_commit_callbacks):
+    """`make run` runs `seed` then `resume_matches`: the seeded matches are queued by the first only."""
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command(*SEED, "--first-run-matches", "12", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("resume_matches", "--stale-after", "0", stdout=out)
+    assert "enqueued 0 matches (12 already queued)" in out.getvalue()
+    queued = DBTaskResult.objects.filter(queue_name="matches").values_list("args_kwargs", flat=True)
+    match_ids = sorted(task["args"][0] for task in queued)
+    assert match_ids == sorted(Match.objects.values_list("pk", flat=True))  # 12 tasks, one per match
+    assert len(match_ids) == 12
+
+
+def test_every_first_run_game_has_a_measured_size_and_the_default_plays_them_all():
+    assert set(FIRST_RUN_GAMES_PER_SEAT) == set(first_run_games())
+    assert Config.seed_matches == first_run_matches() == 5208  # ARENA_SEED_MATCHES' default
+    assert games_per_seat(["tic-tac-toe", "chess"], 5208) == {"tic-tac-toe": 32, "chess": 8}
+    # A smaller cap scales every game down evenly: 40 seeds in all asked, 12 allowed (72 matches).
+    assert games_per_seat(["tic-tac-toe", "chess"], 72) == {"tic-tac-toe": 9, "chess": 2}
 
 
 def test_the_seeding_can_be_skipped(settings):

@@ -20,8 +20,9 @@ def test_home_lists_live_games_results_and_only_agents_with_enough_games_on_the_
     live.status = "running"
     live.save(update_fields=["status"])
     rows = [
-        {"slug": bots[0].slug, "name": "Seasoned", "rating": 1500.0, "matches": 12},
-        {"slug": bots[1].slug, "name": "Newcomer", "rating": 1600.0, "matches": 3},
+        {"slug": bots[0].slug, "name": "Seasoned", "rating": 1500.0, "lower": 1400.0, "upper": 1600.0, "matches": 12},
+        {"slug": bots[1].slug, "name": "Newcomer", "rating": 1600.0, "lower": 900.0, "upper": 2300.0, "matches": 3},
+        {"slug": bots[2].slug, "name": "Unbounded", "rating": 1700.0, "lower": None, "upper": None, "matches": 40},
     ]
     RatingSnapshot.objects.create(game="", filters="", data={"rows": rows}, matches=15)
     body = client.get("/").content.decode()
@@ -31,6 +32,7 @@ def test_home_lists_live_games_results_and_only_agents_with_enough_games_on_the_
     top = body[body.index("Top of the board") :]
     assert "Seasoned" in top
     assert "Newcomer" not in top  # 3 games: too few to rank
+    assert "Unbounded" not in top  # no interval: not ranked
 
 
 def test_a_fresh_site_says_why_nobody_is_ranked_yet(client):

@@ -53,6 +53,11 @@ def test_finished_matches_queue_a_refresh_and_the_page_shows_the_snapshot(client
     order = [body.index(f"Tic-tac-toe Lv{n}") for n in (4, 2, 0)]
     assert order == sorted(order), "stronger bots are listed first"
     assert "Human baseline" in body
+    # One consenting person is not a population: the pooled row shows no rating, and the chart leaves it out.
+    assert "thin data — unrated" in body
+    assert client.get("/leaderboard/?format=json").json()["human_baseline"]["thin"] is True
+    chart = json.loads(body.split('<script id="leaderboard-chart" type="application/json">')[1].split("</script>")[0])
+    assert "Human baseline" not in json.dumps(chart)
     assert "Pia &lt;b&gt;" in body
     assert "Pia <b>" not in body
     assert 'data-plotly="leaderboard-chart"' in body

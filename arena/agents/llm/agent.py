@@ -14,7 +14,7 @@ from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
 from arena.agents.llm.local import endpoint_is_local
 from arena.agents.llm.parsing import Parsed, parse_reply
-from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages
+from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages, fit_retry
 from arena.agents.llm.rap import Planner, Search
 from arena.agents.llm_config import MAX_REPLY_CHARS, RAP_LIMITS, SCAFFOLDS, with_defaults
 from arena.record.services import ServiceError
@@ -60,7 +60,13 @@ class LLMAgent:
         deadline = started + float(config["decision_budget_s"]) if config.get("decision_budget_s") else None
         legal_texts = [game.action_to_text(state, action) for action in game.legal_actions(state)]
         messages = first_messages(
-            game, state, seat, scaffold=config["scaffold"], legal_texts=legal_texts, legal_list=config["legal_list"]
+            game,
+            state,
+            seat,
+            scaffold=config["scaffold"],
+            legal_texts=legal_texts,
+            legal_list=config["legal_list"],
+            budget_tokens=prompt_budget(config),
         )
         key_env = config.get("api_key_env") or ""
         api_key = os.environ.get(key_env) if key_env else None  # read at call time; never stored
@@ -85,6 +91,13 @@ class LLMAgent:
             local = endpoint_is_local(config["base_url"])
             result.outage = f"the {'local model server' if local else 'model provider'} is not answering"
         return result
+
+
+def prompt_budget(config: dict[str, Any]) -> int | None:
+    """Tokens a prompt may use: the context (`context_tokens`) less the reply's `max_tokens`; None if unknown."""
+    if not config.get("context_tokens"):
+        return None
+    return int(config["context_tokens"]) - int(config.get("max_tokens") or 0)
 
 
 def _charge_search(attempt: AttemptData, search: Search) -> None:
@@ -134,13 +147,14 @@ class _DecisionRun:
             if not mistakes or any(stop == STOP_BUDGET for _records, _parsed, stop in tries):
                 return None  # the provider gave up, the config is wrong, or time ran out
             attempt, parsed = mistakes[0]
-            messages = messages + feedback_messages(
+            retry = feedback_messages(
                 attempt.raw_text,
                 parsed.message,
                 legal_texts=self.legal_texts,
                 legal_list=self.config["legal_list"],
                 plan=self.game.document_actions,
             )
+            messages = fit_retry(messages + retry, prompt_budget(self.config))
         return None
 
     def request(self, messages: list[dict]) -> dict[str, Any]:

@@ -31,9 +31,16 @@ SMOLLM2_REASONING = "smollm2-135m-reasoning"
 GEMMA3 = "gemma3-270m"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_PORT = 8081
-#: Context window of the local models, prompt and reply: Arctic Scavengers' prompts reach about 2,450 SmolLM2
-#: tokens late in a game (its card list, long legal move lists, the public log), more than a 2,048-token window holds.
-N_CTX = 4096
+#: Each model's trained context (its GGUF's `<arch>.context_length`, checked by a test).
+TRAINED_CONTEXT = {SMOLLM2: 8192, GEMMA3: 32768}
+#: The most context the embedded server gives a model: the KV cache and the prompt's processing time grow with it,
+#: and 8,192 tokens hold every game's fitted prompt (`arena.agents.llm.prompts.fit_messages`).
+MAX_SERVED_CONTEXT = 8192
+
+
+def served_context(model: str) -> int:
+    """The context window (prompt and reply, in tokens) the embedded server gives `model`."""
+    return min(TRAINED_CONTEXT[model], MAX_SERVED_CONTEXT)
 
 
 class LocalModelMissing(RuntimeError):
@@ -91,9 +98,10 @@ def gemma3_gguf(directory: Path | None = None) -> Path:
 
 
 def server_config(
-    port: int, *, host: str = "127.0.0.1", n_ctx: int = N_CTX, n_threads: int = 2, models: tuple[str, ...] = ()
+    port: int, *, host: str = "127.0.0.1", n_ctx: int | None = None, n_threads: int = 2, models: tuple[str, ...] = ()
 ) -> dict[str, Any]:
-    """llama-cpp-python's `--config_file` document for the local models (all, or those named)."""
+    """llama-cpp-python's `--config_file` document for the local models (all, or those named), each with its
+    `served_context` unless `n_ctx` says otherwise."""
     paths = {SMOLLM2: smollm2_gguf, GEMMA3: gemma3_gguf}
     chosen = models or tuple(paths)
     unknown = [name for name in chosen if name not in paths]
@@ -106,7 +114,7 @@ def server_config(
             {
                 "model": str(paths[name]()),
                 "model_alias": name,
-                "n_ctx": n_ctx,
+                "n_ctx": n_ctx or served_context(name),
                 "n_threads": n_threads,
                 "n_threads_batch": n_threads,
                 "verbose": False,
@@ -167,7 +175,7 @@ def start_server(
     port: int,
     *,
     models: tuple[str, ...] = (),
-    n_ctx: int = N_CTX,
+    n_ctx: int | None = None,
     n_threads: int = 2,
     log_path: Path | None = None,
     wait_s: float = 180.0,
@@ -267,6 +275,7 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
     """Agent specs (for `agent_ensure`) for the two embedded models on the local server."""
     base_url = local_base_url(port)
     common = {"base_url": base_url, "timeout_s": 120.0, "retries": 3, "max_concurrency": 2, "max_tokens": 64}
+    # Prompts are fitted to the context less the reply (`context_tokens` − `max_tokens`).
     # Room for the reasoning line (REASONING_CHARS) and the answer after it.
     reasoning = {"scaffold": "grammar-reasoning", "temperature": 0.7, "max_tokens": 128}
     return [
@@ -275,7 +284,13 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
             "name": "SmolLM2 135M (local)",
             "kind": "llm",
             "description": "SmolLM2-135M-Instruct, Q4_1, on the embedded llama.cpp server; answers directly.",
-            "config": {**common, "model": SMOLLM2, "scaffold": "direct", "temperature": 0.7},
+            "config": {
+                **common,
+                "model": SMOLLM2,
+                "scaffold": "direct",
+                "temperature": 0.7,
+                "context_tokens": served_context(SMOLLM2),
+            },
         },
         {
             "slug": SMOLLM2_REASONING,
@@ -283,7 +298,7 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
             "kind": "llm",
             "description": "SmolLM2-135M-Instruct on the embedded llama.cpp server: one short reasoning line, then a "
             "move a grammar holds to the legal ones, so it makes its own moves.",
-            "config": {**common, **reasoning, "model": SMOLLM2},
+            "config": {**common, **reasoning, "model": SMOLLM2, "context_tokens": served_context(SMOLLM2)},
         },
         {
             "slug": GEMMA3,
@@ -291,6 +306,6 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
             "kind": "llm",
             "description": "Gemma 3 270M base model, Q4_K_M, on the embedded llama.cpp server; "
             "a base model, so after one short reasoning line its move is constrained to the legal ones by a grammar.",
-            "config": {**common, **reasoning, "model": GEMMA3},
+            "config": {**common, **reasoning, "model": GEMMA3, "context_tokens": served_context(GEMMA3)},
         },
     ]

@@ -31,6 +31,7 @@ LLM_FIELDS = {
     "provider_retries": int,
     "decision_budget_s": float,
     "budget_output_tokens": int,
+    "context_tokens": int,
     "seed": int,
 }
 

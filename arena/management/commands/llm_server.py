@@ -17,7 +17,6 @@ from django.core.management.base import BaseCommand, CommandError
 
 from arena.agents.llm.local import (
     GEMMA3,
-    N_CTX,
     SMOLLM2,
     LocalModelMissing,
     llm_port,
@@ -42,7 +41,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=None, help="Default: $LLM_PORT or 8081.")
         parser.add_argument("--model", action="append", choices=[SMOLLM2, GEMMA3], help="Repeatable. Default: both.")
-        parser.add_argument("--n-ctx", type=int, default=N_CTX)
+        parser.add_argument(
+            "--n-ctx", type=int, default=None, help="Context tokens for every model. Default: each its own (8,192)."
+        )
         parser.add_argument("--threads", type=int, default=2)
         parser.add_argument("--wait", type=float, default=180.0, help="Seconds to wait for it to answer.")
         parser.add_argument(
@@ -55,7 +56,7 @@ class Command(BaseCommand):
             "--detach", action="store_true", help="Return once it answers and leave it running (prints its pid)."
         )
 
-    def handle(self, *args, port=None, model=None, n_ctx=N_CTX, threads=2, wait=180.0, restarts=3, detach=False, **_):
+    def handle(self, *args, port=None, model=None, n_ctx=None, threads=2, wait=180.0, restarts=3, detach=False, **_):
         port = port or llm_port()
         base_url = local_base_url(port)
         if server_ready(base_url):

@@ -7,11 +7,11 @@ from django.core.management.base import BaseCommand
 from arena.models import Match
 from arena.play.people import matches_abandoned_end
 from arena.record.services import STALE_AFTER_S, match_release_stale
-from arena.runner.tasks import enqueue_matches
+from arena.runner.tasks import enqueue_matches, matches_waiting_in_queue
 
 
 class Command(BaseCommand):
-    help = "Release running matches without a recent heartbeat and enqueue every pending match."
+    help = "Release running matches without a recent heartbeat and enqueue every pending match not already queued."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -28,8 +28,11 @@ class Command(BaseCommand):
         # Matches with a person in them are driven by their play page, not by workers.
         waiting = Match.objects.filter(status=Match.Status.PENDING).exclude(seats__agent_version__agent__kind="human")
         pending = list(waiting.values_list("pk", flat=True))
+        # `seed` (run just before by `make run`) and tournaments queue their own matches: queue each match once.
+        queued = matches_waiting_in_queue(pending)
+        pending = [pk for pk in pending if pk not in queued]
         enqueue_matches(pending)
         self.stdout.write(
             f"released {len(released)} orphaned matches; ended {len(abandoned)} abandoned games; "
-            f"enqueued {len(pending)} matches"
+            f"enqueued {len(pending)} matches ({len(queued)} already queued)"
         )

@@ -19,7 +19,6 @@ from games import get_game
 from games.bots import LADDER_MODULES
 
 DEMO_SEED = 20261122
-#: Bot-vs-bot matches the first run queues for the worker (docs/operations.md, "First run"); 0 skips them.
 
 
 class Command(BaseCommand):
@@ -32,7 +31,8 @@ class Command(BaseCommand):
             "--first-run-matches",
             type=int,
             default=None,
-            help="Bot-vs-bot ladder matches to queue for the worker (default: ARENA_SEED_MATCHES, 400; 0: none).",
+            help="At most this many bot-vs-bot ladder matches for the worker (default: ARENA_SEED_MATCHES, "
+            "5208; 0: none).",
         )
         parser.add_argument(
             "--first-run-seed",
