@@ -24,7 +24,7 @@ DEFAULT_LIMITS = {
     "report": (10, 600),  # report pages computed for filters not cached yet (each reads the record)
     "agent_edit": (30, 600),  # staff or people creating or editing agents
     "api_token": (20, 600),  # creating or revoking one's API tokens
-    "frames": (30, 10),  # websocket frames per connection
+    "frames": (100, 10),  # websocket frames per connection: a person clicking fast (Pit offers) sends ~5 a second
 }
 #: Failed logins allowed per account name and per address before each further try must wait; the wait
 #: doubles with each further failure up to the maximum. Override with ARENA_LOGIN_LOCKOUT.
