@@ -120,7 +120,9 @@ def live_panel_context(match: Match, viewer, seats: list[dict[str, Any]] | None 
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
-        "move_list": move_list_html(move_groups(match, game, secret, mine, decisions)),
+        "move_list": move_list_html(
+            move_groups(match, game, secret, mine, decisions), full_moves=game.full_move_numbers
+        ),
         "last_reasoning": reasoning,
         "view": view,
         # "Play again" starts the same game against the same opponent.
@@ -193,7 +195,7 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
         "prev_ply": stops[max(step - 1, 0)],
         "next_ply": stops[min(step + 1, len(stops) - 1)],
         "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
-        "move_list": move_list_html(groups, replay=(match.pk, ply)),
+        "move_list": move_list_html(groups, replay=(match.pk, ply), full_moves=game.full_move_numbers),
         "turns": turns,
         "turn": turns[step - 1][0] if turns and step else "",
         "step": step,
