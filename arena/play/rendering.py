@@ -187,7 +187,10 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     shown = match.decisions.select_related("match").filter(ply__gte=stops[step - 1] if step else 0, ply__lt=ply)
     shown = shown.order_by("ply")
     listed = {move["ply"]: move for group in groups for move in group["moves"]}
-    traced = [_traced(game, decision, secret, mine, user) | {"move": listed[decision.ply]} for decision in shown]
+    agents = [seat["agent"] for seat in live_seats(match)]
+    traced = [
+        _traced(game, decision, secret, mine, user, agents) | {"move": listed[decision.ply]} for decision in shown
+    ]
     context = {
         "match": match,
         "game": game,
@@ -205,12 +208,20 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     return render_to_string("arena/partials/match-replay.html", context)
 
 
-def _traced(game: Game, decision: Decision, secret: bool, mine: list[int], user) -> dict[str, Any]:
-    """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed."""
+def _traced(game: Game, decision: Decision, secret: bool, mine: list[int], user, agents: list[Agent]) -> dict[str, Any]:
+    """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed,
+    and who decided (`agents`: the match's agents by seat) when that is not secret."""
     if action_hidden(game, secret, decision.seat, decision.action_text, mine):
         decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
         decision.seat = None  # who acted when can give a role away (Werewolf's night order)
-        return {"decision": decision, "attempts": [], "annotations": ""}
-    attempts = list(decision.attempts.order_by("number")) if trace_visible(game, secret, decision.seat, mine) else []
+        return {"decision": decision, "attempts": [], "annotations": "", "agent": None}
+    visible = trace_visible(game, secret, decision.seat, mine)
+    attempts = list(decision.attempts.order_by("number")) if visible else []
     decision.seat_name = game.seat_names[decision.seat]
-    return {"decision": decision, "attempts": attempts, "annotations": annotations_html(decision, user, mine)}
+    return {
+        "decision": decision,
+        "attempts": attempts,
+        "annotations": annotations_html(decision, user, mine),
+        "agent": agents[decision.seat] if decision.seat < len(agents) else None,
+        "trace_hidden": not visible,
+    }

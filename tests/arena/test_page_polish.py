@@ -54,3 +54,11 @@ def test_pages_load_only_the_stylesheets_of_the_game_they_show(client):
     assert linked("/games/tower-defense/") == ["plan-games", "tower-defense"]  # a shared sheet first
     assert linked("/") == []
     assert linked("/games/") == []
+
+
+def test_a_bot_s_trace_says_what_the_bot_is_and_how_long_it_thought(client, chess_match):
+    decision = chess_match.decisions.get(ply=0)
+    html = client.get(f"/matches/{chess_match.pk}/?ply=1").content.decode()
+    bot = chess_match.seats.get(index=0).agent_version.agent
+    assert f"{bot.name} is a bot: {bot.description}. It decided in one step, in {decision.elapsed_ms} ms" in html
+    assert "No attempts recorded" not in html
