@@ -28,6 +28,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tasks_db",
     "axes",
+    # django-ninja's API docs page (/api/v1/docs) then uses the Swagger UI files the package ships, served from
+    # here, instead of a CDN the site's Content-Security-Policy (script-src 'self') rightly blocks.
+    "ninja",
     "arena",
     "ratings",
     "arena.studies",

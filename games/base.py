@@ -210,6 +210,8 @@ class Game[S, A]:
     #: True when the game ships static/games/<slug>.js for its play page (plan editors, bet controls),
     #: and templates/games/<slug>/controls.html, shown to the player to move instead of board clicks alone.
     has_controls: ClassVar[bool] = False
+    #: Move lists number moves in pairs, as players count them ("12. Qa4 Qb5"), not one number a ply.
+    full_move_numbers: ClassVar[bool] = False
     #: A stylesheet several games share (static/games/<name>.css), linked once before their own.
     shared_stylesheet: ClassVar[str | None] = None
 

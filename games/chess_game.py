@@ -49,6 +49,7 @@ PIECE_NAMES = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knig
 
 class Chess(Game[ChessState, str]):
     slug = "chess"
+    full_move_numbers = True
     name = "Chess"
     seat_names = SEATS
     variants = {"botzone": {"draws": "botzone"}}

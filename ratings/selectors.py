@@ -83,7 +83,9 @@ def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str
             continue
         row = {key: value for key, value in row.items() if key != "rank"}  # the snapshot's range among all agents
         shown.append({"rank_best": None, "rank_worst": None, **row})
-    return shown
+    # Names as they are now, not as the snapshot was fitted: a guest who signs up shows the account's name at once.
+    names = dict(Agent.objects.filter(slug__in=[row["slug"] for row in shown]).values_list("slug", "name"))
+    return [{**row, "name": names.get(row["slug"], row["name"])} for row in shown]
 
 
 def is_ranked(row: dict) -> bool:

@@ -1,4 +1,4 @@
-"""Template context every page needs: the navigation and the game stylesheets."""
+"""Template context every page needs: the navigation; and the stylesheets of the game a page shows."""
 
 from __future__ import annotations
 
@@ -25,12 +25,14 @@ NAVIGATION = (
 
 
 @cache
-def game_stylesheets() -> list[str]:
-    """Each registered game's stylesheet that exists (a game may need none), shared ones once, first."""
-    names = []
-    for game in all_games():
-        names += [name for name in (game.shared_stylesheet, game.slug) if name and name not in names]
-    return [path for name in names if finders.find(path := f"games/{name}.css")]
+def game_stylesheets(slug: str) -> tuple[str, ...]:
+    """The stylesheets of the game `slug` that exist (a game may need none): its shared one first, then its own.
+    Only pages that draw a game's board link them (templates/base.html, via `game.slug`); others load none."""
+    game = next((g for g in all_games() if g.slug == slug), None)
+    if game is None:
+        return ()
+    names = [name for name in (game.shared_stylesheet, game.slug) if name]
+    return tuple(path for name in names if finders.find(path := f"games/{name}.css"))
 
 
 def site(request: HttpRequest) -> dict:
@@ -44,4 +46,4 @@ def site(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     if user is not None and user.is_staff:  # researchers' set-up and results pages
         items.append({"label": "Studies", "url": "/studies/", "active": request.path.startswith("/studies/")})
-    return {"nav_items": items, "game_stylesheets": game_stylesheets()}
+    return {"nav_items": items}

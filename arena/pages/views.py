@@ -427,6 +427,11 @@ def annotation_list_view(request: HttpRequest) -> HttpResponse:
             seats = person_seats(decision.match, viewer)
         annotation.hidden = action_hidden(game, secret, decision.seat, decision.action_text, seats)
         decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, seats)
+        # The move as the move list names it (chess's SAN "Qb6", not the record's UCI "d8b6"); a plan stays its text.
+        annotation.move_label = decision.action_text
+        if not annotation.hidden and not game.document_actions:
+            state = game.from_json(decision.state_before)
+            annotation.move_label = game.action_label(state, game.action_from_json(decision.action))
     context = {
         "page": page,
         "filters": filters,

@@ -147,7 +147,8 @@ def _reasoning(reasoning: dict[str, Any] | None) -> str:
 
 
 def _move_form(context: dict[str, Any]) -> str:
-    if not context["my_turn"]:
+    """The typed move box, unless the game's own controls already hold one: one move, one box."""
+    if not context["my_turn"] or "data-move-form" in context["controls"]:
         return ""
     example = _text(context["legal"][0]["text"]) if context["legal"] else ""
     return (

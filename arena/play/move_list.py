@@ -138,16 +138,24 @@ _FALLBACK_BADGE = (
 )
 
 
-def move_list_html(groups: list[dict[str, Any]], replay: tuple[int, int] | None = None) -> SafeString:
+def move_list_html(
+    groups: list[dict[str, Any]], replay: tuple[int, int] | None = None, *, full_moves: bool = False
+) -> SafeString:
     """The move list of `move_groups`, drawn in Python: a live panel redraws it after every move and a template
     spends a few microseconds per node on each of its moves. `replay` is (match id, ply shown) on the replay page,
-    where each move links to the position after it. Every value from the groups is escaped."""
+    where each move links to the position after it. With `full_moves` (chess) moves are numbered as players count
+    them, "12. Qa4 Qb5": one number per pair, the second move beside the first. Every value from the groups is
+    escaped."""
     parts = ['\n\n<div class="move-list" tabindex="0" aria-label="Moves">\n  ']
     for group in groups:
         title = f'<h3 class="move-group">{escape(group["title"])}</h3>' if group["title"] else ""
-        parts.append(f'\n    {title}\n    <ol start="{group["moves"][0]["ply"] + 1}">\n      ')
-        for move in group["moves"]:
+        numbered = ' class="full-moves"' if full_moves else f' start="{group["moves"][0]["ply"] + 1}"'
+        parts.append(f"\n    {title}\n    <ol{numbered}>\n      ")
+        for index, move in enumerate(group["moves"]):
             who = f'<span class="muted">{escape(move["who"])}:</span> ' if move["who"] else ""
+            if full_moves and (move["ply"] % 2 == 0 or index == 0):
+                mark = "." if move["ply"] % 2 == 0 else "…"
+                who = f'<span class="move-number">{move["ply"] // 2 + 1}{mark}</span> {who}'
             label = _replay_link(*replay, move["ply"] + 1, move["label"]) if replay else escape(move["label"])
             detail = (
                 '\n          <details class="move-detail"><summary>plan JSON</summary><pre class="model-text">'
@@ -156,8 +164,11 @@ def move_list_html(groups: list[dict[str, Any]], replay: tuple[int, int] | None 
                 else ""
             )
             fallback = move["fallback"]
+            classes = " ".join(
+                c for c in ("fallback" if fallback else "", "second" if full_moves and move["ply"] % 2 else "") if c
+            )
             parts.append(
-                f"\n        <li{' class="fallback"' if fallback else ''}>{who}{label}"
+                f"\n        <li{f' class="{classes}"' if classes else ''}>{who}{label}"
                 f"{_FALLBACK_BADGE if fallback else ''}{detail}</li>\n      "
             )
         parts.append("\n    </ol>\n  ")

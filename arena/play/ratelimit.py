@@ -30,7 +30,7 @@ DEFAULT_LIMITS = {
     "api_token_calls": (600, 60),  # API writes, per token
     "login": (30, 900),  # login form submissions, right or wrong, whatever the account name (both forms)
     "password_reset": (5, 3600),  # password reset requests (each may send an email)
-    "frames": (30, 10),  # websocket frames per connection
+    "frames": (100, 10),  # websocket frames per connection: a person clicking fast (Pit offers) sends ~5 a second
     "study_join": (20, 600),  # joining a study (each creates a participant, a guest seat and its assignments)
 }
 

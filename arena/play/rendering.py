@@ -127,7 +127,9 @@ def live_panel_context(match: Match, viewer, seats: list[dict[str, Any]] | None 
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
-        "move_list": move_list_html(move_groups(match, game, secret, mine, decisions)),
+        "move_list": move_list_html(
+            move_groups(match, game, secret, mine, decisions), full_moves=game.full_move_numbers
+        ),
         "last_reasoning": reasoning,
         "view": view,
         # "Play again" starts the same game against the same opponent.
@@ -193,8 +195,10 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     shown = shown.order_by("ply")
     listed = {move["ply"]: move for group in groups for move in group["moves"]}
     private = private_trace_seats(match) if secret else frozenset()
+    agents = [seat["agent"] for seat in live_seats(match)]
     traced = [
-        _traced(game, decision, secret, mine, private, user) | {"move": listed[decision.ply]} for decision in shown
+        _traced(game, decision, secret, mine, private, user, agents) | {"move": listed[decision.ply]}
+        for decision in shown
     ]
     context = {
         "match": match,
@@ -203,7 +207,7 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
         "prev_ply": stops[max(step - 1, 0)],
         "next_ply": stops[min(step + 1, len(stops) - 1)],
         "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
-        "move_list": move_list_html(groups, replay=(match.pk, ply)),
+        "move_list": move_list_html(groups, replay=(match.pk, ply), full_moves=game.full_move_numbers),
         "turns": turns,
         "turn": turns[step - 1][0] if turns and step else "",
         "step": step,
@@ -214,14 +218,21 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
 
 
 def _traced(
-    game: Game, decision: Decision, secret: bool, mine: list[int], private: frozenset[int], user
+    game: Game, decision: Decision, secret: bool, mine: list[int], private: frozenset[int], user, agents: list[Agent]
 ) -> dict[str, Any]:
-    """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed."""
+    """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed,
+    and who decided (`agents`: the match's agents by seat) when that is not secret."""
     if visible_seat(game, secret, decision.seat, decision.action_text, mine) is None:
         decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
-        decision.seat = None
-        return {"decision": decision, "attempts": [], "annotations": ""}
+        decision.seat = None  # who acted when can give a role away (Werewolf's night order)
+        return {"decision": decision, "attempts": [], "annotations": "", "agent": None}
     visible = trace_visible(game, secret, decision.seat, mine, private)
     attempts = list(decision.attempts.order_by("number")) if visible else []
     decision.seat_name = game.seat_names[decision.seat]
-    return {"decision": decision, "attempts": attempts, "annotations": annotations_html(decision, user, mine)}
+    return {
+        "decision": decision,
+        "attempts": attempts,
+        "annotations": annotations_html(decision, user, mine),
+        "agent": agents[decision.seat] if decision.seat < len(agents) else None,
+        "trace_hidden": not visible,
+    }

@@ -26,10 +26,12 @@ def result_text(termination: str, seats: list[dict[str, Any]], scores: list[floa
     how = SEAT_NUMBER.sub(
         lambda m: seat_label(seats, int(m[1])) if int(m[1]) < len(seats) else m[0], termination or "the game ended"
     )
+    how = how.rstrip()
+    how += "" if how.endswith((".", "!", "?")) else "."  # a game's reason may already end its sentence
     if not scores or len(scores) != len(seats):
-        return f"{how}."
+        return how
     if len(set(scores)) == 1:
-        return f"{how}. Draw."
+        return f"{how} Draw."
     best = max(scores)
     winners: list[str] = []
     for seat in seats:
@@ -42,4 +44,4 @@ def result_text(termination: str, seats: list[dict[str, Any]], scores: list[floa
             label = f"{seat['agent'].name} ({_names([s['name'] for s in own if scores[s['index']] == best])})"
         if label not in winners:
             winners.append(label)
-    return f"{how}. {_names(winners)} {'wins' if len(winners) == 1 else 'win'}."
+    return f"{how} {_names(winners)} {'wins' if len(winners) == 1 else 'win'}."

@@ -19,6 +19,19 @@ from games.bots.base import Bot, random_chooser
 from games.traitor import EVIL, LAPS, NAMES, PLAYERS, AreYouTheTraitor, TraitorState, seat_of
 
 CLAIM = "I am on the Good team."
+# Lv1 and Lv2 vouch for the Good team in these words, one picked from public facts (the round, the turn, the seat,
+# the talk so far): a game reads like talk, the same seed says the same things, and the words give nothing away
+# (the seed deals the roles, so it picks nothing). None reads as a claim, a name or an accusation.
+VOUCHES = (
+    CLAIM,
+    "I'm Good, I promise.",
+    "Nothing to hide here: I am on the Good team.",
+    "Count me with the Good team.",
+    "I want the key destroyed as much as anyone.",
+    "Good team. Ask me anything.",
+    "I'm Good. Let's find who isn't.",
+    "Trust me, I'm on your side.",
+)
 TALK_RATE = 0.65  # Lv3 talks and listens on this share of its decisions, else plays Lv2: always won 99% of games
 CODE_RATE = 0.2  # how often Lv2's speakers give their team's code: always would make Lv2 beat Lv1 in every game
 WIZARD = "I can destroy the key."
@@ -119,6 +132,11 @@ def talk_and_listen(game: AreYouTheTraitor, state: TraitorState, rng: random.Ran
     return ("say", CLAIM_WIZARD if role == "good wizard" else CLAIM)
 
 
+def vouch(state: TraitorState, me: int) -> str:
+    """One of the vouching lines, fixed by public facts only (no draw from the bot's RNG, which the seed drives)."""
+    return VOUCHES[(state.round * 5 + state.turn * 3 + me + len(state.events)) % len(VOUCHES)]
+
+
 def talking_chooser(*, focus: float):
     """Lv3's way on a share `focus` of its decisions, Lv2's on the others."""
 
@@ -154,7 +172,7 @@ def _patient(game: AreYouTheTraitor, state: TraitorState, rng: random.Random, *,
     if remember and role == "key holder" and claimants:
         return ("stop", claimants[0])
     if role in EVIL or role == "key holder" or not last_turn:
-        return ("say", CLAIM)
+        return ("say", vouch(state, me))
     others = [s for s in range(PLAYERS) if s != me]
     shown_good = revealed_good(state) if remember else set()
     return ("stop", rng.choice([s for s in others if s not in shown_good] or others))

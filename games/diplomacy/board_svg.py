@@ -58,6 +58,10 @@ def map_data() -> MapData:
     return MapData(root.get("viewBox"), (dx, dy), provinces, centres)
 
 
+#: How far below its unit spot a province's name is written (board units), clear of a unit drawn there.
+LABEL_BELOW = 40
+
+
 def _where(loc: str) -> tuple[float, float]:
     """A location's unit position ('STP/SC' has its own; a missing coast falls back to the province)."""
     spots = {p.name: p.unit for p in map_data().provinces}
@@ -70,7 +74,14 @@ def drawing(units: list[list[str]], centres: list[list[str]], last_orders: list[
     data = map_data()
     owner = {c: powers[s].lower() for s, held in enumerate(centres) for c in held}
     provinces = [
-        {"name": p.name, "d": p.path, "kind": p.kind or "land", "owner": owner.get(p.name, "")}
+        {
+            "name": p.name,
+            "d": p.path,
+            "kind": p.kind or "land",
+            "owner": owner.get(p.name, ""),
+            "label_x": p.unit[0],
+            "label_y": p.unit[1] + LABEL_BELOW,
+        }
         for p in data.provinces
         if p.path and "/" not in p.name
     ]
@@ -83,8 +94,8 @@ def drawing(units: list[list[str]], centres: list[list[str]], last_orders: list[
             dislodged = unit.startswith("*")
             pieces.append(
                 {
-                    "x": x + (14 if dislodged else 0),
-                    "y": y + (14 if dislodged else 0),
+                    "x": x + (24 if dislodged else 0),
+                    "y": y + (24 if dislodged else 0),
                     "kind": kind,
                     "power": powers[seat].lower(),
                     "loc": loc,

@@ -52,8 +52,11 @@ def card_label(card: str) -> str:
     return f"the {card.capitalize()} ({team})" if card in ("president", "bomber") else f"a {team} team card"
 
 
-def describe(state: TwoRoomsState, event: Event, viewer: int | None, reveal: bool = False) -> str:
-    """One event as a sentence for `viewer`; a shown card is named only to its two players (all with `reveal`)."""
+def describe(
+    state: TwoRoomsState, event: Event, viewer: int | None, reveal: bool = False, index: int | None = None
+) -> str:
+    """One event as a sentence for `viewer`; a shown card is named only to its two players (all with `reveal`).
+    With the event's `index` in the state's events, a card shown to the same player before is shown "again"."""
     kind, _round, _room, actor, target, text = event
     if kind == "ask":
         return f"{NAMES[actor]} asked {NAMES[target]}: {text}"
@@ -61,7 +64,8 @@ def describe(state: TwoRoomsState, event: Event, viewer: int | None, reveal: boo
         return f"{NAMES[actor]} answered {NAMES[target]}: {text}"
     if kind == "show":
         seen = reveal or viewer in (actor, target)
-        return f"{NAMES[actor]} showed {NAMES[target]} their card" + (
+        before = index is not None and any(e[0] == "show" and e[3:5] == (actor, target) for e in state.events[:index])
+        return f"{NAMES[actor]} showed {NAMES[target]} their card{' again' if before else ''}" + (
             f": {card_label(state.cards[actor])}" if seen else ""
         )
     if kind == "leader":
@@ -85,7 +89,7 @@ def chat_entry(state: TwoRoomsState, index: int, viewer: int | None, reveal: boo
         "speaker": f"{NAMES[actor]} to {NAMES[target]}" if talk else "",
         "you": viewer is not None and actor == viewer,
         "message": text if talk else "",
-        "notice": describe(state, event, viewer, reveal),
+        "notice": describe(state, event, viewer, reveal, index),
         # a card named to this viewer only (or to a spectator of a replay)
         "secret": kind == "show" and (reveal or viewer == target),
     }
@@ -132,6 +136,8 @@ def view(state: TwoRoomsState, viewer: int | None, reveal: bool) -> dict[str, An
             }
         )
     answering_to = NAMES[state.events[-1][3]] if now == "answer" else ""
+    # What is being answered: a question (its text), or a card shown to the viewer ("" for a show).
+    answering_what = state.events[-1][5] if now == "answer" else ""
     result = {
         "game": "two-rooms-and-a-boom",
         "viewer": viewer,
@@ -151,6 +157,7 @@ def view(state: TwoRoomsState, viewer: int | None, reveal: bool) -> dict[str, An
         "rooms": rooms,
         "my_turn": mine,
         "answering_to": answering_to if mine else "",
+        "answering_question": answering_what if mine else "",
         "max_say": MAX_SAY,
         "result": state.result,
     }
@@ -179,10 +186,11 @@ def observation(state: TwoRoomsState, player: int, prompt: str) -> str:
         lines.append(
             "Cards shown to you: " + ", ".join(f"{NAMES[s]} holds {card_label(c)}" for s, c in seen.items()) + "."
         )
-    events = [e for e in state.events if heard(state, e, player, reveal=False)]
+    events = [(i, e) for i, e in enumerate(state.events) if heard(state, e, player, reveal=False)]
     if events:
         lines.append(
-            "What you heard and saw:\n" + "\n".join(f"  Round {e[1]}: {describe(state, e, player)}" for e in events)
+            "What you heard and saw:\n"
+            + "\n".join(f"  Round {e[1]}: {describe(state, e, player, index=i)}" for i, e in events)
         )
     if state.result:
         lines.append(f"Game over: the {state.result.capitalize()} team won.")

@@ -217,7 +217,12 @@
     if (!form) return;
     event.preventDefault();
     const input = form.querySelector("[name=move]"); // a text input, or a textarea (Diplomacy: orders and messages)
-    if (input.value.trim()) sendMove(input.value.trim());
+    let text = input.value.trim();
+    // A chat box takes plain text: what does not read as one of its commands (data-move-command, a regular
+    // expression) is sent after data-move-prefix ("say "), as the game's notation wants it.
+    const command = form.dataset.moveCommand;
+    if (text && command && !new RegExp(command, "i").test(text)) text = `${form.dataset.movePrefix}${text}`;
+    if (text) sendMove(text);
     input.value = "";
   });
 

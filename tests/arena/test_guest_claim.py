@@ -28,7 +28,14 @@ def test_signing_up_after_playing_as_a_guest_keeps_the_same_agent_under_the_acco
     assert claimed.baseline_consent is True
     match = Match.objects.get()
     # Reopening the game signed in (on any browser) shows it as the player's own, not as a spectator's.
-    assert "(you)" in client.get(f"/play/{match.pk}/").content.decode()
+    page = client.get(f"/play/{match.pk}/").content.decode()
+    assert "(you)" in page
+    # Every list and live page names agents by their display name (the slug is only the link and its title).
+    bot = Agent.objects.get(slug="tic-tac-toe-lv0")
+    for html in (page, client.get("/matches/").content.decode()):
+        assert '<span class="kind-dot" aria-hidden="true"></span>robin42</a>' in html
+        assert f'<span class="kind-dot" aria-hidden="true"></span>{bot.name}</a>' in html
+        assert f">{guest.slug}<" not in html
 
 
 def test_a_claimed_guest_or_an_account_with_a_seat_cannot_claim_again(django_user_model):

@@ -13,7 +13,7 @@ from django.test import Client, RequestFactory, override_settings
 
 from arena.config import ConfigError, from_env
 from arena.models import Agent, Annotation, Challenge, Match, Tournament
-from arena.play.ratelimit import client_address, socket_address
+from arena.play.ratelimit import ConnectionBudget, client_address, socket_address
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 
@@ -237,3 +237,11 @@ def test_a_websocket_counts_against_the_same_address_as_a_request():
     assert socket_address(scope) == client_address(request) == "203.0.113.7"
     v6 = {"client": ("2001:db8:1:2:aaaa::1", 5555), "headers": []}
     assert socket_address(v6) == "2001:db8:1:2::/64"
+
+
+def test_a_person_clicking_fast_is_not_refused_but_a_flood_is():
+    budget = ConnectionBudget("frames")
+    # Pit's offers or a string of Mahjong discards: 8 clicks a second for ten seconds all go through …
+    assert all(budget.allow() for _ in range(80))
+    # … and a connection is still bounded: a script sending far faster is turned away within the window.
+    assert sum(budget.allow() for _ in range(100)) == 20

@@ -41,6 +41,16 @@ def test_a_team_of_one_bot_wins_once_and_a_bot_on_both_sides_is_told_apart():
     assert result_text("four in a row", team, [1, 1, 0]) == "four in a row. Pia and Werewolf Lv1 (Seat 2) win."
 
 
+def test_a_reason_that_ends_its_own_sentence_gets_no_second_stop():
+    bot, person = Agent(pk=1, name="Mahjong Lv2"), Agent(pk=2, name="Pia")
+    four = seats_of(bot, person, bot, bot)
+    drawn = result_text("The wall ran out: a drawn hand.", four, [0.5] * 4)
+    assert drawn == "The wall ran out: a drawn hand. Draw."
+    landlord = result_text("the landlord seat 1 went out first (base 1).", seats_of(bot, person, bot), [0, 1, 0])
+    assert landlord == "the landlord Pia went out first (base 1). Pia wins."
+    assert result_text("time ran out!", seats_of(bot, person), None) == "time ran out!"
+
+
 def test_the_live_panel_names_who_resigned():
     bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
     person = guest_agent_create(nickname="Robin")

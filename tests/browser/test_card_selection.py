@@ -3,6 +3,7 @@ holds the play (static/games/fight-the-landlord.js), which the rules read as a l
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -57,3 +58,24 @@ def test_clear_unselects_every_card(table):
     table.locator("[data-ftl-clear]").click()
     assert table.locator("[data-ftl-move]").input_value() == ""
     assert table.locator(".ftl-you [aria-pressed='true']").count() == 0
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_plays_list_shows_two_digit_numbers_whole(page, width):
+
+    state, rng = GAME.initial_state(seed=8), random.Random(8)
+    while len(GAME.player_view(state, 0)["history"]) < 12 and GAME.current_player(state) is not None:
+        state = GAME.apply(state, rng.choice(GAME.legal_actions(state)))
+    page.set_viewport_size({"width": width, "height": 900})
+    page.set_content(f'<main class="page">{board_html(GAME, state, 0)}</main>')
+    page.add_style_tag(content=(ROOT / "static/css/arena.css").read_text())
+    page.add_style_tag(content=(ROOT / "static/games/fight-the-landlord.css").read_text())
+    page.locator(".ftl-history summary").click()
+    # The list's numbers ("10.") sit in its left padding, and the list scrolls (which clips what overflows): drawn
+    # with and without the clip, the strip left of the list looks the same when no number sticks out of the box.
+    box = page.locator(".ftl-history ol").bounding_box()
+    strip = {"x": max(box["x"] - 24, 0), "y": box["y"], "width": 72, "height": min(box["height"], 200)}
+    clipped = page.screenshot(clip=strip)
+    page.add_style_tag(content=".ftl-history ol { overflow: visible !important; max-height: none !important; }")
+    assert page.locator(".ftl-history li").count() >= 10
+    assert page.screenshot(clip=strip) == clipped

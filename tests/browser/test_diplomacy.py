@@ -25,6 +25,11 @@ def click_province(page, name: str) -> None:
     page.mouse.click(*point)
 
 
+UNIT_AND_TABLE = """() => { const u = document.querySelector('.dip-unit').getBoundingClientRect();
+  const t = document.querySelector('.dip-powers-scroll');
+  return {unit: Math.min(u.width, u.height), table_fits: t.scrollWidth <= t.clientWidth}; }"""
+
+
 def seal(page, rounds_done: int) -> None:
     """Seal the orders box's contents and wait until the bots have played the rest of the round."""
     page.click("button:has-text('Seal orders')")
@@ -37,6 +42,12 @@ def test_person_orders_by_clicking_and_typing_and_sees_the_phase_resolve(page, l
     lobby_start(page, "diplomacy", "diplomacy-lv0", "Dora")
     expect(page.locator("[data-connection]")).to_have_text("connected")
     expect(page.locator(".match-status")).to_contain_text("Your move")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    sizes = page.evaluate(UNIT_AND_TABLE)
+    assert sizes["unit"] >= 16, sizes  # a unit is a mark a person sees and clicks, not a speck
+    assert sizes["table_fits"], sizes
+    expect(page.locator(".dip-labels text", has_text="GAL")).to_have_count(1)  # provinces are named on the map
 
     orders = page.locator("[data-dip-orders]")
     # Round 1 of 2: click the army in Vienna, then Galicia; the box gets the order.
@@ -71,3 +82,6 @@ def test_person_orders_by_clicking_and_typing_and_sees_the_phase_resolve(page, l
     expect(page.locator("[data-connection]")).to_have_text("connected")
     expect(page.locator("line.dip-move.dip-stroke-austria")).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    sizes = page.evaluate(UNIT_AND_TABLE)
+    assert sizes["unit"] >= 14, sizes  # the map keeps its size and scrolls in its own box
+    assert sizes["table_fits"], sizes  # every column of the powers' table on screen

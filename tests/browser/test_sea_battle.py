@@ -26,3 +26,17 @@ def test_a_person_orders_each_ship_from_the_pad_and_the_round_resolves(page, liv
     moves = played.all_inner_texts()
     assert sum("A stay both" in m for m in moves) == 1
     assert sum("(order sealed)" in m for m in moves) == 3  # Red's orders, while the match runs
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_sea_stays_inside_its_column(page, live_site, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_site.url}/games/sea-battle/")
+    edges = page.evaluate("""() => {
+      const r = (s) => document.querySelector(s).getBoundingClientRect();
+      return {grid: r('.sea-grid').right, area: r('.board-area').right, side: r('.side-panel').left,
+              page: document.documentElement.scrollWidth}; }""")
+    assert edges["grid"] <= edges["area"] + 0.5, edges  # the board ends where its column ends …
+    if width > 800:  # … and, beside the side panel, before the panel starts
+        assert edges["grid"] <= edges["side"], edges
+    assert edges["page"] <= width, edges

@@ -9,7 +9,7 @@ import pytest
 
 from games.base import IllegalAction
 from games.bots import ladder
-from games.bots.traitor import CLAIM_WIZARD, talk_and_listen
+from games.bots.traitor import CLAIM_WIZARD, VOUCHES, talk_and_listen
 from games.traitor import LAPS, PLAYERS, AreYouTheTraitor, points
 
 GAME = AreYouTheTraitor()
@@ -156,3 +156,19 @@ def test_lv3_decides_only_on_what_its_seat_knows():
                 checked += 1
             state = GAME.apply(state, bots[3].choose(GAME, state, game_rng))
     assert checked > 100
+
+
+def test_rule_based_bots_vouch_in_varied_words_the_same_for_the_same_seed():
+    bots = ladder("are-you-the-traitor")
+
+    def talk(seed: int) -> list[str]:
+        state, rng = GAME.initial_state(seed=seed), random.Random(seed)
+        while GAME.current_player(state) is not None:
+            state = GAME.apply(state, bots[2].choose(GAME, state, rng))
+        return [e[4] for e in state.events if e[0] == "say"]
+
+    said = talk(3)
+    assert said == talk(3)
+    vouches = [line for line in said if line in VOUCHES]
+    assert len(set(vouches)) >= 4  # not one sentence over and over
+    assert all(not line.startswith("say ") for line in said)

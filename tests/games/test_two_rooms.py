@@ -169,3 +169,17 @@ def test_a_bomber_leader_who_has_seen_the_president_keeps_it_at_every_level_abov
     assert GAME.current_player(state) == P1
     for bot in ladder("two-rooms-and-a-boom")[1:]:
         assert bot.choose(GAME, state, random.Random(0)) == ("send", P3)
+
+
+def test_the_answer_box_says_what_is_answered_and_a_repeated_show_reads_again():
+    state = play(GAME.initial_state(seed=1), "show P3")
+    view = GAME.player_view(state, P3)
+    assert (view["answering_to"], view["answering_question"]) == ("P1", "")  # a card was shown: no question
+    state = play(state, "say Nice.", "ask P1 Show me again?")
+    view = GAME.player_view(state, P1)
+    assert (view["answering_to"], view["answering_question"]) == ("P3", "Show me again?")
+    assert GAME.player_view(state, P6)["answering_question"] == ""  # not P6's turn: nothing to answer
+    state = play(state, "show")
+    notices = [e["notice"] for e in GAME.player_view(state, P3)["rooms"][0]["log"] if e["kind"] == "show"]
+    assert notices[0].startswith("P1 showed P3 their card:")
+    assert notices[1].startswith("P1 showed P3 their card again:")

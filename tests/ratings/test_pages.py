@@ -61,6 +61,11 @@ def test_finished_matches_queue_a_refresh_and_the_page_shows_the_snapshot(client
     assert "Pia &lt;b&gt;" in body
     assert "Pia <b>" not in body
     assert 'data-plotly="leaderboard-chart"' in body
+    # A name changed after the fit (a guest signing up takes the account's name) shows at once.
+    Agent.objects.filter(name="Pia <b>").update(name="pia_signed_up")
+    body = client.get("/leaderboard/").content.decode()
+    assert "pia_signed_up" in body
+    assert "Pia &lt;b&gt;" not in body.split("<table", 1)[1].split("</table>", 1)[0]
 
 
 def test_a_missing_scope_is_computed_in_the_background_not_per_request(client, results):
