@@ -73,7 +73,7 @@ BOTZONEBENCH = Protocol(
     opponents=LADDER,
     games_per_seat=None,
     scaffolds=("botzone",),
-    retries=3,
+    retries=2,
     fallback="forfeit",
     temperature=None,
     seating="duplicate sets: each seed played with the agent on every side, against every ladder level",
@@ -84,7 +84,8 @@ BOTZONEBENCH = Protocol(
         "games_per_seat": "§4.1: 16 duplicate games per side (perfect information), 32 (imperfect)",
         "seating": "§4.1: duplicate design, fixed seeds applied to every matchup",
         "scaffold": "§4.3 and Appendix C (Evaluation / Reason / Answer prompt)",
-        "retries": "Appendix C (previous invalid outputs fed back); 3 in the paper's code",
+        "retries": "§4.2 and Appendix C (previous invalid outputs fed back): three tries in all, the first and "
+        "two re-prompts (its code's max_retries = 3 counts every try)",
         "fallback": "§4.2: an invalid decision or timeout is an error, not masked by recovery",
         "reruns": "§4.1: games ended by transient failures are rematched",
     },

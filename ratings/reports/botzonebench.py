@@ -21,8 +21,12 @@ from ratings.reports.record import seat_labels
 
 TITLE = "BotzoneBench: anchored skill against graded bot ladders"
 CITATION = "BotzoneBench §4.5 (ladder rating), Table 2, Table 3 (hold'em actions), Appendix C (prompt)."
-RETRY_K = (1, 2, 3)
-ACTIONS = ("fold", "check", "call", "raise")
+#: Re-prompts after a first invalid reply: BotzoneBench gives three tries in all (§4.2, App. C; its code's
+#: max_retries = 3 counts every try), so at most two.
+RETRY_K = (1, 2)
+#: Table 3's kinds, with all-in apart (the paper's finding is about all-ins) and call apart from check (Botzone's
+#: 0 is either; the paper's Check column is our check + call).
+ACTIONS = ("fold", "check", "call", "all-in", "raise")
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ def retry_table(attempts: dict[str, list[pm.AttemptRecord]]) -> Table:
     return Table(
         key="retry",
         title="Retry success at k",
-        source="BotzoneBench §3 (re-prompting with feedback, up to 3 retries)",
+        source="BotzoneBench §4.2 and App. C (re-prompting with the previous invalid outputs; three tries in all)",
         columns=[f"k = {k}" for k in RETRY_K],
         rows=rows,
         note="Decisions whose first invalid reply is followed by a valid one within k more tries / decisions with an "
@@ -113,16 +117,16 @@ def action_table(actions: dict[str, list[tuple[int, str]]]) -> Table:
         source="BotzoneBench Table 3",
         columns=list(ACTIONS),
         rows=rows,
-        note="Share of the agent's hold'em decisions of each kind (any raise size, all-in included, is a raise); "
-        "Wilson 95%.",
+        note="Share of the agent's hold'em decisions of each kind: all-in (every chip behind) apart from other "
+        "raises, as the paper's Table 3; check and call apart (the paper's Check is both). Wilson 95%.",
         intervals="Wilson 95% intervals",
     )
 
 
 def action_kind(text: str) -> str:
-    """A hold'em decision's kind: fold, check, call or raise (raise sizes and all-in are raises)."""
+    """A hold'em decision's kind: fold, check, call, all-in or raise (any other raise size)."""
     word = text.strip().split(" ", 1)[0].lower()
-    return word if word in ("fold", "check", "call") else "raise"
+    return word if word in ("fold", "check", "call", "all-in") else "raise"
 
 
 def ladder_games(filters: ReportFilters) -> list[LadderGame]:
