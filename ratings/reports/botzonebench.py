@@ -13,7 +13,7 @@ from games import get_game
 from games.bots import ladder
 from ratings import process_metrics as pm
 from ratings.ladder import Record, ladder_rating
-from ratings.metrics import proportion
+from ratings.metrics import proportion, wilson_interval
 from ratings.models import ReferenceRecord
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.published import with_published
@@ -51,7 +51,14 @@ def ladder_cell(games: list[LadderGame], *, top_level: int, draw_levels: frozens
     rating = ladder_rating(records, top_level=top_level, draw_rate_levels=draw_levels)
     at = [g.match for g in games if g.level == rating.level] if not rating.topped else [g.match for g in games]
     level = f"Lv{rating.level}" + (", topped" if rating.topped else "")
-    return Cell(rating.progress, None, None, len(at), tuple(sorted(at)), unit="%", note=level)
+    low = high = None
+    if rating.progress is not None:  # the progress's own interval: its rate's Wilson 95%, transformed as it is
+        record, draw_rule = records[rating.level], rating.level in draw_levels
+        successes, trials = (
+            (record.wins + record.draws, record.games) if draw_rule else (record.wins, record.wins + record.losses)
+        )
+        low, high = (bound if draw_rule else min(1.0, 2 * bound) for bound in wilson_interval(successes, trials))
+    return Cell(rating.progress, low, high, len(at), tuple(sorted(at)), unit="%", note=level)
 
 
 def table_2(games: list[LadderGame], tops: dict[str, int], draw_levels: dict[str, frozenset[int]]) -> Table:
@@ -80,7 +87,8 @@ def table_2(games: list[LadderGame], tops: dict[str, int], draw_levels: dict[str
         note="Progress = 2 × win rate (draws excluded) against the level not yet beaten, capped at 100%; tic-tac-toe's "
         "perfect top level uses the rate of games not lost and needs no loss to pass. n = games at that level.",
         level=None,
-        intervals="no intervals: level and progress are point values, as the paper's",
+        intervals="Wilson 95% intervals on the progress (its win rate's, doubled and capped as the progress is); the "
+        "paper gives point values",
     )
 
 

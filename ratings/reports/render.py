@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 
 from ratings.reports.base import Cell, Report, Table
 
@@ -17,6 +18,10 @@ def cell_text(cell: Cell | str | None) -> str:
         return ""
     if isinstance(cell, str):
         return cell
+    if cell.note.startswith("Lv"):  # BotzoneBench's (level, progress), in the paper's notation: "Lv2, 50%"
+        if cell.value is None:
+            return f"{cell.note} n={cell.n}"
+        return f"{cell.note}, {cell_text(replace(cell, note=''))}"
     if cell.value is None:
         return f"— n={cell.n}"
     if cell.note.startswith(("unbounded above", "unbounded below")):

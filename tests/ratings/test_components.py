@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from django.test import override_settings
 
 from ratings.models import RatingSnapshot
@@ -22,6 +23,7 @@ def row(slug, component, rating, lower, upper, matches=30):
             "upper": upper, "matches": matches, "component": component, "component_label": label}  # fmt: skip
 
 
+@pytest.mark.django_db  # rows show the agents' current names, read from the record
 @override_settings(ARENA_RANK_MIN_GAMES=10)
 def test_two_components_are_ranked_apart_and_every_ranked_row_has_an_interval():
     snapshot = RatingSnapshot(

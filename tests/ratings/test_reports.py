@@ -19,6 +19,7 @@ from ratings import process_metrics as pm
 from ratings.reports import advgamebench, botzonebench, dsgbench, gamebench, star
 from ratings.reports.base import ReportFilters
 from ratings.reports.record import Result
+from ratings.reports.render import cell_text
 
 NONE = ReportFilters()
 
@@ -104,15 +105,21 @@ def test_botzonebench_table_2_level_progress_and_tic_tac_toe_rule():
     games += [botzonebench.LadderGame("m", "chess", 1, s, 10 + i) for i, s in enumerate((1.0, 0.0, 0.0, 0.0))]
     cell = botzonebench.ladder_cell(games, top_level=3, draw_levels=frozenset())
     assert (cell.note, cell.value, cell.n, cell.matches) == ("Lv1", 0.5, 4, (10, 11, 12, 13))
+    # Wilson 95% on 1 of 4: [0.0456, 0.6994], doubled and capped as the progress is: [0.0912, 1].
+    assert (cell.low, cell.high) == (pytest.approx(0.09116, abs=1e-4), 1.0)
+    assert cell_text(cell) == "Lv1, 50.0% [9.1%–100.0%] n=4"  # the paper's "Lv1, 50%", with its interval
     # Tic-tac-toe's perfect top level (1 here): 3 draws and 1 loss → not passed, progress = games not lost = 75%.
     ttt = [botzonebench.LadderGame("m", "tic-tac-toe", 0, 1.0, 1)]
     ttt += [botzonebench.LadderGame("m", "tic-tac-toe", 1, s, 2 + i) for i, s in enumerate((0.5, 0.5, 0.5, 0.0))]
     cell = botzonebench.ladder_cell(ttt, top_level=1, draw_levels=frozenset({1}))
     assert (cell.note, cell.value) == ("Lv1", 0.75)
+    # Wilson 95% on 3 of 4 not lost: [0.3006, 0.9544], undoubled as the progress is.
+    assert (cell.low, cell.high) == (pytest.approx(0.30064, abs=1e-4), pytest.approx(0.95442, abs=1e-4))
     # Three draws only: no loss, so the top is beaten: topped.
     topped = botzonebench.ladder_cell(ttt[:4], top_level=1, draw_levels=frozenset({1}))
     assert topped.note == "Lv2, topped"
     assert topped.value is None
+    assert cell_text(topped) == "Lv2, topped n=4"
 
 
 def test_botzonebench_action_kinds():
@@ -634,7 +641,6 @@ def test_gamebench_an_agent_that_never_lost_shows_a_bound_sorted_by_it():
     a = cells["A"]
     assert (a.low, a.high, a.note) == (pytest.approx(cells["B"].value + 1.2603, abs=1e-3), None, "unbounded above")
     assert [label for label, _ in figure.rows][:2] == ["D", "A"]
-    from ratings.reports.render import cell_text
     from ratings.reports.views import figure as draw
 
     assert cell_text(a) == "≥ 0.612 n=12 (unbounded above)"
