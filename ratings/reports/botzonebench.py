@@ -1,5 +1,5 @@
 """BotzoneBench: Table 2 (ladder level and progress per game), retry success at k, hold'em action frequencies
-(Table 3). Definitions in docs/metrics.md, "Reports → BotzoneBench".
+(Table 3), Mahjong scoring-pattern diversity (Table 4). Definitions in docs/metrics.md, "Reports → BotzoneBench".
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from arena.record.selectors import draw_rate_levels, ladder_weight
 from games import get_game
 from games.bots import ladder
 from ratings import process_metrics as pm
+from ratings.game_metrics import mahjong_pattern_diversity
 from ratings.ladder import Record, ladder_rating
 from ratings.metrics import proportion, wilson_interval
 from ratings.models import ReferenceRecord
@@ -131,6 +132,41 @@ def action_table(actions: dict[str, list[tuple[int, str]]]) -> Table:
     )
 
 
+def table_4(won: dict[str, list[tuple[int, list[tuple[int, int, str]]]]]) -> Table:
+    """Mahjong scoring-pattern diversity per agent, over the hands it won: (match, fan breakdown) each."""
+    rows = []
+    for label, hands in sorted(won.items()):
+        stats = mahjong_pattern_diversity([fans for _, fans in hands])
+        ids = tuple(sorted({match for match, _ in hands}))
+
+        def cell(value: float | None, unit: str = "", n: int = stats["hands"], ids: tuple = ids) -> Cell:
+            return Cell(value, None, None, n, ids, unit)
+
+        rows.append(
+            (
+                label,
+                [
+                    cell(stats["distinct"]),
+                    cell(stats["high_distinct"]),
+                    cell(stats["high_share"], "%"),
+                    cell(stats["mid_distinct"]),
+                    cell(stats["mid_share"], "%"),
+                ],
+            )
+        )
+    return Table(
+        key="table-4",
+        title="Table 4: Mahjong scoring-pattern diversity",
+        source="BotzoneBench §6.1, Table 4",
+        columns=["unique patterns", "≥ 8 fan: count", "≥ 8 fan: freq.", "4–6 fan: count", "4–6 fan: freq."],
+        rows=rows,
+        note="Over the agent's winning hands (n = hands won): distinct scoring patterns, and per band the distinct "
+        "patterns and their share of all pattern appearances; a pattern counts once per hand it appears in.",
+        level=None,
+        intervals="no intervals: counts and shares of the hands won, as the paper's",
+    )
+
+
 def action_kind(text: str) -> str:
     """A hold'em decision's kind: fold, check, call, all-in or raise (any other raise size)."""
     word = text.strip().split(" ", 1)[0].lower()
@@ -203,4 +239,11 @@ def build(filters: ReportFilters) -> Report:
         if label and filters.shows(label):
             actions[label].append((match_id, action_kind(text)))
     tables.append(action_table(actions))
+    won: dict[str, list] = defaultdict(list)
+    for match_id, state in everything.filter(game="mahjong").values_list("pk", "state"):
+        winner, _dealt_in, fans = state.get("result") or [-1, -1, []]
+        label = labels.get(match_id, {}).get(winner) if winner >= 0 else None
+        if label and filters.shows(label):
+            won[label].append((match_id, [tuple(f) for f in fans]))
+    tables.append(table_4(won))
     return Report("botzonebench", TITLE, CITATION, with_published("botzonebench", tables), filters)

@@ -9,6 +9,8 @@ from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from ratings.game_metrics import mahjong_pattern_diversity, mahjong_patterns
+from ratings.reports import botzonebench
+from ratings.reports.base import ReportFilters
 
 STRAIGHT_HAND = [(16, 1, "Pure Straight"), (4, 1, "Fully Concealed Hand"), (1, 1, "No Honors"), (2, 1, "Flower Tiles")]
 FLUSH_HAND = [(24, 1, "Full Flush"), (6, 1, "All Pungs"), (1, 2, "Pung of Terminals or Honors")]
@@ -45,3 +47,11 @@ def test_patterns_per_agent_come_from_the_hands_they_won():
     expected = mahjong_pattern_diversity([[tuple(f) for f in fans]])
     assert rows[agents[winner].slug] == {"agent": agents[winner].slug, **expected}
     assert expected["min_fan_hands"] == 1
+    # The BotzoneBench report's Table 4 says the same of the winner, over the hand it won.
+    report = botzonebench.build(ReportFilters())
+    table = next(t for t in report.tables if t.key == "table-4")
+    cells = dict(table.rows)[agents[winner].slug]
+    wanted = ("distinct", "high_distinct", "high_share", "mid_distinct", "mid_share")
+    assert [cell.value for cell in cells] == [expected[name] for name in wanted]
+    assert {cell.n for cell in cells} == {1}
+    assert cells[0].matches == (match.pk,)
