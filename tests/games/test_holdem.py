@@ -293,7 +293,9 @@ def test_each_level_beats_the_one_below():
         assert result.win_rate > 0.55, (upper.slug, result)
 
 
-BOTZONE_LOG = Path("/work/shared/reference/records/botzone/TexasHoldem2p__lv0__Qwen3-14B__0-llm.json")
+BOTZONE_LOG = (  # shared/ beside the checkout
+    Path(__file__).resolve().parents[3] / "shared/reference/records/botzone/TexasHoldem2p__lv0__Qwen3-14B__0-llm.json"
+)
 
 
 def test_a_bare_number_puts_that_many_more_chips_in():
