@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ import pytest
 from arena.config import ConfigError, from_env, private_file
 from arena.play.rendering import board_html
 from games import all_games
+from tests.arena.llm.test_local_model import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,9 +30,7 @@ def test_home_explains_and_links(client):
 @pytest.mark.django_db(transaction=True)
 def test_healthz_reports_database_channel_layer_and_local_models(client, monkeypatch, tmp_path):
     monkeypatch.setenv("ARENA_VAR_DIR", str(tmp_path))  # no supervisor has written a word here
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        monkeypatch.setenv("LLM_PORT", str(probe.getsockname()[1]))  # and nothing listens
+    monkeypatch.setenv("LLM_PORT", str(free_port()))  # and nothing listens
     response = client.get("/healthz")
     assert response.status_code == 200  # the site serves without local models
     assert response.json() == {"status": "ok", "database": "ok", "channel_layer": "ok", "local_models": "not running"}

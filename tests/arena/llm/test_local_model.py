@@ -33,7 +33,8 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -42,7 +43,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def local_llm_port(tmp_path_factory):
     """The llama.cpp server with both local models on a free loopback port, for the whole session."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
     process = start_server(port, log_path=log, wait_s=300)
     yield port
@@ -144,7 +145,7 @@ def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
 
     from arena.agents.llm.local import server_ready
 
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "manage.py", "llm_server", "--model", SMOLLM2, "--port", str(port), "--wait", "300"]
     process = subprocess.Popen(command, env={**os.environ, "LLM_PORT": str(port)}, stdout=subprocess.PIPE, text=True)
     try:

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,16 +26,11 @@ from arena.agents.llm.local import (
     state_path,
 )
 from tests.arena.llm.scripted_server import Reply, ScriptedServer, hang_up
+from tests.arena.llm.test_local_model import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 #: Every AMX tile instruction (the mnemonics objdump prints for AMX-TILE, AMX-INT8, AMX-BF16 and AMX-FP16).
 AMX = re.compile(r"\s(ldtilecfg|sttilecfg|tileloadd|tileloaddt1|tilestored|tilezero|tilerelease|tdp\w+)\s")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_the_llama_libraries_hold_no_amx_instruction():
@@ -89,7 +83,7 @@ def _until(condition, timeout_s: float, what: str):
 
 @pytest.mark.slow
 def test_llm_server_restarts_a_crashed_server_then_gives_up_past_its_limit(tmp_path):
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ARENA_VAR_DIR": str(tmp_path), "LLM_PORT": str(port)}
     command = [sys.executable, "manage.py", "llm_server", "--model", SMOLLM2, "--port", str(port), "--restarts", "1"]
     supervisor = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -116,7 +110,7 @@ def test_llm_server_restarts_a_crashed_server_then_gives_up_past_its_limit(tmp_p
 @pytest.mark.slow
 def test_the_site_stays_up_when_the_local_model_server_dies(tmp_path):
     """`make run`'s scripts/serve: the model server giving up leaves the web and workers serving, and says so."""
-    port, llm_port = _free_port(), _free_port()
+    port, llm_port = free_port(), free_port()
     env = {
         **os.environ,
         "ARENA_VAR_DIR": str(tmp_path),
@@ -164,4 +158,4 @@ def test_the_site_stays_up_when_the_local_model_server_dies(tmp_path):
 
 def test_healthz_names_a_local_model_server_that_is_not_running(monkeypatch, tmp_path):
     monkeypatch.setenv("ARENA_VAR_DIR", str(tmp_path))
-    assert server_status(_free_port()) == "not running"
+    assert server_status(free_port()) == "not running"
