@@ -11,13 +11,13 @@ from arena.evaluate.services import budget_reached, evaluation_spend
 from arena.models import Match, Tournament
 from arena.record.services import STALE_AFTER_S
 from arena.runner.loop import default_worker_id, run_match
-from arena.tournaments.run import _next_runnable
+from arena.tournaments.run import next_runnable
 from arena.tournaments.services import tournament_advance
 
 
 def _next(tournament_ids: list[int], stale_after_s: float) -> int | None:
     for pk in tournament_ids:
-        if (match_id := _next_runnable(pk, stale_after_s)) is not None:
+        if (match_id := next_runnable(pk, stale_after_s)) is not None:
             return match_id
     return None
 

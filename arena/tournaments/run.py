@@ -13,7 +13,7 @@ from arena.runner.loop import default_worker_id, run_match
 from arena.tournaments.services import tournament_advance
 
 
-def _next_runnable(tournament_id: int, stale_after_s: float) -> int | None:
+def next_runnable(tournament_id: int, stale_after_s: float) -> int | None:
     """A pending match of the tournament, or a running one whose worker has gone quiet."""
     matches = Match.objects.filter(tournament_id=tournament_id)
     pending = matches.filter(status=Match.Status.PENDING).order_by("pk").values_list("pk", flat=True).first()
@@ -39,7 +39,7 @@ async def run_tournament(
     worker = worker or default_worker_id()
     tournament = await Tournament.objects.aget(pk=tournament_id)
     await sync_to_async(tournament_advance)(tournament=tournament)
-    while (match_id := await sync_to_async(_next_runnable)(tournament_id, stale_after_s)) is not None:
+    while (match_id := await sync_to_async(next_runnable)(tournament_id, stale_after_s)) is not None:
         match = await run_match(match_id, worker=worker)  # when it ends, the tournament schedules what follows
         if on_match:
             await sync_to_async(on_match)(match)
