@@ -275,10 +275,14 @@ def export_rows(study: Study) -> list[dict]:
 LEADERBOARD_BASELINE_TTL_S = 300
 
 
+def studies_shown(*, staff: bool) -> list[Study]:
+    """Studies whose baseline may be shown beside leaderboards, radars and reports: published ones, or any for staff."""
+    return list(Study.objects.all() if staff else Study.objects.filter(publish_baseline=True))
+
+
 def studies_for_leaderboard(game: str, *, staff: bool) -> list[Study]:
     """Studies whose baseline may be shown beside `game`'s leaderboard: published ones, or any for staff."""
-    studies = Study.objects.all() if staff else Study.objects.filter(publish_baseline=True)
-    return [study for study in studies if game in study.games()]
+    return [study for study in studies_shown(staff=staff) if game in study.games()]
 
 
 def leaderboard_baseline(slug: str, game: str, *, staff: bool) -> dict | None:
