@@ -122,6 +122,24 @@ def results_by_experience(study: Study) -> list[dict]:
     return table
 
 
+def score_shares(study: Study) -> dict[str, dict]:
+    """Per game, the included participants' share of points over their finished study matches (a draw is half a
+    point), with the matches and the participants (primary keys) behind it."""
+    cells: dict[str, dict] = {}
+    for participant in included(study).prefetch_related("assignments__match"):
+        for assignment in participant.assignments.all():
+            if (score := _score(assignment)) is None:
+                continue
+            cell = cells.setdefault(assignment.game, {"points": 0.0, "matches": 0, "people": set()})
+            cell["points"] += score
+            cell["matches"] += 1
+            cell["people"].add(participant.pk)
+    return {
+        game: {"share": c["points"] / c["matches"], "matches": c["matches"], "people": frozenset(c["people"])}
+        for game, c in cells.items()
+    }
+
+
 def _rows(study: Study, games: list[str], participants: list[Participant]) -> tuple[Rows, int, int, list[int]]:
     """The games' rated matches as pairwise rows with the included participants pooled into one agent: the rows,
     the number of agents, the pooled agent's index and the anchors (Lv0 bots, whose mean is 1000)."""

@@ -4,6 +4,7 @@ leave excluded participants (and everyone outside the study) out."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import pytest
@@ -94,3 +95,31 @@ def test_only_published_studies_are_offered_to_visitors(study):  # noqa: F811
     page = visitor.get("/reports/gamebench/?study=two-games").content.decode()
     assert "Human baseline: Two games (n = 0 participants)" in page
     assert visitor.get("/reports/gamebench/?study=nobody").status_code == 400
+
+
+def profile_series(client: Client, url: str) -> dict[str, list]:
+    """The profile's per-game chart (radar, or bars under three games): series name → values."""
+    html = client.get(url).content.decode()
+    figure = json.loads(re.search(r'<script id="radar-chart" type="application/json">(.*?)</script>', html, re.S)[1])
+    return {trace["name"]: trace.get("y", trace.get("r")) for trace in figure["data"]}
+
+
+def test_the_profile_chart_shows_a_chosen_studys_baseline_beside_the_pooled_one(study, staff):  # noqa: F811
+    first, second = Client(), Client()
+    join(first, "a")
+    two = join(second, "b")
+    # Tic-tac-toe against Lv0: the first participant wins, the second loses (connect-four is not Lv0's game).
+    for client, wins in ((first, True), (first, True), (second, True), (second, False)):
+        play_next(client, person_wins=wins)
+    url = "/agents/tic-tac-toe-lv0/"
+    assert "Two games" in staff.get(url).content.decode()  # offered as a comparison
+    assert list(profile_series(staff, url)) == ["Tic-tac-toe Lv0"]
+    series = profile_series(staff, f"{url}?study=two-games")
+    assert series["Tic-tac-toe Lv0"] == [0.5]  # one win, one loss
+    assert series["Human baseline (Two games, n = 2)"] == [0.5]
+    staff.post(f"/studies/two-games/participants/{two.code}/exclude/", {"reason": "played on a phone"})
+    series = profile_series(staff, f"{url}?study=two-games")
+    assert series["Human baseline (Two games, n = 1)"] == [1.0]  # the excluded participant's loss is left out
+    visitor = Client()  # an unpublished study is neither offered nor drawn for visitors
+    assert "Two games" not in visitor.get(url).content.decode()
+    assert list(profile_series(visitor, f"{url}?study=two-games")) == ["Tic-tac-toe Lv0"]
