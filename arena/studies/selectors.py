@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from datetime import timedelta
 
@@ -308,7 +309,9 @@ def leaderboard_baseline(slug: str, game: str, *, staff: bool) -> dict | None:
     study = next((s for s in studies_for_leaderboard(game, staff=staff) if s.slug == slug), None)
     if study is None:
         return None
-    key = f"study-baseline:{study.slug}:{game}"
+    # Keyed by who is included, so excluding a participant (or including them again) shows at once.
+    people = ",".join(str(pk) for pk in included(study).order_by("pk").values_list("pk", flat=True))
+    key = f"study-baseline:{study.slug}:{game}:{hashlib.sha256(people.encode()).hexdigest()[:16]}"
     result = cache.get(key)
     if result is None:
         result = baseline(study, [game])

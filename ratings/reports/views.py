@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from urllib.parse import urlencode
 
 from django.core.cache import cache
@@ -43,7 +44,8 @@ def report_cached(slug: str, request: HttpRequest) -> Report | HttpResponse:
         return refusal(request, status=400, message=str(error))
     key = f"report:{slug}:{urlencode(filters.items())}"
     if filters.study:  # excluding or including a participant again changes the report at once
-        key += ":" + ",".join(str(pk) for pk in sorted(filters.baseline.people))
+        people = ",".join(str(pk) for pk in sorted(filters.baseline.people))
+        key += ":" + hashlib.sha256(people.encode()).hexdigest()[:16]
     report = cache.get(key)
     if report is None:
         if wait := limited(request, "report"):

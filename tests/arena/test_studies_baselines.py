@@ -17,6 +17,7 @@ from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from arena.studies.models import Study
+from ratings.services import snapshot_refresh
 from tests.arena.test_studies import join, play_next, staff, study  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +124,19 @@ def test_the_profile_chart_shows_a_chosen_studys_baseline_beside_the_pooled_one(
     visitor = Client()  # an unpublished study is neither offered nor drawn for visitors
     assert "Two games" not in visitor.get(url).content.decode()
     assert list(profile_series(visitor, f"{url}?study=two-games")) == ["Tic-tac-toe Lv0"]
+
+
+@override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
+def test_the_leaderboards_study_row_leaves_an_excluded_participant_out_at_once(study, staff):  # noqa: F811
+    first, second = Client(), Client()
+    join(first, "a")
+    two = join(second, "b")
+    for client, wins in ((first, True), (second, False), (second, False)):
+        play_next(client, person_wins=wins)
+    snapshot_refresh(game="tic-tac-toe")
+    url = "/leaderboard/tic-tac-toe/?study=two-games&format=json"
+    before = staff.get(url).json()["study_baseline"]
+    assert (before["name"], before["participants"], before["matches"]) == ("Human baseline (Two games)", 2, 2)
+    staff.post(f"/studies/two-games/participants/{two.code}/exclude/", {"reason": "played on a phone"})
+    after = staff.get(url).json()["study_baseline"]  # not the cached row of two participants
+    assert (after["participants"], after["matches"], after["unbounded"]) == (1, 1, True)  # one win, no loss
