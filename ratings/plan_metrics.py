@@ -16,7 +16,7 @@ from games import get_game
 from games.registry import GAMES
 from ratings import process_metrics as pm
 from ratings.metrics import pearson
-from ratings.reports.record import HUMAN_BASELINE, seat_labels
+from ratings.reports.record import HUMAN_BASELINE, POOLED, Baseline, seat_labels
 
 RADAR_AXES = ["WR", "CSR", "improvement slope", "1 − ORR", "1 − OBR"]
 
@@ -27,24 +27,29 @@ def plan_games() -> list[str]:
 
 
 def round_records(
-    *, people_only_consenting: bool = True, matches=None, by_scaffold: bool = False
+    *, people_only_consenting: bool = True, matches=None, by_scaffold: bool = False, baseline: Baseline = POOLED
 ) -> list[pm.RoundRecord]:
     """Every seat's plan in every round of every finished plan-game match (or of the plan-game `matches` given).
 
     Records are labelled by agent slug (the analysis and profile pages), or with `by_scaffold` as the reports
-    label rows: an agent version × scaffold ("slug (cot)", "slug v3 (cot)"; ratings/reports/record.py)."""
+    label rows: an agent version × scaffold ("slug (cot)", "slug v3 (cot)"; ratings/reports/record.py). People
+    count when they are part of `baseline` (by default: those who agreed to baseline use)."""
     if matches is None:
         matches = Match.objects.filter(game__in=plan_games(), status=Match.Status.FINISHED)
     seats: dict[int, dict[int, Agent]] = defaultdict(dict)
     for seat in Seat.objects.filter(match__in=matches).select_related("agent_version__agent"):
         seats[seat.match_id][seat.index] = seat.agent_version.agent
-    labels = seat_labels(matches) if by_scaffold else {}
+    labels = seat_labels(matches, baseline) if by_scaffold else {}
     records = []
     for match_id, slug, state in matches.values_list("pk", "game", "state"):
         game = get_game(slug)
         for row in game.records(game.from_json(state)):
             agent = seats[match_id][row["seat"]]
-            if agent.kind == Agent.Kind.HUMAN and people_only_consenting and not agent.baseline_consent:
+            if (
+                agent.kind == Agent.Kind.HUMAN
+                and people_only_consenting
+                and not baseline.counts(agent.pk, agent.baseline_consent)
+            ):
                 continue
             label = agent.slug if agent.kind != Agent.Kind.HUMAN else HUMAN_BASELINE
             if by_scaffold:

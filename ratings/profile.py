@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q
 
 from arena.models import Agent, Match, Seat
+from arena.studies.selectors import score_shares, studies_shown
 from ratings import charts
 from ratings.plan_metrics import RADAR_AXES
 from ratings.selectors import KINDS, leaderboard_rows, snapshot_for
@@ -24,8 +25,21 @@ def human_baseline_by_game() -> dict[str, float]:
     return {r["match__game"]: (r["wins"] + 0.5 * r["draws"]) / r["n"] for r in rows}
 
 
-def agent_profile_charts(agent: Agent, records: list[dict]) -> dict:
-    """Figures for the profile page (None where there is nothing to draw yet)."""
+def study_series(slug: str, games: list[str], *, staff: bool) -> tuple[str, list[float | None]] | None:
+    """Study `slug`'s baseline on `games` (its included participants' score share), named with the study and n
+    (participants with a finished match in those games); None if it may not be shown or has nothing there."""
+    study = next((s for s in studies_shown(staff=staff) if s.slug == slug), None)
+    shares = score_shares(study) if study else {}
+    if not any(g in shares for g in games):
+        return None
+    people = set().union(*(shares[g]["people"] for g in games if g in shares))
+    name = f"Human baseline ({study.title}, n = {len(people)})"
+    return name, [shares[g]["share"] if g in shares else None for g in games]
+
+
+def agent_profile_charts(agent: Agent, records: list[dict], *, study: str = "", staff: bool = False) -> dict:
+    """Figures for the profile page (None where there is nothing to draw yet); with `study`, that study's baseline
+    beside the pooled one on the per-game radar."""
     snapshot = snapshot_for(game="", filters={})
     rows = leaderboard_rows(snapshot, kinds=set(KINDS)) if snapshot else []
     row = next((r for r in rows if r["slug"] == agent.slug), None)
@@ -38,6 +52,8 @@ def agent_profile_charts(agent: Agent, records: list[dict]) -> dict:
         series = {agent.name: mine}
         if any(g in baseline for g in games):
             series["Human baseline"] = [baseline.get(g) for g in games]
+        if study and (chosen := study_series(study, games, staff=staff)):
+            series[chosen[0]] = chosen[1]
         counts = [r["matches"] for r in records]
         # A radar needs three axes to be a shape; with one or two games the same numbers are bars.
         radar = charts.radar(games, series) if len(games) >= 3 else charts.score_bars(games, series, counts)
@@ -48,4 +64,11 @@ def agent_profile_charts(agent: Agent, records: list[dict]) -> dict:
         if "human-baseline" in radar_data:
             series["Human baseline"] = radar_data["human-baseline"]
         process_radar = charts.radar(RADAR_AXES, series)
-    return {"rating_row": row, "history_chart": history, "radar_chart": radar, "process_radar_chart": process_radar}
+    return {
+        "rating_row": row,
+        "history_chart": history,
+        "radar_chart": radar,
+        "process_radar_chart": process_radar,
+        "studies": [s for s in studies_shown(staff=staff) if set(s.games()) & set(games)],
+        "study": study,
+    }

@@ -170,7 +170,7 @@ def agent_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "versions": [(version, public_config(version.config)) for version in agent.versions.order_by("-number")],
         "records": records,
         "matches": match_list(agent=slug)[:20],
-        **agent_profile_charts(agent, records),
+        **agent_profile_charts(agent, records, study=request.GET.get("study", ""), staff=request.user.is_staff),
     }
     return render(request, "arena/agent_detail.html", context)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from datetime import timedelta
 
@@ -120,6 +121,24 @@ def results_by_experience(study: Study) -> list[dict]:
             | {"share": share, "low": low, "high": high}
         )
     return table
+
+
+def score_shares(study: Study) -> dict[str, dict]:
+    """Per game, the included participants' share of points over their finished study matches (a draw is half a
+    point), with the matches and the participants (primary keys) behind it."""
+    cells: dict[str, dict] = {}
+    for participant in included(study).prefetch_related("assignments__match"):
+        for assignment in participant.assignments.all():
+            if (score := _score(assignment)) is None:
+                continue
+            cell = cells.setdefault(assignment.game, {"points": 0.0, "matches": 0, "people": set()})
+            cell["points"] += score
+            cell["matches"] += 1
+            cell["people"].add(participant.pk)
+    return {
+        game: {"share": c["points"] / c["matches"], "matches": c["matches"], "people": frozenset(c["people"])}
+        for game, c in cells.items()
+    }
 
 
 def _rows(study: Study, games: list[str], participants: list[Participant]) -> tuple[Rows, int, int, list[int]]:
@@ -275,10 +294,14 @@ def export_rows(study: Study) -> list[dict]:
 LEADERBOARD_BASELINE_TTL_S = 300
 
 
+def studies_shown(*, staff: bool) -> list[Study]:
+    """Studies whose baseline may be shown beside leaderboards, radars and reports: published ones, or any for staff."""
+    return list(Study.objects.all() if staff else Study.objects.filter(publish_baseline=True))
+
+
 def studies_for_leaderboard(game: str, *, staff: bool) -> list[Study]:
     """Studies whose baseline may be shown beside `game`'s leaderboard: published ones, or any for staff."""
-    studies = Study.objects.all() if staff else Study.objects.filter(publish_baseline=True)
-    return [study for study in studies if game in study.games()]
+    return [study for study in studies_shown(staff=staff) if game in study.games()]
 
 
 def leaderboard_baseline(slug: str, game: str, *, staff: bool) -> dict | None:
@@ -286,7 +309,9 @@ def leaderboard_baseline(slug: str, game: str, *, staff: bool) -> dict | None:
     study = next((s for s in studies_for_leaderboard(game, staff=staff) if s.slug == slug), None)
     if study is None:
         return None
-    key = f"study-baseline:{study.slug}:{game}"
+    # Keyed by who is included, so excluding a participant (or including them again) shows at once.
+    people = ",".join(str(pk) for pk in included(study).order_by("pk").values_list("pk", flat=True))
+    key = f"study-baseline:{study.slug}:{game}:{hashlib.sha256(people.encode()).hexdigest()[:16]}"
     result = cache.get(key)
     if result is None:
         result = baseline(study, [game])

@@ -246,6 +246,6 @@ def radar_table(overall: dict[str, list[Cell]], *, bots: bool = False) -> Table:
 def build(filters: ReportFilters) -> Report:
     matches = finished_matches(plan_games(), filters)
     games = dict(matches.values_list("pk", "game"))
-    records = round_records(matches=matches, by_scaffold=True)
-    out = tables(records, games, filters=filters, kinds=label_kinds(matches))
+    records = round_records(matches=matches, by_scaffold=True, baseline=filters.baseline)
+    out = tables(records, games, filters=filters, kinds=label_kinds(matches, filters.baseline))
     return Report("advgamebench", TITLE, CITATION, with_published("advgamebench", out), filters)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from django.db.models import QuerySet
 from django.http import QueryDict
@@ -17,9 +18,10 @@ from arena.agents.llm_config import SCAFFOLDS
 from arena.models import Agent, Match
 from ratings.filters import FilterError, choice, strict_date
 from ratings.metrics import Estimate
+from ratings.reports.record import Baseline, study_baseline
 
 #: The query parameters every report accepts, in the order forms and links write them.
-FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until", "bots")
+FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until", "bots", "study")
 #: `bots=show` adds scripted and programmed agents to the across-agent views (correlations, radars, Figure 1),
 #: which by default hold models and the human baseline only, as the papers' do.
 BOTS_SHOWN = "show"
@@ -35,6 +37,13 @@ class ReportFilters:
     since: str = ""
     until: str = ""
     bots: str = ""
+    #: A study's slug: its included participants are the human baseline instead of pooled human play.
+    study: str = ""
+
+    @cached_property
+    def baseline(self) -> Baseline:
+        """Whose play the report's human baseline is (read once per filters)."""
+        return study_baseline(self.study)
 
     @property
     def with_bots(self) -> bool:
@@ -52,10 +61,16 @@ class ReportFilters:
         return not self.scaffold or not scaffold or scaffold.rstrip(")") == self.scaffold
 
 
-def report_filters(params: QueryDict | dict[str, str], *, prompt_versions: Callable[[], list[str]]) -> ReportFilters:
+def report_filters(
+    params: QueryDict | dict[str, str],
+    *,
+    prompt_versions: Callable[[], list[str]],
+    studies: Callable[[], list[str]] = list,
+) -> ReportFilters:
     """Check every report parameter like the leaderboard does (ratings/filters.py); FilterError names the first bad one.
 
-    The agent and prompt lists read the record, so they are read only when asked for."""
+    `studies` gives the slugs of the studies whose baseline the requester may use. The agent, prompt and study lists
+    read the record, so they are read only when asked for."""
     values = {name: params.get(name, "") or "" for name in FILTER_NAMES}
     if values["agent"]:
         known = list(Agent.objects.filter(slug=values["agent"]).values_list("slug", flat=True))
@@ -66,6 +81,8 @@ def report_filters(params: QueryDict | dict[str, str], *, prompt_versions: Calla
     choice("bots", values["bots"], ("", BOTS_SHOWN))
     if values["prompt"]:
         choice("prompt", values["prompt"], prompt_versions())
+    if values["study"] and values["study"] not in studies():
+        raise FilterError(f"study={values['study'][:60]!r} is not a study whose baseline can be shown here.")
     for name in ("since", "until"):
         if values[name]:
             values[name] = strict_date(name, values[name])
@@ -174,3 +191,10 @@ class Report:
     tables: list[Table]
     filters: ReportFilters
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def baseline(self) -> dict:
+        """Which human baseline the report used, as its header says it: pooled human play, or a study with its n
+        (the study's participants with a match behind some number of the report)."""
+        ids = {m for t in self.tables for _, cells in t.rows for c in cells if isinstance(c, Cell) for m in c.matches}
+        return self.filters.baseline.summary(ids)

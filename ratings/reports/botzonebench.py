@@ -177,7 +177,7 @@ def ladder_games(filters: ReportFilters) -> list[LadderGame]:
     """The candidates' games in ladder tournaments that fit the filters."""
     games = Match.objects.filter(tournament__format=Tournament.Format.LADDER).values_list("game", flat=True)
     matches = finished_matches(set(games), filters).filter(tournament__format=Tournament.Format.LADDER)
-    labels = seat_labels(matches)
+    labels = seat_labels(matches, filters.baseline)
     hidden = [slug for slug in set(games) if get_game(slug).hidden_teams]
     final_states = dict(matches.filter(game__in=hidden).values_list("pk", "state"))  # for `ladder_weight`
     out = []
@@ -222,7 +222,7 @@ def build(filters: ReportFilters) -> Report:
         ]
         tables.append(table)
     everything = finished_matches(set(Match.objects.values_list("game", flat=True).distinct()), filters)
-    labels = seat_labels(everything)
+    labels = seat_labels(everything, filters.baseline)
     attempts: dict[str, list[pm.AttemptRecord]] = defaultdict(list)
     fields = ("match_id", "ply", "seat", "number", "verdict", "transient")
     for match_id, ply, seat, number, verdict, transient in Attempt.objects.filter(match__in=everything).values_list(

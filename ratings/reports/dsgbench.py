@@ -421,13 +421,13 @@ def tables(
 
 def build(filters: ReportFilters) -> Report:
     matches = finished_matches(GAMES, filters)
-    rows = results(matches, with_state=True)
+    rows = results(matches, with_state=True, baseline=filters.baseline)
     rng = np.random.default_rng(0)
     counts = per_match(rows)
     measures: dict[str, dict[str, Cell]] = defaultdict(dict)
     for label, cells in game_measures(rows, rng).items():
         measures[label].update(cells)
-    labels = seat_labels(matches)
+    labels = seat_labels(matches, filters.baseline)
     moves = Decision.objects.filter(match__in=matches, match__game="stratego").order_by("match_id", "ply")
     decisions = [
         (match_id, label, state_before, action)

@@ -232,7 +232,8 @@ def tables(
         f"over {rounds} resamples. An agent that won (or lost) every game it played has no finite strength: its "
         "cell shows only a bound (≥ or ≤), noted unbounded, sorted by that bound and drawn as an open-ended "
         f"marker. A cell with fewer than {min_games()} matches is marked thin and is not used to rank. "
-        f"Models appear once per scaffold; consenting people are pooled as human-baseline. {who}",
+        "Models appear once per scaffold; the people of the report's human baseline (everyone who agreed to "
+        f"baseline use, or the chosen study's participants) are pooled as human-baseline. {who}",
         level=LEVEL,
         intervals="90% bootstrap intervals (GameBench's level); an unbounded cell: a one-sided 95% bound",
         dot_plot=True,
@@ -294,8 +295,8 @@ def reference_table(records: list[ReferenceRecord], *, rounds: int, seed: int = 
 
 def build(filters: ReportFilters) -> Report:
     matches = finished_matches(GAMES, filters)
-    rows = results(matches)
-    out = tables(rows, filters=filters, rounds=bootstrap_rounds(), kinds=label_kinds(matches))
+    rows = results(matches, baseline=filters.baseline)
+    out = tables(rows, filters=filters, rounds=bootstrap_rounds(), kinds=label_kinds(matches, filters.baseline))
     reference = reference_table(list(ReferenceRecord.objects.filter(source="gamebench")), rounds=bootstrap_rounds())
     shown = with_published("gamebench", out + ([reference] if reference else []))
     return Report("gamebench", TITLE, CITATION, shown, filters)

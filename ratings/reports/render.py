@@ -47,6 +47,7 @@ def as_json(report: Report) -> dict:
         "title": report.title,
         "citation": report.citation,
         "filters": dict(report.filters.items()),
+        "human_baseline": report.baseline,
         "notes": report.notes,
         "tables": [
             {
@@ -97,7 +98,7 @@ def _md_table(table: Table) -> list[str]:
 
 
 def as_markdown(report: Report) -> str:
-    lines = [f"# {report.title}", "", report.citation, ""]
+    lines = [f"# {report.title}", "", report.citation, "", report.baseline["text"] + ".", ""]
     if report.filters.items():
         lines += ["Filters: " + ", ".join(f"{k}={v}" for k, v in report.filters.items()), ""]
     for table in report.tables:

@@ -196,7 +196,7 @@ def tables(
 
 def build(filters: ReportFilters) -> Report:
     matches = finished_matches(["skirmish"], filters)
-    rows = results(matches, with_state=True)
+    rows = results(matches, with_state=True, baseline=filters.baseline)
     by_mode: dict[str, list[Result]] = defaultdict(list)
     for r in rows:
         by_mode[mode_of(r)].append(r)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from urllib.parse import urlencode
 
 from django.core.cache import cache
@@ -12,6 +13,7 @@ from django.shortcuts import render
 from arena.pages.refusal import refusal
 from arena.play.ratelimit import limited
 from arena.record.selectors import match_list
+from arena.studies.selectors import studies_shown
 from ratings import charts
 from ratings.filters import FilterError, choice
 from ratings.reports import PAPERS, UnknownPaper, paper
@@ -33,11 +35,17 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def report_cached(slug: str, request: HttpRequest) -> Report | HttpResponse:
     """The report for the request's filters: from the cache, else computed if the visitor's budget allows."""
+    staff = request.user.is_staff
     try:
-        filters = report_filters(request.GET, prompt_versions=prompt_versions)
+        filters = report_filters(
+            request.GET, prompt_versions=prompt_versions, studies=lambda: [s.slug for s in studies_shown(staff=staff)]
+        )
     except FilterError as error:
         return refusal(request, status=400, message=str(error))
     key = f"report:{slug}:{urlencode(filters.items())}"
+    if filters.study:  # excluding or including a participant again changes the report at once
+        people = ",".join(str(pk) for pk in sorted(filters.baseline.people))
+        key += ":" + hashlib.sha256(people.encode()).hexdigest()[:16]
     report = cache.get(key)
     if report is None:
         if wait := limited(request, "report"):
@@ -66,7 +74,13 @@ def report_page(request: HttpRequest, paper_slug: str) -> HttpResponse:
             response["Content-Disposition"] = f'attachment; filename="report-{paper_slug}.{fmt}"'
         return response
     query = urlencode(report.filters.items())
-    context = {"report": report, "tables": linked_tables(report, query), "filters": report.filters, "query": query}
+    context = {
+        "report": report,
+        "tables": linked_tables(report, query),
+        "filters": report.filters,
+        "query": query,
+        "studies": studies_shown(staff=request.user.is_staff),
+    }
     return render(request, "ratings/reports/paper.html", context)
 
 

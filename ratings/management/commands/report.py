@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from arena.studies.selectors import studies_shown
 from ratings.filters import FilterError
 from ratings.reports import PAPERS, UnknownPaper, paper
 from ratings.reports.base import FILTER_NAMES, report_filters
@@ -23,7 +24,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         try:
             module = paper(options["paper"])
-            filters = report_filters({n: options[n] for n in FILTER_NAMES}, prompt_versions=prompt_versions)
+            filters = report_filters(
+                {n: options[n] for n in FILTER_NAMES},
+                prompt_versions=prompt_versions,
+                studies=lambda: [s.slug for s in studies_shown(staff=True)],  # the operator may use any study
+            )
         except (UnknownPaper, FilterError) as error:
             raise CommandError(str(error)) from None
         self.stdout.write(rendered(module.build(filters), options["format"]), ending="")
