@@ -10,15 +10,15 @@ from django.db.models import Count
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
-from arena.record.selectors import draw_rate_levels, ladder_records
+from arena.record.selectors import draw_rate_levels, ladder_records, seat_sides
 from games.bots import ladder
-from ratings.bradley_terry import rank_ranges
 from ratings.charts import KIND_NAMES
-from ratings.ladder import ladder_rating
-from ratings.metrics import wilson_interval
+from ratings.maths.bradley_terry import rank_ranges
+from ratings.maths.ladder import ladder_rating
+from ratings.maths.metrics import wilson_interval
+from ratings.maths.pairwise import match_pairs
 from ratings.models import RatingSnapshot
-from ratings.pairwise import match_pairs
-from ratings.rated_matches import filter_key, rating_key, seat_sides
+from ratings.rated_matches import filter_key, rating_key
 
 #: Every agent kind, as the leaderboard's filter lists them.
 KINDS = tuple(KIND_NAMES)
@@ -151,7 +151,7 @@ def first_mover_table() -> list[dict]:
 def head_to_head(game: str, limit: int = 20) -> dict:
     """Score share of each agent against each other one on rating key `game`, with match counts (busiest `limit`).
 
-    Multi-seat matches count through their pairwise results (`ratings.pairwise`), one count per pair and match.
+    Multi-seat matches count through their pairwise results (`ratings.maths.pairwise`), one count per pair and match.
     """
     base = game.partition(":")[0]
     seats = Seat.objects.filter(match__game=base, match__status=Match.Status.FINISHED, score__isnull=False)

@@ -7,12 +7,15 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from arena.models import Agent, AgentVersion, Match, Seat, Tournament
 from games import get_game
 from games.bots import ladder
-from ratings.ladder import Record, ladder_rating
+from ratings.maths import bradley_terry
+from ratings.maths.ladder import Record, ladder_rating
+from ratings.maths.pairwise import match_pairs
 
 
 @functools.lru_cache(maxsize=4096)
@@ -67,6 +70,15 @@ def match_summary(match: Match) -> dict[str, Any]:
         "termination": match.termination,
         "decisions": match.decisions.count(),
     }
+
+
+def seat_sides(game: str, state: dict | None, seats: int) -> list[int]:
+    """Each seat's side: the seat itself in two-seat games, `Game.team_of` on the final state otherwise."""
+    if seats == 2 or state is None:
+        return list(range(seats))
+    rules = get_game(game)
+    final = rules.from_json(state)
+    return [rules.team_of(final, seat) for seat in range(seats)]
 
 
 def ladder_weight(game: str, final_state: dict | None, seat: int) -> float:
@@ -229,12 +241,6 @@ def agent_game_records(agent: Agent) -> list[dict[str, Any]]:
 
 def adaptive_intervals(matches, slugs: list[str], rounds: int = 200) -> dict[str, tuple[float, float, float]]:
     """Quick Bradley–Terry (rating, low, high) per agent on the Elo scale, for adaptive scheduling."""
-    import numpy as np
-
-    from ratings import bradley_terry
-    from ratings.pairwise import match_pairs
-    from ratings.rated_matches import seat_sides
-
     index = {slug: i for i, slug in enumerate(slugs)}
     rows, played = [], 0
     for match in matches.prefetch_related("seats__agent_version__agent"):

@@ -20,7 +20,7 @@ from arena.tournaments import first_run
 from arena.tournaments.first_run import FIRST_RUN_LEVELS
 from games import get_game
 from games.bots import ladder
-from ratings.ladder import ladder_rating
+from ratings.maths.ladder import ladder_rating
 
 #: BotzoneBench §4.1: 16 games per seat per level for perfect information, 32 where chance is involved.
 LADDER_GAMES_PER_SEAT = {False: 16, True: 32}

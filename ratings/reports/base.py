@@ -16,7 +16,7 @@ from django.http import QueryDict
 from arena.agents.llm_config import SCAFFOLDS
 from arena.models import Agent, Match
 from ratings.filters import FilterError, choice, strict_date
-from ratings.metrics import Estimate
+from ratings.maths.metrics import Estimate
 
 #: The query parameters every report accepts, in the order forms and links write them.
 FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until", "bots")

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from arena.models import Agent, Match, Seat
-from ratings.pairwise import Pair, match_pairs
-from ratings.rated_matches import seat_sides
+from arena.record.selectors import seat_sides
+from ratings.maths.pairwise import Pair, match_pairs
 
 HUMAN_BASELINE = "human-baseline"
 

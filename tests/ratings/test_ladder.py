@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.ladder import LadderRating, Record, ladder_rating
-from ratings.metrics import wilson_interval
+from ratings.maths.ladder import LadderRating, Record, ladder_rating
+from ratings.maths.metrics import wilson_interval
 
 
 def test_progress_is_twice_the_win_rate_at_the_first_level_not_beaten():
