@@ -10,11 +10,9 @@ from django.db.models import Count
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
-from arena.record.selectors import draw_rate_levels, ladder_records, seat_sides
-from games.bots import ladder
+from arena.record.selectors import ladder_standing, seat_sides
 from ratings.charts import KIND_NAMES
 from ratings.maths.bradley_terry import rank_ranges
-from ratings.maths.ladder import ladder_rating
 from ratings.maths.metrics import wilson_interval
 from ratings.maths.pairwise import match_pairs
 from ratings.models import RatingSnapshot
@@ -193,13 +191,10 @@ def ladder_table() -> dict:
     games: set[str] = set()
     for tournament in Tournament.objects.filter(format=Tournament.Format.LADDER).order_by("created_at"):
         for game in tournament.config["games"]:
-            top = len(ladder(game)) - 1
             for slug in tournament.config["agents"]:
-                records = ladder_records(tournament, game, slug)
-                if records:
-                    cells[slug][game] = str(
-                        ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
-                    )
+                standing = ladder_standing(tournament, game, slug)
+                if standing.records:
+                    cells[slug][game] = str(standing.rating)
                     games.add(game)
     names = dict(Agent.objects.filter(slug__in=cells).values_list("slug", "name"))
     return {

@@ -14,7 +14,7 @@ from arena.models import Agent, AgentVersion, Match, Seat, Tournament
 from games import get_game
 from games.bots import ladder
 from ratings.maths import bradley_terry
-from ratings.maths.ladder import Record, ladder_rating
+from ratings.maths.ladder import Record, Standing, ladder_rating
 from ratings.maths.pairwise import match_pairs
 
 
@@ -111,6 +111,13 @@ def draw_rate_levels(game: str) -> frozenset[int]:
     return frozenset({len(ladder(game)) - 1}) if game == "tic-tac-toe" else frozenset()
 
 
+def ladder_standing(tournament: Tournament, game: str, candidate: str) -> Standing:
+    """The candidate's standing so far on `game`'s bot ladder in a ladder tournament: records per level, rating."""
+    records = ladder_records(tournament, game, candidate)
+    rating = ladder_rating(records, top_level=len(ladder(game)) - 1, draw_rate_levels=draw_rate_levels(game))
+    return Standing(tuple(records), rating)
+
+
 #: Tournaments the first run queues (`manage.py seed`) are named this prefix + the game.
 FIRST_RUN_PREFIX = "first-run-"
 
@@ -130,11 +137,9 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
     standings = []
     if tournament.format == Tournament.Format.LADDER:
         for game in tournament.config["games"]:
-            top = len(ladder(game)) - 1
             for slug in tournament.config["agents"]:
-                records = ladder_records(tournament, game, slug)
-                rating = ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
-                summary = str(rating) if records else "not started"
+                standing = ladder_standing(tournament, game, slug)
+                rating = standing.rating
                 standings.append(
                     {
                         "game": game,
@@ -142,7 +147,7 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
                         "level": rating.level,
                         "progress": rating.progress,
                         "topped": rating.topped,
-                        "summary": summary,
+                        "summary": str(standing),
                     }
                 )
     else:
