@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 import choix  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ratings import bradley_terry as bt  # noqa: E402
+from ratings.maths import bradley_terry as bt  # noqa: E402
 
 
 def synthetic(matches: int, agents: int, seed: int, advantage: float):

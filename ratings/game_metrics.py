@@ -16,7 +16,7 @@ from games import get_game
 from games.diplomacy.engine import board as diplomacy_board
 from games.skirmish import classify_command_error
 from games.skirmish.units import ARMY
-from ratings.metrics import proportion
+from ratings.maths.metrics import proportion
 
 KEY_ROLES = ("seer", "werewolf")
 

@@ -68,7 +68,7 @@ class ReferenceRecord(models.Model):
 
 
 class RatingCell(models.Model):
-    """Bradley–Terry's sufficient statistic: the summed weight of the pairwise results (`ratings.pairwise`) of
+    """Bradley–Terry's sufficient statistic: the summed weight of the pairwise results (`ratings.maths.pairwise`) of
     rated matches sharing leaderboard, filter keys (prompt version, finishing day), pair, first mover and score.
 
     A refit reads these instead of the matches, so its cost does not grow with the record's length."""

@@ -14,8 +14,8 @@ import numpy as np
 from arena.models import Agent, Match, Seat
 from games import get_game
 from games.registry import GAMES
-from ratings import process_metrics as pm
-from ratings.metrics import pearson
+from ratings.maths import process_metrics as pm
+from ratings.maths.metrics import pearson
 from ratings.reports.record import HUMAN_BASELINE, POOLED, Baseline, seat_labels
 
 RADAR_AXES = ["WR", "CSR", "improvement slope", "1 − ORR", "1 − OBR"]

@@ -7,9 +7,10 @@ from urllib.parse import urlencode
 
 from django.db.models import Case, F, JSONField, Value, When
 
+from arena.record.selectors import seat_sides
 from games import get_game
 from games.registry import GAMES
-from ratings.pairwise import Pair, match_pairs
+from ratings.maths.pairwise import Pair, match_pairs
 
 #: Match filters that change the fit (row filters such as kind and scaffold are applied by the page).
 FIT_FILTERS = ("prompt", "since", "until")
@@ -24,15 +25,6 @@ def rating_key(game: str, options: dict) -> str:
     """The leaderboard a match counts on: its game, or "game:variant" for a variant (rated apart)."""
     variant = get_game(game).variant_of(options)
     return f"{game}:{variant}" if variant else game
-
-
-def seat_sides(game: str, state: dict | None, seats: int) -> list[int]:
-    """Each seat's side: the seat itself in two-seat games, `Game.team_of` on the final state otherwise."""
-    if seats == 2 or state is None:
-        return list(range(seats))
-    rules = get_game(game)
-    final = rules.from_json(state)
-    return [rules.team_of(final, seat) for seat in range(seats)]
 
 
 def _needs_state() -> list[str]:
@@ -56,7 +48,7 @@ class Rated(NamedTuple):
 
 
 def match_rated(game: str, options: dict, state: dict | None, scores: list, by_seat: dict[int, int]) -> Rated | None:
-    """The match's pairwise results (`ratings.pairwise`), or None when it is not rated (missing seats, self-play)."""
+    """The match's pairwise results (`ratings.maths.pairwise`), or None when not rated (missing seats, self-play)."""
     if len(by_seat) < 2 or len(by_seat) != len(scores):
         return None
     agents = [by_seat[seat] for seat in range(len(by_seat))]

@@ -10,7 +10,7 @@ from django.db.models import Sum
 
 from arena.models import Agent
 from games import get_game
-from ratings.leaderboard import Cells, fit_cells
+from ratings.maths.leaderboard import Cells, fit_cells
 from ratings.models import RatingCell, RatingCount
 
 

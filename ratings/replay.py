@@ -12,7 +12,7 @@ from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
 from ratings.game_metrics import star_performance
-from ratings.leaderboard import Matches, as_cells, fit_cells, sequential
+from ratings.maths.leaderboard import Matches, as_cells, fit_cells, sequential
 from ratings.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
 from ratings.rated_matches import _final_state, match_rated, rating_key
 from ratings.refit import _anchors, bootstrap_rounds
@@ -35,7 +35,7 @@ def _matches(key: str, filters: dict[str, str]):
 
 
 class Row(NamedTuple):
-    """One pairwise result (`ratings.pairwise`) of a rated match, with what the leaderboard needs of it."""
+    """One pairwise result (`ratings.maths.pairwise`) of a rated match, with what the leaderboard needs of it."""
 
     match: int
     a: int  # agent pk

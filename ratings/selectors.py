@@ -10,15 +10,13 @@ from django.db.models import Count
 
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
-from arena.record.selectors import draw_rate_levels, ladder_records
-from games.bots import ladder
-from ratings.bradley_terry import rank_ranges
+from arena.record.selectors import ladder_standing, seat_sides
 from ratings.charts import KIND_NAMES
-from ratings.ladder import ladder_rating
-from ratings.metrics import wilson_interval
+from ratings.maths.bradley_terry import rank_ranges
+from ratings.maths.metrics import wilson_interval
+from ratings.maths.pairwise import match_pairs
 from ratings.models import RatingSnapshot
-from ratings.pairwise import match_pairs
-from ratings.rated_matches import filter_key, rating_key, seat_sides
+from ratings.rated_matches import filter_key, rating_key
 
 #: Every agent kind, as the leaderboard's filter lists them.
 KINDS = tuple(KIND_NAMES)
@@ -151,7 +149,7 @@ def first_mover_table() -> list[dict]:
 def head_to_head(game: str, limit: int = 20) -> dict:
     """Score share of each agent against each other one on rating key `game`, with match counts (busiest `limit`).
 
-    Multi-seat matches count through their pairwise results (`ratings.pairwise`), one count per pair and match.
+    Multi-seat matches count through their pairwise results (`ratings.maths.pairwise`), one count per pair and match.
     """
     base = game.partition(":")[0]
     seats = Seat.objects.filter(match__game=base, match__status=Match.Status.FINISHED, score__isnull=False)
@@ -193,13 +191,10 @@ def ladder_table() -> dict:
     games: set[str] = set()
     for tournament in Tournament.objects.filter(format=Tournament.Format.LADDER).order_by("created_at"):
         for game in tournament.config["games"]:
-            top = len(ladder(game)) - 1
             for slug in tournament.config["agents"]:
-                records = ladder_records(tournament, game, slug)
-                if records:
-                    cells[slug][game] = str(
-                        ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
-                    )
+                standing = ladder_standing(tournament, game, slug)
+                if standing.records:
+                    cells[slug][game] = str(standing.rating)
                     games.add(game)
     names = dict(Agent.objects.filter(slug__in=cells).values_list("slug", "name"))
     return {

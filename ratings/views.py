@@ -176,6 +176,81 @@ def _table_csv(rows: list[dict], filename: str) -> HttpResponse:
     return response
 
 
+def _head_to_head_csv(h2h: dict) -> list[dict]:
+    """One row per agent: its score fraction against each other agent of the game."""
+    return [
+        {"agent": a, **{b: h2h["fractions"][i][j] for j, b in enumerate(h2h["labels"])}}
+        for i, a in enumerate(h2h["labels"])
+    ]
+
+
+def _ladder_csv(ladder: dict) -> list[dict]:
+    """One row per candidate: its (level, progress) on each game's ladder."""
+    return [{"agent": r["slug"], **r["cells"]} for r in ladder["rows"]]
+
+
+def _process_csv(process: list[dict]) -> list[dict]:
+    """One row per agent: its rounds and each plan-and-revise metric's value."""
+    return [
+        {"agent": r["agent"], "rounds": r["rounds"], **{k: v["value"] for k, v in r["metrics"].items()}}
+        for r in process
+    ]
+
+
+def _star_errors_csv(star: list[dict]) -> list[dict]:
+    """One row per agent: its skirmish commands, actions per game and failed and spatial error rates."""
+    return [
+        {
+            "agent": r["agent"],
+            "commands": r["commands"],
+            "actions_per_game": r["actions_per_game"],
+            "failed": r["failed"]["value"],
+            "spatial": r["spatial"]["value"],
+        }
+        for r in star
+    ]
+
+
+def _analysis_csv(request: HttpRequest, tables: dict, h2h: dict, process: list[dict]) -> HttpResponse:
+    """The one table `?table=` names as CSV (the first-mover table when none is named)."""
+    csv_tables = {
+        "first-mover": lambda: tables["first_mover"],
+        "head-to-head": lambda: _head_to_head_csv(h2h),
+        "ladder": lambda: _ladder_csv(tables["ladder"]),
+        "process": lambda: _process_csv(process),
+        "star-errors": lambda: _star_errors_csv(tables["star_errors"]),
+    }
+    name = request.GET.get("table", "first-mover")
+    if name not in csv_tables:
+        message = f"table={name[:40]!r} is not known; choose one of {', '.join(csv_tables)}."
+        return refusal(request, status=400, message=message)
+    return _table_csv(csv_tables[name](), f"{name}.csv")
+
+
+def _first_mover_chart(first_mover: list[dict]) -> dict | None:
+    overall = [r for r in first_mover if r["pairing"] == "all"]
+    return charts.first_mover_bars(overall) if overall else None
+
+
+def _head_to_head_chart(h2h: dict) -> dict | None:
+    return charts.heatmap(h2h["labels"], h2h["fractions"], h2h["counts"]) if h2h["labels"] else None
+
+
+def _latency_chart(rows: list[dict], baseline: dict | None) -> dict | None:
+    if not rows:
+        return None
+    title = "Strength against thinking time"
+    return charts.scatter(
+        rows, "latency_ms_p50", "median decision time (ms, log)", title, log_x=True, baseline=baseline
+    )
+
+
+def _cost_chart(rows: list[dict], baseline: dict | None) -> dict | None:
+    if not any(r.get("cost_per_match") for r in rows):
+        return None
+    return charts.scatter(rows, "cost_per_match", "cost per match ($)", "Strength against cost", baseline=baseline)
+
+
 def analysis(request: HttpRequest) -> HttpResponse:
     """First-mover analysis, head to head, strategy vs execution, and the ladder table."""
     games = all_games()
@@ -186,51 +261,21 @@ def analysis(request: HttpRequest) -> HttpResponse:
     except FilterError as error:
         return refusal(request, status=400, message=str(error))
     tables = analysis_tables()
-    first_mover, ladder = tables["first_mover"], tables["ladder"]
-    overall = [r for r in first_mover if r["pairing"] == "all"]
     variant = request.GET.get("variant", "")
     h2h = head_to_head_table(_rating_key_or_404(game, variant))
     snapshot = snapshot_for(game="", filters={})
-    rows = snapshot.data.get("rows", []) if snapshot else []
-    baseline = snapshot.data.get("baseline") if snapshot else None
-    star, social = tables["star_errors"], tables["werewolf"]
+    fitted = snapshot.data if snapshot else {}
+    rows, baseline, process = fitted.get("rows", []), fitted.get("baseline"), fitted.get("process", [])
     if output == "csv":
-        tables = {
-            "first-mover": first_mover,
-            "head-to-head": [
-                {"agent": a, **{b: h2h["fractions"][i][j] for j, b in enumerate(h2h["labels"])}}
-                for i, a in enumerate(h2h["labels"])
-            ],
-            "ladder": [{"agent": r["slug"], **r["cells"]} for r in ladder["rows"]],
-            "process": [
-                {"agent": r["agent"], "rounds": r["rounds"], **{k: v["value"] for k, v in r["metrics"].items()}}
-                for r in (snapshot.data.get("process", []) if snapshot else [])
-            ],
-            "star-errors": [
-                {
-                    "agent": r["agent"],
-                    "commands": r["commands"],
-                    "actions_per_game": r["actions_per_game"],
-                    "failed": r["failed"]["value"],
-                    "spatial": r["spatial"]["value"],
-                }
-                for r in star
-            ],
-        }
-        name = request.GET.get("table", "first-mover")
-        if name not in tables:
-            return refusal(
-                request, status=400, message=f"table={name[:40]!r} is not known; choose one of {', '.join(tables)}."
-            )
-        return _table_csv(tables[name], f"{name}.csv")
+        return _analysis_csv(request, tables, h2h, process)
     if output == "json":
         return JsonResponse(
             {
-                "first_mover": first_mover,
+                "first_mover": tables["first_mover"],
                 "head_to_head": {"game": game, **h2h},
-                "ladder": ladder,
-                "star_errors": star,
-                "werewolf": social,
+                "ladder": tables["ladder"],
+                "star_errors": tables["star_errors"],
+                "werewolf": tables["werewolf"],
             }
         )
     context = {
@@ -238,29 +283,16 @@ def analysis(request: HttpRequest) -> HttpResponse:
         "game": game,
         "variant": variant,
         "variants": list(get_game(game).variants),
-        "first_mover": first_mover,
-        "first_mover_chart": charts.first_mover_bars(overall) if overall else None,
-        "h2h_chart": charts.heatmap(h2h["labels"], h2h["fractions"], h2h["counts"]) if h2h["labels"] else None,
-        "latency_chart": charts.scatter(
-            rows,
-            "latency_ms_p50",
-            "median decision time (ms, log)",
-            "Strength against thinking time",
-            log_x=True,
-            baseline=baseline,
-        )
-        if rows
-        else None,
-        "cost_chart": charts.scatter(
-            rows, "cost_per_match", "cost per match ($)", "Strength against cost", baseline=baseline
-        )
-        if any(r.get("cost_per_match") for r in rows)
-        else None,
-        "ladder": ladder,
-        "star_errors": star,
-        "werewolf": social,
-        "process": snapshot.data.get("process", []) if snapshot else [],
-        "correlations": snapshot.data.get("correlations", []) if snapshot else [],
+        "first_mover": tables["first_mover"],
+        "first_mover_chart": _first_mover_chart(tables["first_mover"]),
+        "h2h_chart": _head_to_head_chart(h2h),
+        "latency_chart": _latency_chart(rows, baseline),
+        "cost_chart": _cost_chart(rows, baseline),
+        "ladder": tables["ladder"],
+        "star_errors": tables["star_errors"],
+        "werewolf": tables["werewolf"],
+        "process": process,
+        "correlations": fitted.get("correlations", []),
         "process_columns": PROCESS_COLUMNS,
         "correlation_few": FEW_AGENTS_FOR_CORRELATION,
     }

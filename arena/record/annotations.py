@@ -13,7 +13,7 @@ from arena.play.people import person_seats
 from arena.record.services import ServiceError
 from arena.record.visibility import decision_annotatable
 from games import get_game
-from ratings.agreement import fleiss_kappa, label_counts
+from ratings.maths.agreement import fleiss_kappa, label_counts
 
 MAX_COMMENT = 5000
 NO_GLYPH = "(none)"

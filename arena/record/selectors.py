@@ -7,12 +7,15 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from arena.models import Agent, AgentVersion, Match, Seat, Tournament
 from games import get_game
 from games.bots import ladder
-from ratings.ladder import Record, ladder_rating
+from ratings.maths import bradley_terry
+from ratings.maths.ladder import Record, Standing, ladder_rating
+from ratings.maths.pairwise import match_pairs
 
 
 @functools.lru_cache(maxsize=4096)
@@ -69,6 +72,15 @@ def match_summary(match: Match) -> dict[str, Any]:
     }
 
 
+def seat_sides(game: str, state: dict | None, seats: int) -> list[int]:
+    """Each seat's side: the seat itself in two-seat games, `Game.team_of` on the final state otherwise."""
+    if seats == 2 or state is None:
+        return list(range(seats))
+    rules = get_game(game)
+    final = rules.from_json(state)
+    return [rules.team_of(final, seat) for seat in range(seats)]
+
+
 def ladder_weight(game: str, final_state: dict | None, seat: int) -> float:
     """How much a ladder match counts toward its level: 1, except where the deal picks the teams in secret and the
     candidate plays one seat of each in turn (docs/architecture.md, "Tournaments: seating and seeds"). There it is
@@ -99,6 +111,13 @@ def draw_rate_levels(game: str) -> frozenset[int]:
     return frozenset({len(ladder(game)) - 1}) if game == "tic-tac-toe" else frozenset()
 
 
+def ladder_standing(tournament: Tournament, game: str, candidate: str) -> Standing:
+    """The candidate's standing so far on `game`'s bot ladder in a ladder tournament: records per level, rating."""
+    records = ladder_records(tournament, game, candidate)
+    rating = ladder_rating(records, top_level=len(ladder(game)) - 1, draw_rate_levels=draw_rate_levels(game))
+    return Standing(tuple(records), rating)
+
+
 #: Tournaments the first run queues (`manage.py seed`) are named this prefix + the game.
 FIRST_RUN_PREFIX = "first-run-"
 
@@ -118,11 +137,9 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
     standings = []
     if tournament.format == Tournament.Format.LADDER:
         for game in tournament.config["games"]:
-            top = len(ladder(game)) - 1
             for slug in tournament.config["agents"]:
-                records = ladder_records(tournament, game, slug)
-                rating = ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
-                summary = str(rating) if records else "not started"
+                standing = ladder_standing(tournament, game, slug)
+                rating = standing.rating
                 standings.append(
                     {
                         "game": game,
@@ -130,7 +147,7 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
                         "level": rating.level,
                         "progress": rating.progress,
                         "topped": rating.topped,
-                        "summary": summary,
+                        "summary": str(standing),
                     }
                 )
     else:
@@ -229,12 +246,6 @@ def agent_game_records(agent: Agent) -> list[dict[str, Any]]:
 
 def adaptive_intervals(matches, slugs: list[str], rounds: int = 200) -> dict[str, tuple[float, float, float]]:
     """Quick Bradley–Terry (rating, low, high) per agent on the Elo scale, for adaptive scheduling."""
-    import numpy as np
-
-    from ratings import bradley_terry
-    from ratings.pairwise import match_pairs
-    from ratings.rated_matches import seat_sides
-
     index = {slug: i for i, slug in enumerate(slugs)}
     rows, played = [], 0
     for match in matches.prefetch_related("seats__agent_version__agent"):

@@ -1,6 +1,6 @@
 """A study's pooled human baseline on the leaderboard's scale, with intervals from resampling participants.
 
-Pure numpy (no Django). Rows are pairwise results as the leaderboard fits them (`ratings.leaderboard`); the
+Pure numpy (no Django). Rows are pairwise results as the leaderboard fits them (`ratings.maths.leaderboard`); the
 study's participants are one pooled agent. A bootstrap round draws participants with replacement and weights
 each participant's rows by how often they were drawn, while rows between other agents keep their weight: the
 interval says how much the baseline depends on which people took part, not on which of their matches.
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ratings import bradley_terry
-from ratings.leaderboard import ANCHOR_RATING
+from ratings.maths import bradley_terry
+from ratings.maths.leaderboard import ANCHOR_RATING
 
 
 @dataclass(frozen=True)

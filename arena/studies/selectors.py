@@ -14,7 +14,7 @@ from django.utils import timezone
 from arena.models import Agent, Match, Seat
 from arena.studies.bootstrap import Rows, interval, participant_draws, pooled_rating, resample_ratings
 from arena.studies.models import Assignment, Participant, Study
-from ratings.metrics import wilson_interval
+from ratings.maths.metrics import wilson_interval
 from ratings.rated_matches import _final_state, match_rated
 
 #: Participant resamples behind a study baseline's interval (each refits the game's whole comparison graph).

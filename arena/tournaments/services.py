@@ -13,14 +13,13 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
 from arena.record.errors import checked_field
-from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, draw_rate_levels, ladder_records
+from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, ladder_standing
 from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, variant_options
 from arena.runner.tasks import enqueue_matches
 from arena.tournaments import first_run
 from arena.tournaments.first_run import FIRST_RUN_LEVELS
 from games import get_game
 from games.bots import ladder
-from ratings.ladder import ladder_rating
 
 #: BotzoneBench §4.1: 16 games per seat per level for perfect information, 32 where chance is involved.
 LADDER_GAMES_PER_SEAT = {False: 16, True: 32}
@@ -271,11 +270,9 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
             mine = tournament.matches.filter(game=game, record__ladder__candidate=slug)
             if mine.filter(status__in=open_statuses).exists():
                 continue
-            records = ladder_records(tournament, game, slug)
-            top = len(ladder(game)) - 1
-            rating = ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game))
-            if not rating.topped and rating.progress is None and rating.level == len(records) <= top:
-                _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), rating.level)
+            level = ladder_standing(tournament, game, slug).level_to_play
+            if level is not None:
+                _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), level)
     if tournament.format == Tournament.Format.ADAPTIVE and not tournament.matches.filter(status__in=open_statuses):
         _schedule_most_informative(tournament)
     created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)

@@ -1,7 +1,7 @@
 """Tic-tac-toe ladder: random, then ever fewer tactical slips, up to perfect play.
 
 A perfect player never loses, so Lv4's decisive win rate is 100% by construction; rating
-against it uses BotzoneBench's draw-rate rule (ratings.ladder). The noisy middle levels keep
+against it uses BotzoneBench's draw-rate rule (ratings.maths.ladder). The noisy middle levels keep
 each step at 70–90% (docs/ladders.md).
 """
 

@@ -9,8 +9,8 @@ from collections import defaultdict
 import numpy as np
 from django.conf import settings
 
-from ratings import process_metrics as pm
-from ratings.metrics import pearson
+from ratings.maths import process_metrics as pm
+from ratings.maths.metrics import pearson
 from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION, RADAR_AXES, plan_games, round_records
 from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
 from ratings.reports.published import with_published

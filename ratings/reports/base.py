@@ -17,7 +17,7 @@ from django.http import QueryDict
 from arena.agents.llm_config import SCAFFOLDS
 from arena.models import Agent, Match
 from ratings.filters import FilterError, choice, strict_date
-from ratings.metrics import Estimate
+from ratings.maths.metrics import Estimate
 from ratings.reports.record import Baseline, study_baseline
 
 #: The query parameters every report accepts, in the order forms and links write them.

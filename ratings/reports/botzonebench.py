@@ -11,10 +11,10 @@ from arena.models import Attempt, Decision, Match, Tournament
 from arena.record.selectors import draw_rate_levels, ladder_weight
 from games import get_game
 from games.bots import ladder
-from ratings import process_metrics as pm
 from ratings.game_metrics import mahjong_pattern_diversity
-from ratings.ladder import Record, ladder_rating
-from ratings.metrics import proportion, wilson_interval
+from ratings.maths import process_metrics as pm
+from ratings.maths.ladder import Record, ladder_rating
+from ratings.maths.metrics import proportion, wilson_interval
 from ratings.models import ReferenceRecord
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.published import with_published

@@ -12,9 +12,9 @@ from django.conf import settings
 
 from arena.models import Attempt, Decision
 from games.stratego.pieces import COLONEL, COUNTS, GENERAL, MARSHAL, SPY, owner_of, rank_of
-from ratings import process_metrics as pm
 from ratings.game_metrics import diplomacy_metrics
-from ratings.metrics import proportion
+from ratings.maths import process_metrics as pm
+from ratings.maths.metrics import proportion
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.gamebench import min_games
 from ratings.reports.published import with_published

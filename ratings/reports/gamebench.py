@@ -11,8 +11,8 @@ from dataclasses import replace
 import numpy as np
 from django.conf import settings
 
-from ratings import bradley_terry as bt
-from ratings.metrics import Estimate, bootstrap_mean
+from ratings.maths import bradley_terry as bt
+from ratings.maths.metrics import Estimate, bootstrap_mean
 from ratings.models import ReferenceRecord
 from ratings.refit import bootstrap_rounds
 from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches

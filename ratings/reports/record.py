@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 
 from arena.models import Agent, Match, Seat
+from arena.record.selectors import seat_sides
 from arena.studies.models import Assignment, Study
-from ratings.pairwise import Pair, match_pairs
-from ratings.rated_matches import seat_sides
+from ratings.maths.pairwise import Pair, match_pairs
 
 HUMAN_BASELINE = "human-baseline"
 

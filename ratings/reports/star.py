@@ -10,9 +10,9 @@ import numpy as np
 from django.db.models import QuerySet
 
 from arena.models import Decision, Match
-from ratings import elo
 from ratings.game_metrics import star_error_rates, star_performance
-from ratings.metrics import Estimate, bootstrap_quantile, proportion
+from ratings.maths import elo
+from ratings.maths.metrics import Estimate, bootstrap_quantile, proportion
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.published import with_published
 from ratings.reports.record import Result, results

@@ -24,7 +24,7 @@ from arena.studies.bootstrap import Rows, interval, pooled_rating, resample_rati
 from arena.studies.design import latin_square
 from arena.studies.models import Participant, Study
 from arena.studies.services import keyed_hash, study_save
-from ratings.bradley_terry import ELO_PER_NAT
+from ratings.maths.bradley_terry import ELO_PER_NAT
 from ratings.services import snapshot_refresh
 
 pytestmark = pytest.mark.django_db

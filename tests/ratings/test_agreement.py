@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ratings.agreement import cohen_kappa, fleiss_kappa, label_counts
+from ratings.maths.agreement import cohen_kappa, fleiss_kappa, label_counts
 
 
 def test_cohen_kappa_hand_computed():

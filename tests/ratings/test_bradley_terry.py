@@ -8,7 +8,7 @@ import choix
 import numpy as np
 import pytest
 
-from ratings import bradley_terry as bt
+from ratings.maths import bradley_terry as bt
 
 
 def synthetic(strengths, matches: int, seed: int, advantage: float = 0.0):

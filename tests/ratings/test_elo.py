@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ratings.elo import expected_score, order_spread, performance_multiplier, pwer, sequential_elo
+from ratings.maths.elo import expected_score, order_spread, performance_multiplier, pwer, sequential_elo
 
 
 def test_expected_score_is_the_logistic_in_base_ten():

@@ -11,7 +11,7 @@ from arena.record.agents import bots_ensure
 from arena.record.services import attempt_record_rejected, match_create
 from arena.runner.loop import run_match
 from ratings.game_metrics import star_error_rates, star_performance, werewolf_social
-from ratings.leaderboard import Matches, compute
+from ratings.maths.leaderboard import Matches, compute
 
 pytestmark = pytest.mark.django_db
 

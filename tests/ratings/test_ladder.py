@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.ladder import LadderRating, Record, ladder_rating
-from ratings.metrics import wilson_interval
+from ratings.maths.ladder import LadderRating, Record, Standing, ladder_rating
+from ratings.maths.metrics import wilson_interval
 
 
 def test_progress_is_twice_the_win_rate_at_the_first_level_not_beaten():
@@ -48,6 +48,25 @@ def test_tic_tac_toe_draw_rate_rule():
 def test_all_draws_against_a_level_has_no_progress_figure():
     rating = ladder_rating([Record(0, 6, 0)], top_level=2)
     assert rating == LadderRating(level=0, progress=None, topped=False)
+
+
+def standing(records: list[Record], top_level: int) -> Standing:
+    return Standing(tuple(records), ladder_rating(records, top_level=top_level))
+
+
+def test_the_next_level_is_played_only_after_every_level_below_is_beaten():
+    assert standing([], top_level=2).level_to_play == 0
+    assert standing([Record(10, 0, 0)], top_level=2).level_to_play == 1
+    assert standing([Record(10, 0, 0), Record(7, 0, 3)], top_level=2).level_to_play == 2
+    # Not beaten (with or without a progress figure), or topped: nothing more to play.
+    assert standing([Record(10, 0, 0), Record(2, 0, 8)], top_level=2).level_to_play is None
+    assert standing([Record(0, 6, 0)], top_level=2).level_to_play is None
+    assert standing([Record(10, 0, 0)] * 3, top_level=2).level_to_play is None
+
+
+def test_a_standing_reads_not_started_until_a_level_is_played():
+    assert str(standing([], top_level=2)) == "not started"
+    assert str(standing([Record(10, 0, 0), Record(17, 0, 33)], top_level=3)) == "Lv1, 68.0%"
 
 
 def test_wilson_interval_known_values():

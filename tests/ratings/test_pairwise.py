@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.pairwise import Pair, match_pairs
+from ratings.maths.pairwise import Pair, match_pairs
 
 
 def test_two_seat_match_is_one_pair_of_weight_one():

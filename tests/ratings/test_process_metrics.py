@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from ratings import process_metrics as pm
-from ratings.metrics import Estimate, wilson_interval
+from ratings.maths import process_metrics as pm
+from ratings.maths.metrics import Estimate, wilson_interval
 
 
 def played(match, number, won, **fields) -> pm.RoundRecord:

@@ -19,8 +19,8 @@ from arena.record.services import match_create
 from arena.record.signals import match_finished
 from arena.runner.loop import run_match
 from games import get_game
-from ratings import bradley_terry
-from ratings.leaderboard import as_cells
+from ratings.maths import bradley_terry
+from ratings.maths.leaderboard import as_cells
 from ratings.models import CountedMatch, RatingCell, RatingCount
 from ratings.refit import scope_cells
 from ratings.replay import _arrays, _matches, _rated

@@ -15,7 +15,7 @@ from django.test import override_settings
 from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
-from ratings import process_metrics as pm
+from ratings.maths import process_metrics as pm
 from ratings.reports import advgamebench, botzonebench, dsgbench, gamebench, star
 from ratings.reports.base import ReportFilters
 from ratings.reports.record import Result

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from arena.record.selectors import draw_rate_levels
 from games.bots import LADDER_MODULES, ladder, ladder_variant
 from games.bots.calibration import play_unit
-from ratings.metrics import wilson_interval
+from ratings.maths.metrics import wilson_interval
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 #: One file of finished units per game, appended as they finish: a rerun skips what is in it.

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand
 from arena.tournaments.first_run import FIRST_RUN_LEVELS, first_run_games
 from games import get_game
 from games.bots import ladder
-from ratings.leaderboard import Cells, fit_cells
+from ratings.maths.leaderboard import Cells, fit_cells
 
 
 def play(slug: str, levels: list, seed: int) -> float:

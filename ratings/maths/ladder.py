@@ -37,6 +37,24 @@ class LadderRating:
         return f"Lv{self.level}, {self.progress:.1%}" if self.progress is not None else f"Lv{self.level}"
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A candidate's records against each level so far, bottom-up, and the rating they give."""
+
+    records: tuple[Record, ...]
+    rating: LadderRating
+
+    @property
+    def level_to_play(self) -> int | None:
+        """The level to play next: every level played so far was beaten and one is left; None otherwise."""
+        rating = self.rating
+        waiting = not rating.topped and rating.progress is None and rating.level == len(self.records)
+        return rating.level if waiting else None
+
+    def __str__(self) -> str:
+        return str(self.rating) if self.records else "not started"
+
+
 def passes(record: Record, draw_rate: bool = False) -> bool:
     """Advance when the rate is at least 50% (draws excluded); the draw-rate rule needs no loss at all."""
     if draw_rate:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ratings import bradley_terry, elo
+from ratings.maths import bradley_terry, elo
 
 ANCHOR_RATING = 1000.0
 PROVISIONAL_WIDTH = 200.0
@@ -21,7 +21,7 @@ ORDER_SHUFFLES = 100
 
 @dataclass(frozen=True)
 class Matches:
-    """Pairwise results in time order (`ratings.pairwise`): a match of N seats is one or more rows whose
+    """Pairwise results in time order (`ratings.maths.pairwise`): a match of N seats is one or more rows whose
     weights sum to 1. Per row: agent indices, a's score, the pair's weight, whether a moved first, the
     match it belongs to, its rating key (game or game:variant) and STAR's PWER inputs (NaN when unknown)."""
 

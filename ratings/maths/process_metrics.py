@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ratings.metrics import Estimate, bootstrap_mean, bootstrap_quantile, pearson, percentile_interval, proportion
+from ratings.maths.metrics import Estimate, bootstrap_mean, bootstrap_quantile, pearson, percentile_interval, proportion
 
 __all__ = [
     "AttemptRecord",
