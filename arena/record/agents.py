@@ -38,8 +38,10 @@ def agent_create(
     description: str = "",
     user=None,
     owner=None,
+    is_active: bool = True,
 ) -> Agent:
-    """A new agent with its first version (`user`: the person it seats; `owner`: who registered it)."""
+    """A new agent with its first version (`user`: the person it seats; `owner`: who registered it; an inactive
+    agent is nobody's opponent and is not listed among the site's agents)."""
     if kind not in Agent.Kind.values:
         raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
     slug, name = checked_field(Agent, "slug", slug), checked_field(Agent, "name", name)
@@ -54,7 +56,14 @@ def agent_create(
         raise ServiceError(f"At most {MAX_OWNED_AGENTS} agents per person.")
     _refuse_secrets(config)
     agent = Agent.objects.create(
-        slug=slug, name=name, kind=kind, game=game, description=description, user=user, owner=owner
+        slug=slug,
+        name=name,
+        kind=kind,
+        game=game,
+        description=description,
+        user=user,
+        owner=owner,
+        is_active=is_active,
     )
     AgentVersion.objects.create(agent=agent, number=1, config=config)
     return agent

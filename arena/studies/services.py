@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match
 from arena.play.people import person_match_create, person_resign
+from arena.record.agents import agent_create
 from arena.record.services import ServiceError
 from arena.studies.design import game_order, plan
 from arena.studies.models import Assignment, Participant, Study, StudyConsent
@@ -109,11 +110,9 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
     last = study.participants.aggregate(last=Max("number"))["last"]
     number = 0 if last is None else last + 1  # arrival order; a withdrawal frees a place, not a number
     code = f"P{secrets.token_hex(4).upper()}"
-    # Inactive: a participant's seat is nobody's opponent and is not listed among the site's agents.
-    agent = Agent.objects.create(
-        slug=f"study-{study.slug[:40]}-{code.lower()}", name=code, kind=Agent.Kind.HUMAN, is_active=False
+    agent = agent_create(
+        slug=f"study-{study.slug[:40]}-{code.lower()}", name=code, kind=Agent.Kind.HUMAN, config={}, is_active=False
     )
-    agent.versions.create(number=1, config={})
     order = game_order(study.games(), study.order, number, random.SystemRandom())
     participant = Participant.objects.create(
         study=study,
