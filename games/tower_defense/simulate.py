@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.tower_defense.protocol import Battle
+from games.plan_game import Battle
 from games.tower_defense.units import (
     BURN_MS,
     CELL,
