@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from games.base import Game, IllegalAction, Outcome
+from games.base import Game, IllegalAction
+from games.poker_player_views import PokerMatchViews
 
 DEFAULT_HANDS = 20
 MAX_HANDS = 1000
@@ -123,7 +124,7 @@ def showdown_winner(spec: LimitSpec, cards: tuple[str, str], board: str) -> int 
     return 0 if strength[0] > strength[1] else 1
 
 
-class LimitPoker(Game[LimitPokerState, str]):
+class LimitPoker(PokerMatchViews, Game[LimitPokerState, str]):
     """A match of fixed-limit hands; subclasses give the spec, names and rules text."""
 
     spec: ClassVar[LimitSpec]
@@ -197,15 +198,6 @@ class LimitPoker(Game[LimitPokerState, str]):
             return LimitPokerState(state.seed, state.ply + 1, state.hands, state.hand + 1, "", (*state.past, actions))
         return LimitPokerState(state.seed, state.ply + 1, state.hands, state.hand, actions, state.past)
 
-    def outcome(self, state: LimitPokerState) -> Outcome | None:
-        if state.hand < state.hands:
-            return None
-        net = self.net(state)
-        if net == 0:
-            return Outcome.draw(f"level after {state.hands} hands")
-        winner = 0 if net > 0 else 1
-        return Outcome.win(winner, f"{self.seat_names[winner]} won {abs(net)} chips over {state.hands} hands")
-
     def to_json(self, state: LimitPokerState) -> dict[str, Any]:
         return {
             "seed": state.seed,
@@ -225,9 +217,6 @@ class LimitPoker(Game[LimitPokerState, str]):
             actions=str(data["actions"]),
             past=tuple(str(a) for a in data["past"]),
         )
-
-    def round_label(self, state: LimitPokerState) -> str:
-        return f"Hand {state.hand + 1} of {state.hands}"
 
     def action_to_text(self, state: LimitPokerState, action: str) -> str:
         return action
@@ -291,53 +280,16 @@ class LimitPoker(Game[LimitPokerState, str]):
             view["summary"] = self._hand_summary(view)
         return view
 
-    def _view(self, state: LimitPokerState, viewer: int | None, reveal: bool) -> dict[str, Any]:
-        net = self.net(state)
-        over = state.hand >= state.hands
-        to_act = self.current_player(state)
-        view: dict[str, Any] = {
-            "game": self.slug,
-            "viewer": viewer,
-            "seat_names": list(self.seat_names),
-            "hands": state.hands,
-            "hand_number": min(state.hand + 1, state.hands),
-            "over": over,
-            "to_act": to_act,
-            "net": [net, -net],
-            "current": None if over else self._hand_view(state, state.hand, state.actions, viewer, reveal),
-            "last": None,
-            "legal": self.legal_actions(state),
-        }
-        if state.past:
-            last = len(state.past) - 1
-            view["last"] = self._hand_view(state, last, state.past[last], viewer, reveal)
-        view["table"] = [self._seat_view(view, seat) for seat in ((1, 0) if viewer != 1 else (0, 1))]
-        if reveal:
-            view["seed"] = state.seed
-            view["history"] = [self._hand_view(state, h, a, None, True) for h, a in enumerate(state.past)]
-        return view
+    def table_facts(self) -> dict[str, Any]:
+        return {"game": self.slug}
 
-    def _seat_view(self, view: dict[str, Any], seat: int) -> dict[str, Any]:
-        """One seat at the table as the viewer sees it (the viewer's own seat is drawn at the bottom)."""
-        hand = view["current"]
+    def seat_at_table(self, hand: dict[str, Any] | None, seat: int) -> dict[str, Any]:
         return {
-            "seat": seat,
-            "name": self.seat_names[seat],
-            "you": view["viewer"] == seat,
             "card": hand["cards"][seat] if hand else "",
             "face": hand["faces"][seat] if hand else "",
-            "net": view["net"][seat],
             "put_in": hand["contributed"][seat] if hand else 0,
             "opens": bool(hand) and hand["first"] == seat,
-            "to_act": view["to_act"] == seat,
         }
-
-    def player_view(self, state: LimitPokerState, player: int | None) -> dict[str, Any]:
-        # No seed here: the seed determines every deal.
-        return self._view(state, player, reveal=False)
-
-    def full_view(self, state: LimitPokerState) -> dict[str, Any]:
-        return self._view(state, None, reveal=True)
 
     # -- text for people and models -------------------------------------------------------
 
@@ -380,10 +332,7 @@ class LimitPoker(Game[LimitPokerState, str]):
             text += f"; showdown {self.seat_names[0]} {view['cards'][0]}, {self.seat_names[1]} {view['cards'][1]}"
         else:  # cards this viewer may see of a hand without a showdown
             text += "".join(f"; {self.seat_names[s]} held {view['cards'][s]}" for s in (0, 1) if view["cards"][s])
-        if result == 0:
-            return text + "; split pot."
-        winner = 0 if result > 0 else 1
-        return text + f"; {self.seat_names[winner]} wins {abs(result)}."
+        return text + self.result_text(result)
 
     def observation_text(self, state: LimitPokerState, player: int) -> str:
         view = self.player_view(state, player)
