@@ -1,6 +1,6 @@
 """What the heads-up poker games share (Kuhn, Leduc and hold'em): a match of hands and the table each viewer sees.
 
-A mixin of `LimitPoker` (games.leduc_holdem) and `Holdem` (games.holdem). Their states carry `seed`, `hands`,
+A mixin of `LimitPoker` (games.limit_poker) and `Holdem` (games.holdem). Their states carry `seed`, `hands`,
 `hand` (== hands once the match is over), `actions` (this hand) and `past` (the finished hands); the games
 supply `net`, `_hand_view` and the hooks at the end.
 """
