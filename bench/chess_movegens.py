@@ -6,7 +6,7 @@ with `bench/engine.py`'s OpenSpiel and bare python-chess loops, as a ratio to Op
 Then, over the positions of seeded random games, whether each lists the same legal moves (as UCI) as python-chess,
 in the same order, and gives python-chess's insufficient-material verdict in every position of five men or fewer.
 
-bulletchess, the one Arena's chess uses (`games/chess_moves.py`), is a project dependency; the other
+bulletchess, the one Arena's chess uses (`games/chess_game/moves.py`), is a project dependency; the other
 candidates are not: install them aside and pass the folder:
     .venv/bin/pip install --no-deps --target /tmp/chess-movegens rust-chess==0.4.3 bulletchess==0.4.0 \
         pyrust-chess==0.1.1 cozy-chess-py==0.1.1 pyffish==0.0.90

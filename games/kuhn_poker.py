@@ -1,6 +1,6 @@
 """Kuhn poker (Kuhn 1950): three cards, one private card each, one betting round with a fixed bet of 1.
 
-The engine, the deal and the match format are Leduc hold'em's (games.leduc_holdem): seat 0 gets the
+The engine, the deal and the match format are the fixed-limit engine's (games.limit_poker): seat 0 gets the
 first card of each hand's shuffled deck and seat 1 the second, and seat `hand % 2` acts first in
 that hand. A match is `hands` hands, 30 by default: Kuhn hands are small, and with fewer the
 equilibrium bot's edge over the rule-based level drowns in card luck (docs/games.md).
@@ -8,7 +8,7 @@ equilibrium bot's edge over the rule-based level drowns in card luck (docs/games
 
 from __future__ import annotations
 
-from games.leduc_holdem import LimitPoker, LimitSpec
+from games.limit_poker import LimitPoker, LimitSpec
 
 KUHN = LimitSpec(ranks="JQK", suits="", bets=(1,), max_bets=1)
 

@@ -1,7 +1,7 @@
 """Air, Land & Sea (GameBench): two commanders fight battles over three theaters until one has 12 victory points.
 
 The package: `cards` (the 18 battle cards and the withdrawal table), `rules` (the state and its state machine),
-`view` (what each viewer sees) and `text` (rules and observations for models); this module binds them into the
+`player_views` (what each viewer sees) and `text` (rules and observations for models); this module binds them into the
 game contract. Rule choices: docs/games.md.
 """
 
@@ -21,6 +21,7 @@ from games.air_land_sea.cards import (
     card_text,
     theater_of,
 )
+from games.air_land_sea.player_views import move_label, table_view
 from games.air_land_sea.rules import (
     Action,
     AirLandSeaRules,
@@ -33,7 +34,6 @@ from games.air_land_sea.rules import (
     strength,
 )
 from games.air_land_sea.text import observation_text, public_history, rules_text
-from games.air_land_sea.view import move_label, table_view
 from games.base import IllegalAction
 
 

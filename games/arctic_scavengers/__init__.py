@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from games.arctic_scavengers.player_views import action_cells, table_view
 from games.arctic_scavengers.rules import PLAYERS, ROUNDS, SEATS, Action, ArcticState, deal, legal, step, tribe_sizes
 from games.arctic_scavengers.text import HIDDEN_KEEP, RULES_TEXT, action_text, observation, parse
-from games.arctic_scavengers.views import action_cells, table_view
 from games.base import Game, Outcome
 
 PER_SEAT = ("hands", "decks", "discards", "used", "spent", "won")

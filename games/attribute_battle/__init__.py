@@ -3,7 +3,7 @@
 Invaders are Fire, Water and Dark; defenders Wood, Earth and Light. A plan orders the three
 characters and gives each three different skills of its element within the side's skill-cost
 budget; skills are used in order, cycling. Tables in `skills.py`, the battle in `simulate.py`,
-the match protocol in games.tower_defense.protocol.
+the match protocol in games.plan_game.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from games.attribute_battle import skills
 from games.attribute_battle.simulate import simulate
 from games.attribute_battle.skills import BEATS, BY_ELEMENT, ELEMENTS, PRIORITIES, SKILLS
-from games.tower_defense.protocol import Battle, Checked, PlanGame
+from games.plan_game import Battle, Checked, PlanGame
 
 MAX_FRAMES = 120
 

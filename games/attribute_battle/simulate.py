@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.attribute_battle.skills import ELEMENTS, multiplier
-from games.tower_defense.protocol import Battle
+from games.plan_game import Battle
 
 NEGATIVE = frozenset({"burning", "poison", "vulnerable", "exposed", "fear", "weakened", "parasite", "quicksand"})
 

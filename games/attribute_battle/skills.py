@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.tower_defense.protocol import OVER_BUDGET, RULE, Checked
+from games.plan_game import OVER_BUDGET, RULE, Checked
 
 ELEMENTS = (("Fire", "Water", "Dark"), ("Wood", "Earth", "Light"))  # by role: invader, defender
 BEATS = {"Fire": "Wood", "Wood": "Earth", "Earth": "Water", "Water": "Fire"}

@@ -1,7 +1,7 @@
 """Battle card (AdvGameBench A.2): each side buys up to 7 minions, orders them, and they fight alone.
 
 Invaders and defenders draw from different tables (`units.py`); the automated combat is in
-`simulate.py` and the match protocol (rounds, legs, keep/revise) in games.tower_defense.protocol.
+`simulate.py` and the match protocol (rounds, legs, keep/revise) in games.plan_game.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from games.battle_card import units
 from games.battle_card.simulate import simulate
 from games.battle_card.units import BEATS, GOLD_COST, INVADERS, MAX_MINIONS, PRIORITIES, TABLES, TOKENS
-from games.tower_defense.protocol import Battle, Checked, PlanGame
+from games.plan_game import Battle, Checked, PlanGame
 
 MAX_FRAMES = 120
 

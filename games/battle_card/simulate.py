@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.battle_card.units import BEATS, TABLES, TOKENS, Minion
-from games.tower_defense.protocol import Battle
+from games.plan_game import Battle
 
 ATTACK, STRIKE_BACK, EFFECT = "attack", "strike back", "effect"
 

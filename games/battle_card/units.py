@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from games.tower_defense.protocol import OVER_BUDGET, RULE, Checked
+from games.plan_game import OVER_BUDGET, RULE, Checked
 
 MAX_MINIONS = 7
 GOLD_COST = 3  # a gold minion costs 3× and doubles every number (stats and numeric effects)

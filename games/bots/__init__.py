@@ -6,37 +6,10 @@ import re
 from importlib import import_module
 
 from games.bots.base import Bot
+from games.registry import REGISTRY
 
-# game slug -> module defining LADDER: list[Bot], Lv0 first.
-LADDER_MODULES: dict[str, str] = {
-    "tic-tac-toe": "games.bots.tictactoe",
-    "connect-four": "games.bots.connect_four",
-    "gomoku": "games.bots.gomoku",
-    "reversi": "games.bots.reversi",
-    "ataxx": "games.bots.ataxx",
-    "chess": "games.bots.chess_bots",
-    "santorini": "games.bots.santorini",
-    "tower-defense": "games.bots.tower_defense",
-    "battle-card": "games.bots.battle_card",
-    "attribute-battle": "games.bots.attribute_battle",
-    "kuhn-poker": "games.bots.kuhn_poker",
-    "leduc-holdem": "games.bots.leduc_holdem",
-    "holdem": "games.bots.holdem",
-    "codenames": "games.bots.codenames",
-    "werewolf": "games.bots.werewolf",
-    "skirmish": "games.bots.skirmish",
-    "stratego": "games.bots.stratego",
-    "fight-the-landlord": "games.bots.fight_the_landlord",
-    "mahjong": "games.bots.mahjong",
-    "diplomacy": "games.bots.diplomacy",
-    "sea-battle": "games.bots.sea_battle",
-    "hive": "games.bots.hive",
-    "air-land-sea": "games.bots.air_land_sea",
-    "are-you-the-traitor": "games.bots.traitor",
-    "pit": "games.bots.pit",
-    "arctic-scavengers": "games.bots.arctic_scavengers",
-    "two-rooms-and-a-boom": "games.bots.two_rooms",
-}
+#: game slug -> the module defining its LADDER: list[Bot], Lv0 first (from the registry's one table).
+LADDER_MODULES: dict[str, str] = {slug: entry.ladder for slug, entry in REGISTRY.items()}
 
 _BOT_SLUG = re.compile(r"^(?P<game>[a-z0-9-]+)-lv(?P<level>\d+)$")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from games.attribute_battle.skills import BY_ELEMENT, ELEMENTS, PRIORITIES, SKILLS
 from games.bots.base import Bot, random_chooser
-from games.tower_defense.planning import formation, planner, sometimes
+from games.bots.planning import formation, planner, sometimes
 
 
 def heuristic(role: int, options: dict[str, int], rng: random.Random) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from games.battle_card.units import MAX_MINIONS, PRIORITIES, TABLES, unit_cost
 from games.bots.base import Bot, random_chooser
-from games.tower_defense.planning import formation, planner, sometimes
+from games.bots.planning import formation, planner, sometimes
 
 
 def heuristic(role: int, options: dict[str, int], rng: random.Random) -> dict[str, Any]:

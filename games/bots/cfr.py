@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from games.leduc_holdem import CALL, FOLD, RAISE, ROUND_BREAK, LimitSpec, hand_status
+from games.limit_poker import CALL, FOLD, RAISE, ROUND_BREAK, LimitSpec, hand_status
 
 Strategy = dict[str, tuple[float, ...]]
 

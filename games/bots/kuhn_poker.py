@@ -16,7 +16,7 @@ from games.bots.base import Bot, random_chooser
 from games.bots.cfr import Solver, Strategy
 from games.bots.leduc_holdem import seen, table_player
 from games.kuhn_poker import KUHN, KuhnPoker
-from games.leduc_holdem import LimitPokerState
+from games.limit_poker import LimitPokerState
 
 SOLVER_ITERATIONS = 500  # exploitability below 1e-4 chips per hand, in well under a second
 

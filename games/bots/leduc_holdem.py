@@ -11,7 +11,8 @@ from functools import cache
 
 from games.bots.base import Bot, random_chooser
 from games.bots.cfr import Solver, Strategy, info_set_key
-from games.leduc_holdem import LEDUC, LeducHoldem, LimitPoker, LimitPokerState
+from games.leduc_holdem import LEDUC, LeducHoldem
+from games.limit_poker import LimitPoker, LimitPokerState
 
 SOLVER_ITERATIONS = 200  # exploitability about 0.005 chips per hand; about 2 s, once per process
 

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from games.bots.base import Bot, random_chooser
-from games.tower_defense.planning import formation, planner, sometimes
+from games.bots.planning import formation, planner, sometimes
 from games.tower_defense.units import COLUMNS, DEMONS, HUMANS, ROWS
 
 GROUND = (

@@ -72,7 +72,7 @@ def normalise_order(text: str) -> str:
 
 
 class DiplomacyRules(Game[DiplomacyState, Action]):
-    """The rules, the record and the notation; views.py adds what each viewer sees and the prompts."""
+    """The rules, the record and the notation; player_views.py adds what each viewer sees and the prompts."""
 
     slug = "diplomacy"
     name = "Diplomacy"

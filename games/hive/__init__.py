@@ -25,6 +25,7 @@ from games.hive.notation import (
     parse_move_string,
     split_game_string,
 )
+from games.hive.player_views import board_view
 from games.hive.state import (
     COLOURS,
     MAX_PLIES,
@@ -38,7 +39,6 @@ from games.hive.state import (
     position_of,
 )
 from games.hive.text import RULES_TEXT, observation_text
-from games.hive.view import board_view
 
 
 class Hive(Game[HiveState, Action]):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from games.base import Game, IllegalAction, Outcome
+from games.base import Game, IllegalAction
 from games.holdem.betting import (
     BIG_BLIND,
     CALL,
@@ -36,6 +36,7 @@ from games.holdem.betting import (
     replay,
 )
 from games.holdem.cards import DECK, best_hand, botzone_best_hand, card_text, deal, hand_label
+from games.poker_player_views import PokerMatchViews
 
 #: One hand's cards: (seat 0's hole cards, seat 1's hole cards, the board as far as it is known).
 Cards = tuple[tuple[str, str], tuple[str, str], tuple[str, ...]]
@@ -122,7 +123,7 @@ def amount(text: str) -> int:
     return int(digits)
 
 
-class Holdem(Game[HoldemState, Action]):
+class Holdem(PokerMatchViews, Game[HoldemState, Action]):
     slug = "holdem"
     name = "Heads-up no-limit hold'em"
     seat_names = ("Player 1", "Player 2")
@@ -237,15 +238,6 @@ class Holdem(Game[HoldemState, Action]):
         """Chips seat 0 has won over the finished hands (seat 1 has the opposite)."""
         return sum(result_of(state, hand, actions) for hand, actions in enumerate(state.past))
 
-    def outcome(self, state: HoldemState) -> Outcome | None:
-        if state.hand < state.hands:
-            return None
-        net = self.net(state)
-        if net == 0:
-            return Outcome.draw(f"level after {state.hands} hands")
-        winner = 0 if net > 0 else 1
-        return Outcome.win(winner, f"{self.seat_names[winner]} won {abs(net):,} chips over {state.hands} hands")
-
     def to_json(self, state: HoldemState) -> dict[str, Any]:
         data: dict[str, Any] = {
             "seed": state.seed,
@@ -278,9 +270,6 @@ class Holdem(Game[HoldemState, Action]):
         )
 
     # -- notation ------------------------------------------------------------------------
-
-    def round_label(self, state: HoldemState) -> str:
-        return f"Hand {state.hand + 1} of {state.hands}"
 
     def action_to_text(self, state: HoldemState, action: Action) -> str:
         if action == FOLD:
@@ -369,56 +358,21 @@ class Holdem(Game[HoldemState, Action]):
             view["raise_bounds"] = list(self.raise_bounds(state) or ()) if actions == state.actions else []
         return view
 
-    def _view(self, state: HoldemState, viewer: int | None, reveal: bool) -> dict[str, Any]:
-        net = self.net(state)
-        over = state.hand >= state.hands
-        to_act = self.current_player(state)
-        view: dict[str, Any] = {
-            "viewer": viewer,
-            "seat_names": list(self.seat_names),
-            "hands": state.hands,
-            "hand_number": min(state.hand + 1, state.hands),
-            "over": over,
-            "to_act": to_act,
-            "net": [net, -net],
-            "blinds": [SMALL_BLIND, BIG_BLIND],
-            "stack": STACK,
-            "current": None if over else self._hand_view(state, state.hand, state.actions, viewer, reveal),
-            "last": None,
-            "legal": [self.action_to_text(state, a) for a in self.legal_actions(state)],
-        }
-        if state.past:
-            last = len(state.past) - 1
-            view["last"] = self._hand_view(state, last, state.past[last], viewer, reveal)
-        view["table"] = [self._seat_view(view, seat) for seat in ((1, 0) if viewer != 1 else (0, 1))]
-        if reveal:
-            view["seed"] = state.seed
-            view["history"] = [self._hand_view(state, h, a, None, True) for h, a in enumerate(state.past)]
-        return view
+    def chips(self, amount: int) -> str:
+        return f"{amount:,}"
 
-    def _seat_view(self, view: dict[str, Any], seat: int) -> dict[str, Any]:
-        """One seat at the table as the viewer sees it (the viewer's own seat is drawn at the bottom)."""
-        hand = view["current"]
+    def table_facts(self) -> dict[str, Any]:
+        return {"blinds": [SMALL_BLIND, BIG_BLIND], "stack": STACK}
+
+    def seat_at_table(self, hand: dict[str, Any] | None, seat: int) -> dict[str, Any]:
         return {
-            "seat": seat,
-            "name": self.seat_names[seat],
-            "you": view["viewer"] == seat,
             "cards": hand["cards"][seat] if hand else [],
             "faces": hand["card_faces"][seat] if hand else [],
-            "net": view["net"][seat],
             "stack": hand["stacks"][seat] if hand else STACK,
             "street_bet": hand["street_bet"][seat] if hand else 0,
             "committed": hand["committed"][seat] if hand else 0,
             "button": bool(hand) and hand["button"] == seat,
-            "to_act": view["to_act"] == seat,
         }
-
-    def player_view(self, state: HoldemState, player: int | None) -> dict[str, Any]:
-        # No seed here: the seed determines every deal.
-        return self._view(state, player, reveal=False)
-
-    def full_view(self, state: HoldemState) -> dict[str, Any]:
-        return self._view(state, None, reveal=True)
 
     # -- text for people and models ---------------------------------------------------------
 
@@ -454,10 +408,7 @@ class Holdem(Game[HoldemState, Action]):
         result = view["result"]
         if result is None:
             return text
-        if result == 0:
-            return text + "; split pot."
-        winner = 0 if result > 0 else 1
-        return text + f"; {self.seat_names[winner]} wins {abs(result):,}."
+        return text + self.result_text(result)
 
     def public_history(self, state: HoldemState) -> str:
         lines = [self._summary(self._hand_view(state, h, a, None, False)) for h, a in enumerate(state.past)]

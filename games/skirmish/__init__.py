@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from games.base import Game, IllegalAction, Outcome
@@ -29,6 +29,8 @@ from games.skirmish.hexmap import (
     parse_cell,
     terrain_at,
 )
+from games.skirmish.player_views import SkirmishViews
+from games.skirmish.state import TICKS_PER_SECOND, SkirmishState
 from games.skirmish.units import ACTION_POINTS, ARMY, DEPLOYMENT, Unit, casualties, max_movement
 
 SIDES = ("Red", "Blue")
@@ -36,34 +38,11 @@ DEFAULT_MAX_TURNS = 12
 DEFAULT_WINDOW_TICKS = 10
 
 
-@dataclass(frozen=True)
-class SkirmishState:
-    seed: int
-    ply: int
-    terrain: str  # COLS×ROWS letters, column by column
-    units: tuple[Unit, ...]  # living units, by id
-    side: int
-    turn: int  # rounds from 1; Red then Blue each round
-    max_turns: int
-    mode: str  # "turn-based" or "real-time"
-    clock: int  # real-time: the current tick; turn-based: 0
-    window_ticks: int
-    failed: tuple[int, int]  # commands accepted but failed on execution (fog ambush, late arrival)
-    spatial: tuple[int, int]  # of which caused by a spatial constraint (path blocked)
-    log: tuple[tuple[int, int, str], ...]  # (turn, audience: -1 both sides or the side, text)
-    winner: int  # -1 running, 0/1 a side, 2 draw
-    reason: str
-
-
-#: Real-time mode: game-clock ticks per second of an agent's thinking (a slow model acts less often).
-TICKS_PER_SECOND = 1.0
-
-
 def unit_name(uid: int) -> str:
     return f"U{uid}"
 
 
-class Skirmish(Game[SkirmishState, tuple]):
+class Skirmish(SkirmishViews, Game[SkirmishState, tuple]):
     slug = "skirmish"
     name = "Skirmish"
     hidden_information = True
@@ -408,30 +387,8 @@ class Skirmish(Game[SkirmishState, tuple]):
             return (cell_name(*unit.cell), cell_name(action[2], action[3]))
         return (cell_name(*unit.cell), cell_name(*self.unit(state, action[2]).cell))
 
-    # -- views and texts live in games.skirmish.player_views ----------------------------
-
-    def player_view(self, state: SkirmishState, player: int | None) -> dict[str, Any]:
-        from games.skirmish.player_views import board_view
-
-        return board_view(self, state, player, reveal=False)
-
-    def full_view(self, state: SkirmishState) -> dict[str, Any]:
-        from games.skirmish.player_views import board_view
-
-        return board_view(self, state, None, reveal=True)
-
     def public_history(self, state: SkirmishState) -> str:
         return "\n".join(f"Turn {turn}: {text}" for turn, audience, text in state.log if audience == -1)
-
-    def rules_text(self) -> str:
-        from games.skirmish.player_views import RULES
-
-        return RULES
-
-    def observation_text(self, state: SkirmishState, player: int) -> str:
-        from games.skirmish.player_views import observation
-
-        return observation(self, state, player)
 
 
 def _bump(pair: tuple[int, int], side: int) -> tuple[int, int]:

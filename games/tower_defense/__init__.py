@@ -2,7 +2,7 @@
 
 The defender places units, one per cell, on rows y 0–4 and columns x 0–10; the attacker buys
 demons and gives each a row and a spawn time. The tick simulation is in `simulate.py`, the unit
-tables in `units.py` and the match protocol (rounds, legs, keep/revise) in `protocol.py`.
+tables in `units.py` and the match protocol (rounds, legs, keep/revise) in games.plan_game.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from games.plan_game import Battle, Checked, PlanGame, PlanState
 from games.tower_defense import units
-from games.tower_defense.protocol import Battle, Checked, PlanGame, PlanState
 from games.tower_defense.simulate import simulate
 from games.tower_defense.units import COLUMNS, DEMONS, HUMANS, ROWS
 

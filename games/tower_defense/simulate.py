@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.tower_defense.protocol import Battle
+from games.plan_game import Battle
 from games.tower_defense.units import (
     BURN_MS,
     CELL,
@@ -79,195 +79,266 @@ class _Demon:
 
 def simulate(attack: dict[str, Any], defend: dict[str, Any], options: dict[str, int], frame_ms: int = 0):
     """Resolve a leg; returns (Battle, frames) where frames are taken every `frame_ms` (0: none)."""
-    tick = options["tick_ms"]
-    limit = options["max_seconds"] * 1000
-    units = sorted((_Unit(HUMANS[u["unit"]], u["x"], u["y"]) for u in defend["units"]), key=lambda u: (u.y, u.x))
-    placed = len(units)
-    schedule = sorted(
-        ((round(d["time"] * 1000) // tick * tick, i, DEMONS[d["unit"]], d["y"]) for i, d in enumerate(attack["units"])),
-        key=lambda s: (s[0], s[1]),
-    )
-    demons: list[_Demon] = []
-    events: list[list[Any]] = []
+    field = _Field(attack, defend, options)
     frames: list[dict[str, Any]] = []
-    furthest = SPAWN
-    spawned = killed = 0
-    next_spawn = 0
-    t = 0
-    shadows = [0] * 5
-    winner_attacker, reason = False, ""
+    while True:
+        field.spawn_due_demons()
+        field.burn()
+        field.humans_act()
+        field.remove_dead_demons()
+        field.demons_act()
+        field.remove_dead_units()
+        if frame_ms and field.t % frame_ms == 0:
+            frames.append(_frame(field.t, field.units, field.demons))
+        if field.ended():
+            break
+        field.t += field.tick
+    if frame_ms and (not frames or frames[-1]["t"] != field.t):
+        frames.append(_frame(field.t, field.units, field.demons))
+    return field.battle(), frames
 
-    def hurt(d: _Demon, amount: int, kind: str) -> None:
+
+class _Field:
+    """One leg's battlefield as it stands at time `t`; each method below is one phase of a tick."""
+
+    def __init__(self, attack: dict[str, Any], defend: dict[str, Any], options: dict[str, int]) -> None:
+        self.tick = tick = options["tick_ms"]
+        self.limit = options["max_seconds"] * 1000
+        self.max_seconds = options["max_seconds"]
+        self.units = sorted(
+            (_Unit(HUMANS[u["unit"]], u["x"], u["y"]) for u in defend["units"]), key=lambda u: (u.y, u.x)
+        )
+        self.placed = len(self.units)
+        self.schedule = sorted(
+            (
+                (round(d["time"] * 1000) // tick * tick, i, DEMONS[d["unit"]], d["y"])
+                for i, d in enumerate(attack["units"])
+            ),
+            key=lambda s: (s[0], s[1]),
+        )
+        self.demons: list[_Demon] = []
+        self.events: list[list[Any]] = []
+        self.furthest = SPAWN
+        self.spawned = self.killed = 0
+        self.next_spawn = 0
+        self.t = 0
+        self.shadows = [0] * 5  # living ShadowDemons per row: while any lives, only light damage hurts there
+        self.winner_attacker, self.reason = False, ""
+
+    def hurt(self, d: _Demon, amount: int, kind: str) -> None:
         if d.hp <= 0:
             return
         name = d.spec.name
-        if kind != LIGHT and shadows[d.y] - (name == "ShadowDemon") > 0:
+        if kind != LIGHT and self.shadows[d.y] - (name == "ShadowDemon") > 0:
             return  # dark magic: only light damage gets through
         if (kind == FIRE and name == "FireDemon") or (kind == ICE and name == "FrostDemon"):
             return
-        if t >= d.magnet_until:
+        if self.t >= d.magnet_until:
             if name == "ShieldDemon" and kind == NORMAL:
                 amount = amount * 3 // 10
             elif name == "MachineDemon" and kind != BLAST:
                 amount //= 2
         d.hp -= amount
         if d.hp <= 0 and name == "ShadowDemon":
-            shadows[d.y] -= 1
+            self.shadows[d.y] -= 1
 
-    while True:
-        while next_spawn < len(schedule) and schedule[next_spawn][0] <= t:
-            _, _, spec, y = schedule[next_spawn]
-            demons.append(_Demon(spec, y, SPAWN, t, spawned))
-            shadows[y] += spec.name == "ShadowDemon"
-            spawned += 1
-            next_spawn += 1
-        for d in demons:
-            if d.burn_until >= 0 and t >= d.burn_next:
-                hurt(d, 10, FIRE)
+    # -- 1. spawns --------------------------------------------------------------------------
+
+    def spawn_due_demons(self) -> None:
+        while self.next_spawn < len(self.schedule) and self.schedule[self.next_spawn][0] <= self.t:
+            _, _, spec, y = self.schedule[self.next_spawn]
+            self.demons.append(_Demon(spec, y, SPAWN, self.t, self.spawned))
+            self.shadows[y] += spec.name == "ShadowDemon"
+            self.spawned += 1
+            self.next_spawn += 1
+
+    # -- 2. fire damage ---------------------------------------------------------------------
+
+    def burn(self) -> None:
+        for d in self.demons:
+            if d.burn_until >= 0 and self.t >= d.burn_next:
+                self.hurt(d, 10, FIRE)
                 d.burn_next += 1000
                 if d.burn_next > d.burn_until:
                     d.burn_until = -1
+
+    # -- 3. human units ---------------------------------------------------------------------
+
+    def humans_act(self) -> None:
         rows: list[list[_Demon]] = [[], [], [], [], []]
-        for d in demons:
+        for d in self.demons:
             if d.hp > 0:
                 rows[d.y].append(d)
-        light = {u.y for u in units if u.spec.effect == "light" and u.hp > 0}
-        for u in units:
+        light = {u.y for u in self.units if u.spec.effect == "light" and u.hp > 0}
+        tick = self.tick
+        for u in self.units:
             if u.hp <= 0:
                 continue
-            effect = u.spec.effect
-            if effect in ("bomb", "line"):
-                if u.armed:
-                    u.fuse -= tick
-                    if u.fuse <= 0:
-                        hits = _blast_targets(u, rows)
-                        for d in hits:
-                            hurt(d, u.spec.damage * 10, BLAST)
-                        u.hp = 0
-                        events.append(["boom", t, u.spec.name, u.x, u.y, len(hits)])
-                elif any(
-                    abs(d.y - u.y) <= (1 if effect == "bomb" else 0) and abs(d.column() - u.x) <= 1
-                    for d in _ground(rows, u.y - 1, u.y + 1)
-                ):
-                    u.armed, u.fuse = True, u.spec.interval
-                continue
-            if not u.spec.interval:
-                continue
-            if u.cd > 0:
-                u.cd -= tick
+            if u.spec.effect in ("bomb", "line"):
+                self.bomb_acts(u, rows)
+            elif u.spec.interval:
                 if u.cd > 0:
-                    continue
-            ahead = [d for d in rows[u.y] if d.hp > 0 and d.pos > u.x * CELL]
-            if effect == "magnet":
-                struck = [d for d in ahead if d.spec.name in ("ShieldDemon", "MachineDemon")]
-                for d in struck:
-                    d.magnet_until = t + MAGNET_MS
-                if struck:
-                    u.cd = u.spec.interval
-                continue
-            if effect == "antiair":  # its fire covers flyers in the adjacent rows too, flyers first
-                flyers = [
-                    d
-                    for y in range(max(0, u.y - 1), min(4, u.y + 1) + 1)
-                    for d in rows[y]
-                    if d.hp > 0 and d.spec.name == "FlyingDemon" and d.pos > u.x * CELL
-                ]
-                ahead = flyers or ahead
-            else:
-                ahead = [d for d in ahead if d.spec.name != "FlyingDemon"]
-            if not ahead:
-                continue
-            target = min(ahead, key=lambda d: (d.pos, d.number))
-            kind = LIGHT if u.y in light else {"fire": FIRE, "ice": ICE}.get(effect, NORMAL)
-            hurt(target, u.spec.damage * 10, kind)
-            if effect == "fire" and target.spec.name != "FireDemon":
-                if target.burn_until < 0:
-                    target.burn_next = t + 1000
-                target.burn_until = t + BURN_MS
-            elif effect == "ice" and target.spec.name != "FrostDemon":
-                target.slow_until = t + SLOW_MS
-            elif effect == "rocket":
-                for d in _ground(rows, u.y - 1, u.y + 1):
-                    if d is not target and abs(d.pos - target.pos) <= CELL:
-                        hurt(d, u.spec.damage * 10, kind)
-            u.cd = u.spec.interval
-        for d in demons:
+                    u.cd -= tick
+                if u.cd <= 0:
+                    self.shooter_fires(u, rows, light)
+
+    def bomb_acts(self, u: _Unit, rows: list[list[_Demon]]) -> None:
+        """An armed bomb counts down its fuse and explodes; an unarmed one arms when a demon comes near."""
+        if u.armed:
+            u.fuse -= self.tick
+            if u.fuse <= 0:
+                hits = _blast_targets(u, rows)
+                for d in hits:
+                    self.hurt(d, u.spec.damage * 10, BLAST)
+                u.hp = 0
+                self.events.append(["boom", self.t, u.spec.name, u.x, u.y, len(hits)])
+        elif any(
+            abs(d.y - u.y) <= (1 if u.spec.effect == "bomb" else 0) and abs(d.column() - u.x) <= 1
+            for d in _ground(rows, u.y - 1, u.y + 1)
+        ):
+            u.armed, u.fuse = True, u.spec.interval
+
+    def shooter_fires(self, u: _Unit, rows: list[list[_Demon]], light: set[int]) -> None:
+        """A shooter whose cooldown has run out fires at the nearest demon ahead of it (if any)."""
+        effect = u.spec.effect
+        ahead = [d for d in rows[u.y] if d.hp > 0 and d.pos > u.x * CELL]
+        if effect == "magnet":
+            struck = [d for d in ahead if d.spec.name in ("ShieldDemon", "MachineDemon")]
+            for d in struck:
+                d.magnet_until = self.t + MAGNET_MS
+            if struck:
+                u.cd = u.spec.interval
+            return
+        if effect == "antiair":  # its fire covers flyers in the adjacent rows too, flyers first
+            flyers = [
+                d
+                for y in range(max(0, u.y - 1), min(4, u.y + 1) + 1)
+                for d in rows[y]
+                if d.hp > 0 and d.spec.name == "FlyingDemon" and d.pos > u.x * CELL
+            ]
+            ahead = flyers or ahead
+        else:
+            ahead = [d for d in ahead if d.spec.name != "FlyingDemon"]
+        if not ahead:
+            return
+        target = min(ahead, key=lambda d: (d.pos, d.number))
+        kind = LIGHT if u.y in light else {"fire": FIRE, "ice": ICE}.get(effect, NORMAL)
+        self.hurt(target, u.spec.damage * 10, kind)
+        if effect == "fire" and target.spec.name != "FireDemon":
+            if target.burn_until < 0:
+                target.burn_next = self.t + 1000
+            target.burn_until = self.t + BURN_MS
+        elif effect == "ice" and target.spec.name != "FrostDemon":
+            target.slow_until = self.t + SLOW_MS
+        elif effect == "rocket":
+            for d in _ground(rows, u.y - 1, u.y + 1):
+                if d is not target and abs(d.pos - target.pos) <= CELL:
+                    self.hurt(d, u.spec.damage * 10, kind)
+        u.cd = u.spec.interval
+
+    # -- 4. dead demons leave ---------------------------------------------------------------
+
+    def remove_dead_demons(self) -> None:
+        for d in self.demons:
             if d.hp <= 0:
-                killed += 1
-                events.append(["kill", t, d.spec.name, d.y, d.column()])
-        demons = [d for d in demons if d.hp > 0]
-        for d in list(demons):
+                self.killed += 1
+                self.events.append(["kill", self.t, d.spec.name, d.y, d.column()])
+        self.demons = [d for d in self.demons if d.hp > 0]
+
+    # -- 5. demons ---------------------------------------------------------------------------
+
+    def demons_act(self) -> None:
+        for d in list(self.demons):  # demons summoned in this phase act from the next tick
             if d.cd > 0:
-                d.cd -= tick
-            if d.spec.name == "SummoningDemon" and t >= d.summon_at:
-                d.summon_at += SUMMON_MS
-                ahead = d.pos - CELL
-                if ahead <= 0 or any(
-                    u.hp > 0 and u.y == d.y and ahead < (u.x + 1) * CELL and u.x * CELL < d.pos for u in units
-                ):
-                    ahead = d.pos  # the cell to its left is taken (or is the edge): summon beside it
-                demons.append(_Demon(DEMONS["NormalDemon"], d.y, ahead, t, spawned))
-                spawned += 1
-                events.append(["summon", t, d.y, ahead // CELL])
-            blocker = None if d.spec.name == "FlyingDemon" else _blocker(units, d)
+                d.cd -= self.tick
+            if d.spec.name == "SummoningDemon" and self.t >= d.summon_at:
+                self.summon(d)
+            blocker = None if d.spec.name == "FlyingDemon" else _blocker(self.units, d)
             if blocker is not None and d.pos == (blocker.x + 1) * CELL:
-                if d.spec.name == "BouncingDemon" and not d.jumped and blocker.spec.name != "EnhancedShieldSoldier":
-                    d.pos, d.jumped = blocker.x * CELL, True
-                elif d.cd <= 0:
-                    breaker = d.spec.name == "ShieldBreakerDemon" and blocker.spec.name in SHIELD_UNITS
-                    blocker.hp -= d.spec.damage * 10 * (5 if breaker else 1)
-                    d.cd = d.spec.interval
-                    if blocker.hp <= 0:
-                        events.append(["lost", t, blocker.spec.name, blocker.x, blocker.y])
-                furthest = min(furthest, d.pos)
-                continue
-            speed = 3 if d.spec.name == "MachineDemon" and 2 * d.hp <= d.max_hp else d.spec.speed
-            step = 11 * speed * tick
-            if t < d.slow_until and d.spec.name != "FrostDemon":
-                step //= 2
-            d.pos -= step
-            if blocker is not None:
-                d.pos = max(d.pos, (blocker.x + 1) * CELL)
-            furthest = min(furthest, d.pos)
-        units = [u for u in units if u.hp > 0]
-        if frame_ms and t % frame_ms == 0:
-            frames.append(_frame(t, units, demons))
-        breach = next((d for d in demons if d.pos <= 0), None)
+                self.demon_meets(d, blocker)
+            else:
+                self.demon_walks(d, blocker)
+            self.furthest = min(self.furthest, d.pos)
+
+    def summon(self, d: _Demon) -> None:
+        d.summon_at += SUMMON_MS
+        ahead = d.pos - CELL
+        if ahead <= 0 or any(
+            u.hp > 0 and u.y == d.y and ahead < (u.x + 1) * CELL and u.x * CELL < d.pos for u in self.units
+        ):
+            ahead = d.pos  # the cell to its left is taken (or is the edge): summon beside it
+        self.demons.append(_Demon(DEMONS["NormalDemon"], d.y, ahead, self.t, self.spawned))
+        self.spawned += 1
+        self.events.append(["summon", self.t, d.y, ahead // CELL])
+
+    def demon_meets(self, d: _Demon, blocker: _Unit) -> None:
+        """A demon touching a unit jumps it (a BouncingDemon, once) or attacks it when its cooldown allows."""
+        if d.spec.name == "BouncingDemon" and not d.jumped and blocker.spec.name != "EnhancedShieldSoldier":
+            d.pos, d.jumped = blocker.x * CELL, True
+        elif d.cd <= 0:
+            breaker = d.spec.name == "ShieldBreakerDemon" and blocker.spec.name in SHIELD_UNITS
+            blocker.hp -= d.spec.damage * 10 * (5 if breaker else 1)
+            d.cd = d.spec.interval
+            if blocker.hp <= 0:
+                self.events.append(["lost", self.t, blocker.spec.name, blocker.x, blocker.y])
+
+    def demon_walks(self, d: _Demon, blocker: _Unit | None) -> None:
+        """A free demon walks left (slowed by ice), stopping in front of the next unit."""
+        speed = 3 if d.spec.name == "MachineDemon" and 2 * d.hp <= d.max_hp else d.spec.speed
+        step = 11 * speed * self.tick
+        if self.t < d.slow_until and d.spec.name != "FrostDemon":
+            step //= 2
+        d.pos -= step
+        if blocker is not None:
+            d.pos = max(d.pos, (blocker.x + 1) * CELL)
+
+    # -- 6. dead units leave ----------------------------------------------------------------
+
+    def remove_dead_units(self) -> None:
+        self.units = [u for u in self.units if u.hp > 0]
+
+    # -- 7. the end ---------------------------------------------------------------------------
+
+    def ended(self) -> bool:
+        """Whether the leg is over after this tick: a breach, no demons left to fight, or the time limit."""
+        breach = next((d for d in self.demons if d.pos <= 0), None)
         if breach is not None:
-            winner_attacker, reason = (
-                True,
-                f"{breach.spec.name} reached the left edge in row {breach.y} at {t / 1000:g} s",
+            self.winner_attacker = True
+            self.reason = f"{breach.spec.name} reached the left edge in row {breach.y} at {self.t / 1000:g} s"
+            self.events.append(["breach", self.t, breach.spec.name, breach.y])
+            return True
+        if self.next_spawn == len(self.schedule) and not self.demons:
+            self.reason = (
+                f"every demon was destroyed by {self.t / 1000:g} s" if self.spawned else "the attacker sent no demons"
             )
-            events.append(["breach", t, breach.spec.name, breach.y])
-            break
-        if next_spawn == len(schedule) and not demons:
-            reason = f"every demon was destroyed by {t / 1000:g} s" if spawned else "the attacker sent no demons"
-            break
-        if t + tick > limit:
-            reason = f"time limit: no demon broke through in {options['max_seconds']} s"
-            break
-        t += tick
-    if frame_ms and (not frames or frames[-1]["t"] != t):
-        frames.append(_frame(t, units, demons))
-    progress = 1.0 if winner_attacker else (SPAWN - furthest) / SPAWN if spawned else 0.0
-    value = round(2 * progress - 1, 3)
-    column = 0 if winner_attacker else min(10, furthest // CELL)
-    lost = placed - len(units)
-    log = {
-        "end_ms": t,
-        "spawned": spawned,
-        "killed": killed,
-        "placed": placed,
-        "lost": lost,
-        "furthest_column": column if spawned else 11,
-        "events": events,
-    }
-    reach = f"the furthest demon reached column {column}" if spawned else "no demon entered"
-    summary = (
-        f"Battle: {killed} of {spawned} demons (summons included) destroyed; {reach}; "
-        f"the defender lost {lost} of {placed} units; it ended at {t / 1000:g} s."
-    )
-    return Battle(winner_attacker, reason, (value, -value), None, log, (summary, summary)), frames
+            return True
+        if self.t + self.tick > self.limit:
+            self.reason = f"time limit: no demon broke through in {self.max_seconds} s"
+            return True
+        return False
+
+    def battle(self) -> Battle:
+        """The finished leg's result, its log and the summary both seats read."""
+        spawned, killed, placed, t = self.spawned, self.killed, self.placed, self.t
+        progress = 1.0 if self.winner_attacker else (SPAWN - self.furthest) / SPAWN if spawned else 0.0
+        value = round(2 * progress - 1, 3)
+        column = 0 if self.winner_attacker else min(10, self.furthest // CELL)
+        lost = placed - len(self.units)
+        log = {
+            "end_ms": t,
+            "spawned": spawned,
+            "killed": killed,
+            "placed": placed,
+            "lost": lost,
+            "furthest_column": column if spawned else 11,
+            "events": self.events,
+        }
+        reach = f"the furthest demon reached column {column}" if spawned else "no demon entered"
+        summary = (
+            f"Battle: {killed} of {spawned} demons (summons included) destroyed; {reach}; "
+            f"the defender lost {lost} of {placed} units; it ended at {t / 1000:g} s."
+        )
+        return Battle(self.winner_attacker, self.reason, (value, -value), None, log, (summary, summary))
 
 
 def _ground(rows: list[list[_Demon]], low: int, high: int) -> list[_Demon]:

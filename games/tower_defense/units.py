@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from games.tower_defense.protocol import OVER_BUDGET, RULE, Checked, counted
+from games.plan_game import OVER_BUDGET, RULE, Checked, counted
 
 ROWS = 5
 COLUMNS = 11

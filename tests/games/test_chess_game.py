@@ -10,10 +10,11 @@ import random
 import chess
 import pytest
 
-from games import IllegalAction, chess_position
+from games import IllegalAction
 from games.bots import chess_bots
 from games.bots.calibration import play_series
 from games.chess_game import Chess
+from games.chess_game import position as chess_position
 
 GAME = Chess()
 

@@ -10,7 +10,7 @@ import chess
 import pytest
 
 from games.chess_game import Chess
-from games.chess_moves import identity, legal_moves
+from games.chess_game.moves import identity, legal_moves
 
 GAME = Chess()
 

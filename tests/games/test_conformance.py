@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games import IllegalAction, all_games, get_game
+from games.bots import get_bot, ladder
 from games.registry import GAMES
 
 SEEDS = range(12)
@@ -55,6 +56,13 @@ def test_every_variant_plays_out_within_the_contract(slug, variant, seed):
 
 def test_registry_slugs_match_games():
     assert [g.slug for g in all_games()] == list(GAMES)
+
+
+def test_every_registered_game_has_its_ladder_beside_it(game):
+    bots = ladder(game.slug)
+    assert len(bots) >= 2
+    assert [bot.slug for bot in bots] == [f"{game.slug}-lv{level}" for level in range(len(bots))]
+    assert get_bot(f"{game.slug}-lv0") == bots[0]
 
 
 @pytest.mark.parametrize("seed", SEEDS)

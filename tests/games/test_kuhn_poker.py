@@ -16,14 +16,14 @@ from games.bots.calibration import play_series
 from games.bots.cfr import Solver, evaluate_table
 from games.bots.kuhn_poker import equilibrium
 from games.kuhn_poker import KUHN, KuhnPoker
-from games.leduc_holdem import LimitPokerState
+from games.limit_poker import LimitPokerState
 
 GAME: KuhnPoker = get_game("kuhn-poker")  # type: ignore[assignment]
 
 
 def rigged(cards_by_hand: dict[int, tuple[str, str, str]]):
     """Patch the deal: hand h gets cards_by_hand[h] (seat 0, seat 1, unseen) whatever the seed."""
-    return mock.patch("games.leduc_holdem.deal", lambda spec, slug, seed, hand: cards_by_hand[hand])
+    return mock.patch("games.limit_poker.deal", lambda spec, slug, seed, hand: cards_by_hand[hand])
 
 
 def play(state: LimitPokerState, moves: str) -> LimitPokerState:

@@ -14,14 +14,15 @@ from games.bots import ladder
 from games.bots.calibration import play_series
 from games.bots.cfr import evaluate_table
 from games.bots.leduc_holdem import equilibrium
-from games.leduc_holdem import LEDUC, LeducHoldem, LimitPokerState, showdown_winner
+from games.leduc_holdem import LEDUC, LeducHoldem
+from games.limit_poker import LimitPokerState, showdown_winner
 
 GAME: LeducHoldem = get_game("leduc-holdem")  # type: ignore[assignment]
 
 
 def rigged(cards_by_hand: dict[int, tuple[str, str, str]]):
     """Patch the deal: hand h gets cards_by_hand[h] (seat 0, seat 1, board) whatever the seed."""
-    return mock.patch("games.leduc_holdem.deal", lambda spec, slug, seed, hand: cards_by_hand[hand])
+    return mock.patch("games.limit_poker.deal", lambda spec, slug, seed, hand: cards_by_hand[hand])
 
 
 def play(state: LimitPokerState, moves: str) -> LimitPokerState:

@@ -16,8 +16,8 @@ import pytest
 
 from games import IllegalAction, get_game
 from games.bots import ladder
+from games.plan_game import KEEP, canonical, jaccard
 from games.tower_defense import TowerDefense
-from games.tower_defense.protocol import KEEP, canonical, jaccard
 from games.tower_defense.simulate import simulate
 
 GAME = TowerDefense()

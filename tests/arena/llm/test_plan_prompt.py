@@ -9,7 +9,7 @@ import pytest
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.prompts import PROMPT_VERSION
 from games import get_game
-from games.tower_defense.protocol import canonical
+from games.plan_game import canonical
 from tests.arena.llm.scripted_server import Reply
 
 PLAN_GAMES = ["tower-defense", "battle-card", "attribute-battle"]

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.tower_defense.protocol import KEEP, PlanGame, PlanState, canonical, role_of
+from games.plan_game import KEEP, PlanGame, PlanState, canonical, role_of
 
 Plan = dict[str, Any]
 Generator = Callable[[int, dict[str, int], random.Random], Plan]

@@ -10,8 +10,8 @@ no repetition or insufficient-material draw, and a draw once more than 50 plies 
 capture or pawn move (its published logs end on the 51st).
 
 The state and the position worked out for it (board, legal moves, repetition counts, result) live
-in `games.chess_position`; the legal moves come from bulletchess's C move generator in python-chess's order
-(`games.chess_moves`). python-chess reads and writes the notation (SAN, FEN), draws the board for people and
+in `games.chess_game.position`; the legal moves come from bulletchess's C move generator in python-chess's order
+(`games.chess_game.moves`). python-chess reads and writes the notation (SAN, FEN), draws the board for people and
 models, and drives Stockfish for the bots.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 import chess
 
 from games.base import Game, IllegalAction, Outcome
-from games.chess_position import (
+from games.chess_game.position import (
     DEFAULT_MAX_PLIES,
     DRAW_RULES,
     ChessState,

@@ -1,4 +1,4 @@
-"""The plan-game state: submissions, resolved legs and the match, as immutable values (see protocol.py)."""
+"""The plan-game state: submissions, resolved legs and the match, as immutable values (see games.plan_game)."""
 
 from __future__ import annotations
 

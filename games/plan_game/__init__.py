@@ -11,9 +11,8 @@ A plan that breaks a rule (over budget, occupied cell, unknown unit, malformed J
 valid submission that forfeits the leg; its violations are recorded with their kind
 (`over_budget` or `rule`). Only text that is not a plan at all raises IllegalAction.
 
-This module holds no rules of any one game; it lives in the tower_defense package only because
-that is where its author may write. Games subclass `PlanGame` and fill in the hooks; the state
-is in state.py and the player views, records and texts in player_views.py.
+This package holds no rules of any one game. Games subclass `PlanGame` and fill in the hooks; the
+state is in state.py and the player views, records and texts in player_views.py.
 """
 
 from __future__ import annotations
@@ -25,8 +24,8 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.base import Game, IllegalAction, Outcome
-from games.tower_defense.player_views import PlanViews
-from games.tower_defense.state import (
+from games.plan_game.player_views import PlanViews
+from games.plan_game.state import (
     KEEP,
     OVER_BUDGET,
     RULE,

@@ -1,6 +1,6 @@
 """What a plan game shows: state JSON, per-viewer views, metric records and the texts for models.
 
-A mixin of `PlanGame` (protocol.py); it relies on the game's hooks and bookkeeping methods.
+A mixin of `PlanGame` (games.plan_game); it relies on the game's hooks and bookkeeping methods.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.tower_defense.state import KEEP, Leg, PlanState, canonical, role_of, round_of, sealed_from, sealed_json
+from games.plan_game.state import KEEP, Leg, PlanState, canonical, role_of, round_of, sealed_from, sealed_json
 
 
 class PlanViews:

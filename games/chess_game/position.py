@@ -2,7 +2,7 @@
 
 The state's value is the starting FEN and the move list. Its position (board, legal moves, repetition
 counts, result) is attached to the state on first use, so a game played forwards costs one board set up
-from a FEN, one move applied and one legal-move generation per move (bulletchess, `games.chess_moves`). A state
+from a FEN, one move applied and one legal-move generation per move (bulletchess, `games.chess_game.moves`). A state
 read back from JSON finds its position in a small module-level LRU (filled by `remember`, which `to_json` calls)
 or replays the moves.
 """
@@ -18,7 +18,7 @@ import bulletchess as bc
 import chess
 
 from games.base import Outcome
-from games.chess_moves import identity, legal_moves
+from games.chess_game.moves import identity, legal_moves
 
 DEFAULT_MAX_PLIES = 500
 _CACHE_SIZE = 4096
@@ -48,7 +48,7 @@ DRAW_RULES = ("standard", "botzone")
 class Position:
     """The position of one state, computed once: board, legal moves, repetition counts, result.
 
-    The board is bulletchess's (`games.chess_moves`), without history: each position's board is set up from
+    The board is bulletchess's (`games.chess_game.moves`), without history: each position's board is set up from
     its parent's FEN, so a kept state holds one board, not every earlier move. `python_board` is the same
     position for python-chess (notation, views), made when first asked."""
 
