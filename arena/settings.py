@@ -90,7 +90,7 @@ if CONFIG.database_url:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": "arena.sqlite",
             # Made 0600 in a 0700 directory before SQLite opens it (its -wal and -shm files take the same
             # mode): outside programs and other users of the host must not read sessions or tokens.
             "NAME": private_file(private_directory(CONFIG.var_dir) / "arena.sqlite3"),

@@ -1,0 +1,1 @@
+"""Django's SQLite backend with one write queue per process (`base.DatabaseWrapper`)."""
