@@ -104,6 +104,8 @@ def user_prompt(
         parts.append(f"{BOTZONE_INSTRUCTION}\n{BOTZONE_FORMAT}" if not game.document_actions else answer)
     elif game.document_actions:
         parts.append(PLAN_FORMAT)
+    elif scaffold == "rap":
+        pass  # the observation only: RAP's own prompts (arena/agents/llm/rap.py) ask the questions
     elif scaffold == "grammar-reasoning":
         parts.append("Answer with two lines: `Reasoning: <one short sentence>`, then `Answer: <move>`.")
     else:

@@ -41,6 +41,10 @@ class Reply:
     raw_body: bytes | None = None
     #: Promise a body, send half of it, and close the connection.
     hang_up: bool = False
+    #: The first token's alternatives (token, log-probability), sent in OpenAI's `logprobs` format; None sends none.
+    top_logprobs: list[tuple[str, float]] | None = None
+    #: More choices after the first (a request with `n` > 1).
+    more: list[str] = field(default_factory=list)
 
     def body(self) -> bytes:
         if self.raw_body is not None:
@@ -57,12 +61,20 @@ class Reply:
         }
         if self.reasoning_tokens is not None:
             usage["completion_tokens_details"] = {"reasoning_tokens": self.reasoning_tokens}
+        first: dict[str, Any] = {"index": 0, "message": message, "finish_reason": self.finish_reason, "logprobs": None}
+        if self.top_logprobs is not None:
+            alternatives = [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in self.top_logprobs]
+            first["logprobs"] = {"content": [{**alternatives[0], "top_logprobs": alternatives}]}
+        others = [
+            {"index": i, "message": {"role": "assistant", "content": text}, "finish_reason": "stop", "logprobs": None}
+            for i, text in enumerate(self.more, start=1)
+        ]
         document = {
             "id": "chatcmpl-scripted",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": self.model,
-            "choices": [{"index": 0, "message": message, "finish_reason": self.finish_reason}],
+            "choices": [first, *others],
             "usage": usage,
         }
         return json.dumps(document).encode()
