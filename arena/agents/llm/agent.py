@@ -10,8 +10,8 @@ from collections import Counter
 from typing import Any
 
 from arena.agents.base import AttemptData, DecisionResult
+from arena.agents.llm import botzone_prompts, rap, rap_verbal
 from arena.agents.llm import client as llm_client
-from arena.agents.llm import rap, rap_verbal
 from arena.agents.llm.client import Completion
 from arena.agents.llm.local import endpoint_is_local
 from arena.agents.llm.parsing import Parsed, parse_reply
@@ -153,10 +153,13 @@ class _DecisionRun:
         self.api_key = api_key
         self.deadline = deadline
         self.attempts: list[AttemptData] = []
+        #: BotzoneBench's own prompt for this game, if the scaffold is `botzone` and Appendix C shows one.
+        self.template = botzone_prompts.template_for(game, self.config["scaffold"])
         self.limiter = llm_client.provider_limiter(self.config["base_url"], int(self.config["max_concurrency"]))
 
     async def play(self, messages: list[dict]) -> Any:
         samples = int(self.config["samples"]) if self.config["scaffold"] == "self-consistency" else 1
+        opening, invalid = messages, []
         for _ in range(int(self.config["retries"]) + 1):
             if samples == 1:
                 tries = [await self.model_try(messages)]
@@ -171,6 +174,12 @@ class _DecisionRun:
             if not mistakes or any(stop == STOP_BUDGET for _records, _parsed, stop in tries):
                 return None  # the provider gave up, the config is wrong, or time ran out
             attempt, parsed = mistakes[0]
+            if self.template is not None:
+                # BotzoneBench re-sends the user prompt with the previous invalid outputs appended (Appendix C).
+                invalid.append(botzone_prompts.invalid_output(self.template, attempt.raw_text))
+                user = f"{opening[1]['content']}\n{self.template.retry(invalid)}"
+                messages = [opening[0], {"role": "user", "content": user}]
+                continue
             retry = feedback_messages(
                 attempt.raw_text,
                 parsed.message,
@@ -275,6 +284,8 @@ class _DecisionRun:
             )
         elif not content.strip():
             parsed = Parsed("unparseable", message="The reply was empty: answer with a line `Answer: <move>`.")
+        elif self.template is not None:
+            parsed = botzone_prompts.parse(self.template, self.game, self.state, content)
         else:
             parsed = parse_reply(self.game, self.state, content, self.legal_texts)
         attempt = AttemptData(

@@ -118,11 +118,32 @@ def hang_up() -> Reply:
 
 
 def first_legal_move(body: dict[str, Any]) -> Reply:
-    """Answer with the first move of the prompt's `Legal moves:` line (a well-behaved model)."""
+    """Answer with the first move of the prompt's `Legal moves:` line (a well-behaved model), or in the
+    notation of BotzoneBench's prompts (arena/agents/llm/botzone_prompts.py) the first valid move they list."""
     prompt = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
-    found = re.findall(r"^Legal moves: (.+)$", prompt, re.MULTILINE)
-    move = found[-1].split(", ")[0] if found else "a1"
+    move = _botzone_first_move(prompt)
+    if move is None:
+        found = re.findall(r"^Legal moves: (.+)$", prompt, re.MULTILINE)
+        move = found[-1].split(", ")[0] if found else "a1"
     return Reply(content=f"I will take {move}.\nAnswer: {move}")
+
+
+def _botzone_first_move(prompt: str) -> str | None:
+    if found := re.search(r"^The valid moves are: ([A-C])(\d)", prompt, re.MULTILINE):  # tic-tac-toe
+        return f'{{"col": "{found.group(1)}", "row": {found.group(2)}}}'
+    if "(Check)" in prompt:  # hold'em: check or call
+        return "0"
+    if found := re.search(r"^\[([KQRBNP]: [a-h][1-8]-[a-h][1-8](?:-[qrbn])?)", prompt, re.MULTILINE):  # chess
+        return found.group(1)
+    if found := re.search(r"^Your valid actions are: (\([^)]*\)(?: -> \([^)]*\))?|None)", prompt, re.MULTILINE):
+        return found.group(1)  # Reversi, Ataxx
+    if "Board 15x15:" in prompt:  # Gomoku lists no moves: the first empty point
+        for line in prompt.splitlines():
+            if row := re.fullmatch(r"\s*(\d+) ((?:[.XO] ){14}[.XO])", line):
+                cells = row.group(2).split()
+                if "." in cells:
+                    return f'{{"col": "{"ABCDEFGHIJKLMNO"[cells.index(".")]}", "row": {row.group(1)}}}'
+    return None
 
 
 class _Server(ThreadingHTTPServer):
