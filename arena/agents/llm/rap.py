@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,6 +188,12 @@ class Planner:
         if self.search.calls >= int(self.config["rap_calls"]):
             self.search.stopped = f"the call budget (rap_calls = {self.config['rap_calls']}) ran out"
             raise SearchStopped
+        timeout_s = float(self.config["timeout_s"])
+        if self.run.deadline is not None:  # `decision_budget_s` bounds the search too
+            timeout_s = min(timeout_s, self.run.deadline - time.perf_counter())
+            if timeout_s <= 0:
+                self.search.stopped = f"the decision budget ({self.config['decision_budget_s']:g} s) ran out"
+                raise SearchStopped
         self.search.calls += 1
         request = {**self.run.request(messages), **fields, "messages": messages}
         request.pop("grammar", None)
@@ -194,7 +201,7 @@ class Planner:
             self.run.client,
             request,
             limiter=self.run.limiter,
-            timeout_s=float(self.config["timeout_s"]),
+            timeout_s=timeout_s,
             api_key=self.run.api_key,
         )
         s = self.search

@@ -164,3 +164,11 @@ def test_rap_budgets_are_bounded(llm_config):
         LLMAgent({**llm_config, "scaffold": "rap", "rap_calls": 1000})
     with pytest.raises(ConfigError, match="rap_actions must be a whole number from 2 to 10"):
         LLMAgent({**llm_config, "scaffold": "rap", "rap_actions": 11})
+
+
+async def test_the_decision_budget_bounds_the_search(scripted, llm_config, ttt):
+    game, state = ttt
+    scripted.responder = model(logprobs=True)
+    result = await LLMAgent(rap_config(llm_config, decision_budget_s=1e-9)).decide(game, state, 0, 7)
+    assert result.action is None  # out of time before the first call: the match's fallback policy moves
+    assert scripted.chat_requests() == []
