@@ -154,7 +154,7 @@ class _DecisionRun:
         self.deadline = deadline
         self.attempts: list[AttemptData] = []
         #: BotzoneBench's own prompt for this game, if the scaffold is `botzone` and Appendix C shows one.
-        self.template = botzone_prompts.template_for(game, self.config["scaffold"])
+        self.template = botzone_prompts.template_for(game, self.config["scaffold"], state)
         self.limiter = llm_client.provider_limiter(self.config["base_url"], int(self.config["max_concurrency"]))
 
     async def play(self, messages: list[dict]) -> Any:

@@ -188,6 +188,39 @@ HOLDEM_SYSTEM = (
     f"{RESPONSE_FORMAT}Answer: [Your Answer] (should be a number)"
 )
 
+LANDLORD_SYSTEM = (
+    "You are a Fight The Landlord (Dou Dizhu) player. Introduction:\n"
+    "Fight the Landlord is a poker climbing game primarily for three players.\n"
+    "Players, Cards and Deal:\n"
+    "This game uses a 54-card pack including two jokers, red and black. The cards rank from high to low: red joker, "
+    "black joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3. Suits are irrelevant.\n"
+    "Play:\n"
+    "The landlord plays first, and may play a single card or any legal combination. Each subsequent player in "
+    "anticlockwise order must either pass (play no card) or beat the previous play by playing a higher combination "
+    "of the same number of cards and same type. Exceptions: a rocket beats any combination; a bomb beats any "
+    "combination except a higher bomb or rocket.\n"
+    "Combinations:\n"
+    "1. Single card: ranking from three (low) up to red joker (high).\n"
+    "2. Pair: two cards of the same rank.\n"
+    "3. Triplet: three cards of the same rank.\n"
+    "4. Triplet with an attached card: a triplet + any single card.\n"
+    "5. Triplet with an attached pair: a triplet + a pair.\n"
+    "6. Sequence: at least five consecutive cards, 3-A (2/jokers excluded).\n"
+    "7. Sequence of pairs: at least three consecutive pairs, 3-A.\n"
+    "8. Sequence of triplets: at least two consecutive triplets, 3-A.\n"
+    "9. Sequence of triplets with attached cards: each triplet + one extra card.\n"
+    "10. Sequence of triplets with attached pairs: each triplet + one extra pair.\n"
+    "11. Bomb: four cards of the same rank. Beats everything except a rocket or higher bomb.\n"
+    "12. Rocket: a pair of jokers. The highest combination, beats everything.\n"
+    "13. Quadplex set: a bomb + two single cards OR two pairs.\n"
+    'Use the EXACT card symbols provided in the Valid Moves list. Prepare a valid JSON object like "cards": ["♠3", '
+    '"♥3"] for your answer, along with your explanation and reason. If you pass, output: "cards": []\n'
+    "Now is your turn, to your best ability, choose your move to maximize your chances of winning.\n"
+    "Please briefly evaluate a few proimsing moves, provide reason for your final choice, and output the action "
+    "with specified format.\n"
+    f"{RESPONSE_FORMAT}Answer: [Your Answer in JSON]"
+)
+
 TICTACTOE_SYSTEM = (
     "You are a TicTacToe expert. You and your opponent are playing as 'X' or 'O', on a 3x3 board. Columns are "
     "labeled from A-C. Rows are labeled from 1-3. You want to win or draw by forming a 3-in-a-row in any rows, "
@@ -507,6 +540,126 @@ def _read_holdem(game: Game, state: Any, answer: str) -> Any:
     return game.parse_action(state, match.group(0).replace(",", "")) if match else None
 
 
+# --- Fight the Landlord (Botzone's: the landlord is P1, who plays first; no bidding) ------------------------
+
+_JOKERS = {"BJ": "BlackJoker", "RJ": "RedJoker"}
+_LANDLORD_RANKS = ("RJ", "BJ", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
+_LANDLORD_ROLES = {
+    "landlord": (
+        "You are playing as the landlord. The landlord's aim is to be the first to play out all his cards in valid "
+        "combinations. If any of the other players manages to play all their cards before the landlord, you lose.\n"
+        "You are the Landlord. Both the Next Player (Right) and the Previous Player (Left) are Peasants and are your "
+        "ENEMIES. You fight alone. The objective is to empty your hand as fast as possible."
+    ),
+    "prev": (
+        "You are playing as a peasant. Your aim is to play out all your cards before the landlord does, OR help your "
+        "teammate (the other peasant) play out their cards before the landlord does. You are a Peasant. The Previous "
+        "Player (Left) is the Landlord (ENEMY). The Next Player (Right) is your TEAMMATE (Peasant). You must "
+        "cooperate with your teammate to beat the Landlord while trying to empty your own hand."
+    ),
+    "next": (
+        "You are playing as a peasant. Your aim is to play out all your cards before the landlord does, OR help your "
+        "teammate (the other peasant) play out their cards before the landlord does. You are a Peasant. The Next "
+        "Player (Right) is the Landlord (ENEMY). The Previous Player (Left) is your TEAMMATE (Peasant). You must "
+        "cooperate with your teammate to beat the Landlord while trying to empty your own hand."
+    ),
+}
+
+
+def _card_rank(card: str) -> str:
+    return card if card in _JOKERS else card[1:]
+
+
+def _card_json(cards: list[str]) -> str:
+    return json.dumps([_JOKERS.get(c, c) for c in cards], ensure_ascii=False)
+
+
+def _landlord_user(game: Game, state: Any, seat: int) -> str:
+    view = game.player_view(state, seat)
+    seats = view["seats"]
+    landlord = view["landlord"]
+    after, before = (seat + 1) % 3, (seat + 2) % 3
+    role = "landlord" if seat == landlord else "prev" if before == landlord else "next"
+    hand = [c["text"] for c in seats[seat]["cards"]]
+
+    def label(other: int) -> str:
+        if other == landlord:
+            return "Landlord (Opponent)"
+        return "Peasant (Teammate)" if seat != landlord else "Peasant (Opponent)"
+
+    names = {seats[after]["name"]: "Next Player", seats[before]["name"]: "Prev Player", seats[seat]["name"]: "You"}
+    history, turn, played = [], 1, []
+    for entry in view["history"]:
+        who = names[entry["seat"]]
+        cards = [] if entry["text"] == "pass" else entry["text"].split()
+        played += cards
+        history.append(f"Turn {turn} ({who}): {' '.join(_JOKERS.get(c, c) for c in cards) or 'Pass'}")
+        turn += who == "You"
+    counts = dict.fromkeys(_LANDLORD_RANKS, 4) | {"RJ": 1, "BJ": 1}
+    for card in hand + played:
+        counts[_card_rank(card)] -= 1
+    unknown = ", ".join(f"{_JOKERS.get(rank, rank)}: {counts[rank]}" for rank in _LANDLORD_RANKS)
+    to_beat = view["to_beat"]
+    last = _card_json(to_beat["text"].split()) if to_beat else "None (Free Play)"
+    return "\n".join(
+        [
+            _LANDLORD_ROLES[role],
+            f"Your Hand: {_card_json(hand)}",
+            f"Last Play to Beat: {last}",
+            "--- Game History (Recent) ---:",
+            *(history[-15:] or ["No history yet."]),
+            "--- Player Info ---:",
+            f"Cards Held by Next Player (Right) [{label(after)}]: {seats[after]['count']}",
+            f"Cards Held by Prev Player (Left) [{label(before)}]: {seats[before]['count']}",
+            "--- Cards Remaining Unknown (Card Counting) ---:",
+            "(Format explanation: 'Rank: Count', e.g., '2: 4' means there are four 2s left unknown)",
+            unknown,
+            "Valid Moves:",
+            *_landlord_moves(game, state, hand),
+            "Select the best move from the Valid Moves list above. You can choose to pass even if you have valid moves "
+            "that can beat the previous play, but you cannot pass if you are in a Free Play (there is no last play to "
+            "beat). Ensure your response matches one of the valid moves exactly. Remember to provide Explanation, "
+            "Reason, and Answer.",
+        ]
+    )
+
+
+def _landlord_moves(game: Game, state: Any, hand: list[str]) -> list[str]:
+    """Each legal play as the cards of the hand it takes (a rank's cards in the hand's order), as the paper lists."""
+    lines = []
+    for action in game.legal_actions(state):
+        ranks = game.action_to_text(state, action).split()
+        if ranks == ["pass"] or not ranks:
+            lines.append("pass: []")
+            continue
+        if sorted(ranks) == ["BJ", "RJ"]:
+            lines.append("rocket: [BlackJoker, RedJoker]")
+            continue
+        left, cards = list(hand), []
+        for rank in ranks:
+            card = next(c for c in left if _card_rank(c) == rank)
+            left.remove(card)
+            cards.append(card)
+        lines.append(f'"cards": {_card_json(cards)}')
+    return lines
+
+
+def _read_landlord(game: Game, state: Any, answer: str) -> Any:
+    found = re.search(r"(?:\"cards\"|cards|rocket|pass)\s*:\s*\[([^\]]*)\]", answer)
+    if found is None:
+        return None
+    jokers = {name.lower(): short for short, name in _JOKERS.items()}
+    ranks = []
+    for card in re.findall(r"[^\s,\"']+", found.group(1)):
+        if card.lower() in jokers:
+            ranks.append(jokers[card.lower()])  # BlackJoker → BJ
+        elif card[0] in "♠♥♣♦":
+            ranks.append(card[1:])  # suits are irrelevant
+        else:
+            ranks.append(card)
+    return game.parse_action(state, " ".join(ranks) if ranks else "pass")
+
+
 def _listing(intro: str) -> Callable[[list[str]], str]:
     return lambda outputs: f"{intro}{', '.join(outputs)}."
 
@@ -514,6 +667,12 @@ def _listing(intro: str) -> Callable[[list[str]], str]:
 TEMPLATES: dict[str, Template] = {
     "ataxx": Template(ATAXX_SYSTEM, _ataxx_user, _read_ataxx, _listing("Your previous invalid outputs are: ")),
     "chess": Template(CHESS_SYSTEM, _chess_user, _read_chess, _listing("Your previous invalid outputs are: ")),
+    "fight-the-landlord": Template(
+        LANDLORD_SYSTEM,
+        _landlord_user,
+        _read_landlord,
+        lambda _outputs: 'Invalid format. Please output strictly JSON: "cards": [...]',
+    ),
     "gomoku": Template(GOMOKU_SYSTEM, _gomoku_user, _read_col_row, _gomoku_retry),
     "holdem": Template(HOLDEM_SYSTEM, _holdem_user, _read_holdem, _listing("Your previous invalid outputs are: ")),
     "reversi": Template(REVERSI_SYSTEM, _reversi_user, _read_reversi, _listing("Your previous invalid outputs: ")),
@@ -523,9 +682,14 @@ TEMPLATES: dict[str, Template] = {
 }
 
 
-def template_for(game: Game, scaffold: str) -> Template | None:
-    """The game's Appendix C prompt under the `botzone` scaffold; None for games the paper shows no prompt for."""
-    return TEMPLATES.get(game.slug) if scaffold == "botzone" and not game.document_actions else None
+def template_for(game: Game, scaffold: str, state: Any = None) -> Template | None:
+    """The game's Appendix C prompt under the `botzone` scaffold; None for games the paper shows no prompt for,
+    and for Fight the Landlord's bidding variant (Appendix C's prompt has no auction)."""
+    if scaffold != "botzone" or game.document_actions:
+        return None
+    if game.slug == "fight-the-landlord" and state is not None and state.bidding:
+        return None
+    return TEMPLATES.get(game.slug)
 
 
 def parse(template: Template, game: Game, state: Any, reply: str) -> Parsed:

@@ -35,9 +35,9 @@ PLAN_FORMAT = (
 FEEDBACK_QUOTE_CHARS = 4000
 
 
-def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
+def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True, state: Any = None) -> str:
     """The rules, how the state is encoded, and the answer format (BotzoneBench's own for the games it shows)."""
-    if template := template_for(game, scaffold):
+    if template := template_for(game, scaffold, state):
         return template.system
     if game.document_actions:
         moves = "your budget and the plan format; write your own plan (any plan the rules allow is valid)"
@@ -88,7 +88,7 @@ def user_prompt(
     Plan games never list moves: their `legal_actions` are a few sample plans for bots and the UI, and a list
     would turn writing a plan into picking one (AdvGameBench's OBR and RVR would be biased towards zero).
     `observation` and `history` replace the game's own texts (`fit_first_messages` shortens them)."""
-    if template := template_for(game, scaffold):
+    if template := template_for(game, scaffold, state):
         return template.user(game, state, seat)
     seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat}"
     if observation is None:
@@ -133,7 +133,7 @@ def first_messages(
 
     Fitting keeps the rules, the seat, the legal moves and the answer format whole: it drops the oldest public
     history first, then (only if still too long) cuts the middle out of the position's text."""
-    system = system_prompt(game, scaffold=scaffold, legal_list=legal_list)
+    system = system_prompt(game, scaffold=scaffold, legal_list=legal_list, state=state)
 
     def build(observation: str | None = None, history: str | None = None) -> list[dict[str, str]]:
         user = user_prompt(

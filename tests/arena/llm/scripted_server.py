@@ -131,6 +131,9 @@ def first_legal_move(body: dict[str, Any]) -> Reply:
 def _botzone_first_move(prompt: str) -> str | None:
     if found := re.search(r"^The valid moves are: ([A-C])(\d)", prompt, re.MULTILINE):  # tic-tac-toe
         return f'{{"col": "{found.group(1)}", "row": {found.group(2)}}}'
+    if found := re.search(r"^Valid Moves:\n(.+)$", prompt, re.MULTILINE):  # Fight the Landlord
+        first = found.group(1)
+        return f"{{{first}}}" if first.startswith('"cards"') else first
     if "(Check)" in prompt:  # hold'em: check or call
         return "0"
     if found := re.search(r"^\[([KQRBNP]: [a-h][1-8]-[a-h][1-8](?:-[qrbn])?)", prompt, re.MULTILINE):  # chess

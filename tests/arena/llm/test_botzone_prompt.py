@@ -19,6 +19,7 @@ PAPER = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "003_a5a096cd
 HEADINGS = {
     "ataxx": "Prompt for Ataxx",
     "chess": "Prompt for Chess",
+    "fight-the-landlord": "Prompt for Fight The Landlord",
     "gomoku": "Prompt for Gomoku",
     "reversi": "Prompt for Reversi",
     "holdem": "Prompt for Texas Hold’em",
@@ -32,6 +33,8 @@ def paper_system_prompt(slug: str) -> list[str]:
     start = text.index(HEADINGS[slug])
     body = text[text.index("System Prompt", start) + len("System Prompt") : text.index("User Prompt", start)]
     body = body.replace("’", "'").replace("“", '"').replace("”", '"')
+    for latex, symbol in (("\\spadesuit", "♠"), ("\\heartsuit", "♥"), ("\\clubsuit", "♣"), ("\\diamondsuit", "♦")):
+        body = body.replace(latex, symbol)  # the paper typesets the card symbols
     return [line.strip() for line in body.splitlines() if line.strip()]
 
 
@@ -201,3 +204,25 @@ def test_the_scripted_well_behaved_model_answers_appendix_c_prompts_legally(slug
         reply = first_legal_move({"messages": messages}).content
         assert parse(TEMPLATES[slug], game, state, reply).verdict == "ok", (slug, reply)
         state = game.apply(state, game.random_action(state, rng))
+
+
+def test_the_papers_landlord_peasant_prompt():
+    game = get_game("fight-the-landlord")
+    rng, state = random.Random(3), game.initial_state(seed=4)
+    while game.current_player(state) != 1:  # P2, a peasant whose previous player is the landlord
+        state = game.apply(state, game.random_action(state, rng))
+    user = TEMPLATES["fight-the-landlord"].user(game, state, 1)
+    assert user.startswith(
+        "You are playing as a peasant. Your aim is to play out all your cards before the landlord does, OR help your "
+        "teammate (the other peasant) play out their cards before the landlord does. You are a Peasant. The Previous "
+        "Player (Left) is the Landlord (ENEMY). The Next Player (Right) is your TEAMMATE (Peasant)."
+    )
+    assert "\nCards Held by Next Player (Right) [Peasant (Teammate)]: 17\n" in user
+    assert "\nCards Held by Prev Player (Left) [Landlord (Opponent)]: " in user
+    assert "Turn 1 (Prev Player): " in user
+    assert re.search(r"\nRedJoker: [01], BlackJoker: [01], 2: \d, A: \d, .*, 3: \d\n", user)
+    assert "\npass: []\n" in user or "Last Play to Beat: None (Free Play)" in user
+    bidding = get_game("fight-the-landlord").initial_state(seed=1, bidding=True)
+    assert first_messages(game, bidding, 0, scaffold="botzone", legal_texts=["no bid"])[0]["content"] != (
+        TEMPLATES["fight-the-landlord"].system
+    )  # Appendix C's prompt has no auction: the bidding variant keeps the generic form
