@@ -176,7 +176,7 @@ class _DecisionRun:
             attempt, parsed = mistakes[0]
             if self.template is not None:
                 # BotzoneBench re-sends the user prompt with the previous invalid outputs appended (Appendix C).
-                invalid.append(botzone_prompts.invalid_output(self.template, attempt.raw_text))
+                invalid.append(botzone_prompts.invalid_output(self.template, attempt.raw_text, parsed.verdict))
                 user = f"{opening[1]['content']}\n{self.template.retry(invalid)}"
                 messages = [opening[0], {"role": "user", "content": user}]
                 continue

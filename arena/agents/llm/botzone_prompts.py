@@ -707,8 +707,9 @@ def parse(template: Template, game: Game, state: Any, reply: str) -> Parsed:
     return Parsed("ok", action=action, text=game.action_to_text(state, action))
 
 
-def invalid_output(template: Template, reply: str) -> str:
-    """How a rejected reply is quoted back (its answer's first line, as the authors' bots quote it)."""
+def invalid_output(template: Template, reply: str, verdict: str) -> str:
+    """How a rejected reply is quoted back: its answer's first line (as the authors' bots quote it), or the
+    game's stand-in when it named no move in the answer's format."""
     answer = answer_part(reply)
     first = answer.splitlines()[0].strip() if answer else ""
-    return first[:120] or template.unreadable
+    return first[:120] if first and verdict != "unparseable" else template.unreadable

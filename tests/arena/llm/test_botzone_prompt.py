@@ -172,6 +172,18 @@ async def test_a_decision_reads_the_json_answer_and_retries_the_papers_way(scrip
     assert second[1]["content"] == first[1]["content"] + '\nYour previous invalid actions are: {"col": "D", "row": 9}.'
 
 
+async def test_gomoku_asks_again_for_json_when_no_move_was_read(scripted, llm_config):
+    game = get_game("gomoku")
+    state = game.initial_state(seed=1)
+    scripted.push(
+        Reply(content="Evaluation: …\nReason: …\nAnswer: the centre"), Reply(content='Answer: {"col": "H", "row": 8}')
+    )
+    result = await LLMAgent({**llm_config, "scaffold": "botzone"}).decide(game, state, 0, 7)
+    assert game.action_to_text(state, result.action) == "h8"  # the centre: H8 from the top is h8 from the bottom
+    retry = scripted.chat_requests()[1].body["messages"][1]["content"]
+    assert retry.endswith('\nInvalid format. Please output strictly JSON: {"col": "Letter", "row": Number}')
+
+
 def test_answers_are_read_after_the_last_answer_line():
     assert answer_part("Answer: maybe a1\nEvaluation: …\n**Answer:** (C, 4)") == "(C, 4)"
     game = get_game("reversi")
