@@ -1,12 +1,12 @@
 """BotzoneBench's prompts (Appendix C), per game: the system prompt word for word, the user prompt with the
 paper's state encoding and valid-move notation, the answer read in that notation, and the retry line.
 
-The system prompts are Appendix C's text. Where the paper abbreviates ("…", its list of hand rankings) or its
-text is cut off, the rest comes from the authors' prompts in their code (github.com/AMysteriousBeing/
-BotzoneBench, `local_bots/<game>/llm_bot.py`); quotes are ASCII, as that code sends them. The encodings are
-Botzone's: boards are drawn in the bots' own orientation (Reversi's lines are columns A–H, Ataxx's letters
-are Botzone's y), so a move reads as the paper's bots read it. docs/llm.md lists the choices made where the
-paper shows no encoding (chess's empty squares, hold'em's history lines).
+The system prompts are Appendix C's text, quotes made ASCII. Where the paper abbreviates (hold'em's list of hand
+rankings) the missing entries are ours, marked below; Reversi's second rule, cut off in the paper, ends as the
+rule does. The encodings are Botzone's, drawn in the orientation of the authors' bots (Reversi's lines are
+columns A–H, Ataxx's letters are Botzone's y), so a move reads as the paper's bots read it. docs/llm.md lists
+the choices made where the paper shows nothing (chess's empty squares, hold'em's history lines, the landlord's
+role paragraph, some retry lines).
 """
 
 from __future__ import annotations
@@ -154,26 +154,25 @@ HOLDEM_SYSTEM = (
     "Hand Rankings (High to Low): Royal Flush, Straight Flush, Four of a Kind, Full House, Flush, Straight, Three of "
     "a Kind, Two Pair, One Pair, High Card.\n"
     "The hand will be explained in detail below:\n"
-    # As printed (its "Note for Action representation:" before the list included); the paper abbreviates the
-    # list ("[...] 2. ..."), which the authors' prompt gives whole.
+    # As printed, "Note for Action representation:" before the list included. The paper abbreviates the list
+    # ("[...] 2. ..."): entries 2-8 are ours, in its style; One Pair and High Card are its own, renumbered.
     "Note for Action representation: 1. Royal Flush: The highest possible hand: A, K, Q, J, 10, all the same suit. "
-    "Example: Your hand: A of Spades, "
-    "K of Spades | Board: Q of Spades, J of Spades, 10 of Spades, 5 of Diamonds, 2 of Hearts, then you can form: "
-    "A, K, Q, J, 10 of Spades.\n"
-    "2. Straight Flush: Five consecutive cards of the same suit. Example: 3, 4, 5, 6, 7 of Diamond.\n"
-    "3. Four of a Kind: Four cards of the same rank. Example: Your hand: J of Clubs, J of Hearts | Board: J of "
-    "Diamons, J of Spades, 9 of Hearts, 5 of Clubs, 2 of Diamons\n"
-    "4. Full House: Three of a kind + a pair. Example: 10 of clubs, 10 of Spades, 10 of Hearts, 4 of Diamonds, 4 of "
-    "Spades\n"
-    "5. Flush: Any five cards of the same suit (not in sequence). Example: A, K, 10 7, 3 of Clubs\n"
-    "6. Straight: Five consecutive cards of mixed suits. Example: Q of Spades, J of Hearts, 10 of Clubs, 9 of "
-    "Diamonds, 8 of Clubs.\n"
-    "7. Three of a kind: Three cards of the same rank. Example:  5 of Spades, 5 of Heats, 5 of Diamonds, K of "
-    "Clubs, Q of Diamonds\n"
-    "8: Two Pair: Two different pairs. Example: A of Diamonds, A of Clubs, 9 of Clubs, 9 of Hearts, K of Clubs.\n"
-    "9: One Pair: Two cards of the same rank. Example: K of Hearts, K of Spades, Q of Diamonds, 10 of Clubs, 8 of "
-    "Hearts.\n"
-    "10: High Card: No made hand; highest single card wins.\n"
+    "Example: Your hand: A of Spades, K of Spades | Board: Q of Spades, J of Spades, 10 of Spades, 5 of Diamonds, "
+    "2 of Hearts.\n"
+    "2. Straight Flush: Five cards in sequence, all the same suit. Example: 5, 6, 7, 8, 9 of Clubs.\n"
+    "3. Four of a Kind: Four cards of the same rank. Example: Q of Spades, Q of Hearts, Q of Clubs, Q of Diamonds, "
+    "4 of Hearts.\n"
+    "4. Full House: Three cards of one rank and two of another. Example: 7 of Clubs, 7 of Hearts, 7 of Spades, "
+    "J of Diamonds, J of Clubs.\n"
+    "5. Flush: Five cards of the same suit, not in sequence. Example: A, J, 8, 6, 2 of Hearts.\n"
+    "6. Straight: Five cards in sequence, of mixed suits. Example: 9 of Hearts, 8 of Clubs, 7 of Spades, 6 of "
+    "Diamonds, 5 of Hearts.\n"
+    "7. Three of a Kind: Three cards of the same rank. Example: 4 of Spades, 4 of Hearts, 4 of Clubs, K of "
+    "Diamonds, 9 of Spades.\n"
+    "8. Two Pair: Two cards of one rank and two of another. Example: 10 of Hearts, 10 of Clubs, 3 of Spades, 3 of "
+    "Diamonds, A of Clubs.\n"
+    "9. One Pair: Two cards of the same rank. Example: K of Hearts, K of Spades, Q of Diamonds, 10 of Clubs, 8 of "
+    "Hearts. 10. High Card: No made hand; highest single card wins.\n"
     "Note for Action representation: -1 for Fold, -2 for All-in. 0 for Call/Check. >0 for the amount you raise the "
     "bet.\n"
     "When placing a raise, the chips bet must be at least twice the current maximum bet of this round. If no player "
@@ -346,10 +345,10 @@ def _gomoku_user(game: Game, state: Any, seat: int) -> str:
 
 
 def _gomoku_retry(outputs: list[str]) -> str:
-    last = outputs[-1]
-    if last == "(No Valid Move)":
+    """Appendix C.3's line when no move was read; Ataxx's (C.1) listing when one was read but is not valid."""
+    if outputs[-1] == "(No Valid Move)":
         return 'Invalid format. Please output strictly JSON: {"col": "Letter", "row": Number}'
-    return f"Move {last} is invalid (occupied). Please choose an empty '.' cell."
+    return f"Your previous invalid outputs are: {', '.join(o for o in outputs if o != '(No Valid Move)')}."
 
 
 def _reversi_user(game: Game, state: Any, seat: int) -> str:
@@ -518,7 +517,7 @@ def _holdem_user(game: Game, state: Any, seat: int) -> str:
         f"and you have {hand['stacks'][seat]}. Your cumulative win/loss on chips until last hand are {net}, but the "
         "cumulative win/loss chips are inaccessible and independent from your current chips (consider them as "
         "deposits/debts to a bank). "
-        + ("You are currently in the lead." if net > 0 else "You are currently losing to your opponent."),
+        + ("You are currently leading your opponent." if net > 0 else "You are currently losing to your opponent."),
         f"Your cards are: {', '.join(_card_name(c) for c in hand['cards'][seat])}.",
         f"Current public cards are: {', '.join(_card_name(c) for c in hand['board'])}."
         if hand["board"]
@@ -545,11 +544,11 @@ def _read_holdem(game: Game, state: Any, answer: str) -> Any:
 _JOKERS = {"BJ": "BlackJoker", "RJ": "RedJoker"}
 _LANDLORD_RANKS = ("RJ", "BJ", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
 _LANDLORD_ROLES = {
+    # Ours (the paper shows a peasant's), in the paper's words for the peasant turned round.
     "landlord": (
-        "You are playing as the landlord. The landlord's aim is to be the first to play out all his cards in valid "
-        "combinations. If any of the other players manages to play all their cards before the landlord, you lose.\n"
-        "You are the Landlord. Both the Next Player (Right) and the Previous Player (Left) are Peasants and are your "
-        "ENEMIES. You fight alone. The objective is to empty your hand as fast as possible."
+        "You are playing as the landlord. Your aim is to play out all your cards before either peasant does. You "
+        "are the Landlord. The Next Player (Right) and the Previous Player (Left) are Peasants (ENEMIES) and play "
+        "together against you. You fight alone against both while trying to empty your own hand."
     ),
     "prev": (
         "You are playing as a peasant. Your aim is to play out all your cards before the landlord does, OR help your "
@@ -677,7 +676,7 @@ TEMPLATES: dict[str, Template] = {
     "holdem": Template(HOLDEM_SYSTEM, _holdem_user, _read_holdem, _listing("Your previous invalid outputs are: ")),
     "reversi": Template(REVERSI_SYSTEM, _reversi_user, _read_reversi, _listing("Your previous invalid outputs: ")),
     "tic-tac-toe": Template(
-        TICTACTOE_SYSTEM, _tictactoe_user, _read_col_row, _listing("Your previous invalid actions are: ")
+        TICTACTOE_SYSTEM, _tictactoe_user, _read_col_row, _listing("Your previous invalid outputs are: ")
     ),
 }
 

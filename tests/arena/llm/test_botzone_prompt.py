@@ -47,10 +47,10 @@ def test_the_system_prompt_is_appendix_cs_word_for_word(slug):
     ours = normal(TEMPLATES[slug].system)
     for line in paper_system_prompt(slug):
         if "[...]" in line or "3. One Pair" in line:
-            # Cut off in the paper, or its abbreviated hand list (renumbered there); the authors' prompt has them.
-            for part in re.split(r"\[\.\.\.\]|\d\. One Pair.*", line):
-                for sentence in (s.strip() for s in part.split(". ")):
-                    if sentence.strip(". "):  # "2. ..." marks an abbreviation
+            # Cut off or abbreviated in the paper (hold'em's hand list, renumbered there): each sentence it prints.
+            for part in re.split(r"\[\.\.\.\]|\b\d+\.\s", line):
+                for sentence in (s.strip(" ,.") for s in part.split(". ")):
+                    if sentence:
                         assert normal(sentence) in ours, (slug, sentence)
             continue
         assert normal(line) in ours, (slug, line)
@@ -169,7 +169,7 @@ async def test_a_decision_reads_the_json_answer_and_retries_the_papers_way(scrip
     assert first[0]["content"] == second[0]["content"] == TEMPLATES["tic-tac-toe"].system
     # The user prompt is sent again with the invalid output appended, not as a conversation.
     assert len(second) == 2
-    assert second[1]["content"] == first[1]["content"] + '\nYour previous invalid actions are: {"col": "D", "row": 9}.'
+    assert second[1]["content"] == first[1]["content"] + '\nYour previous invalid outputs are: {"col": "D", "row": 9}.'
 
 
 async def test_gomoku_asks_again_for_json_when_no_move_was_read(scripted, llm_config):
