@@ -172,3 +172,31 @@ async def test_the_decision_budget_bounds_the_search(scripted, llm_config, ttt):
     result = await LLMAgent(rap_config(llm_config, decision_budget_s=1e-9)).decide(game, state, 0, 7)
     assert result.action is None  # out of time before the first call: the match's fallback policy moves
     assert scripted.chat_requests() == []
+
+
+def test_the_prompts_are_appendix_hs_words():
+    from pathlib import Path
+
+    paper = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "004_ac22f438e0c45140.txt"
+    text = paper.read_text()
+    appendix = re.sub(r"\s+", " ", text[text.index("H RAP prompting") : text.index("I Additional game selection")])
+    appendix = appendix.replace("’", "'")
+    for words in (
+        rap.ACTIONS_Q,
+        rap.SELECT_Q,
+        rap.SELECT_ASK,
+        rap.WRITE_ACTION,
+        rap.WRITE_OTHERS,
+        rap.SELF_EVAL_ASK,
+        rap.OTHERS_Q,
+        rap.OTHERS_EXAMPLE,
+        rap.STATE_Q,
+        rap.WIN_ASK,
+        "My opponent will reveal the middle door",
+        "The left and right doors are closed, and the middle is open. There is no prize behind it.",
+        "You are playing a game called monty hall.",
+        "there are three doors, behind one of which there is a prize. Select the door with the prize.",
+        "You are now playing a game called",
+        "Your observation of the game is between <state> and </state>:",
+    ):
+        assert re.sub(r"\s+", " ", words) in appendix, words
