@@ -474,7 +474,11 @@ def _chess_user(game: Game, state: Any, seat: int) -> str:
             )
         rows.append((str(rank + 1), cells))
     valid = []
-    for uci in game.legal_actions(state):
+
+    def file_first(uci: str) -> tuple:  # a1, a2, … h8 by source, then target, as the paper's list begins
+        return (uci[0], uci[1], uci[2], uci[3], uci[4:])
+
+    for uci in sorted(game.legal_actions(state), key=file_first):
         move = chess.Move.from_uci(uci)
         letter = board.piece_at(move.from_square).symbol().upper()
         text = f"{uci[:2]}-{uci[2:4]}" + (f"-{uci[4:]}" if len(uci) > 4 else "")

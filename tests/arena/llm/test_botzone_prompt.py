@@ -91,7 +91,7 @@ def test_the_papers_opening_positions_and_valid_actions():
     chess_game = get_game("chess")
     user = TEMPLATES["chess"].user(chess_game, chess_game.initial_state(seed=1), 0)
     assert "8 RBF0 NBF0 BBF0 QBF0 KBF0 BBF0 NBF0 RBF0" in user  # never moved: 0, as the system prompt defines
-    assert "P: a2-a4" in user
+    assert "\n[P: a2-a3, P: a2-a4, N: b1-a3, N: b1-c3, P: b2-b3, " in user  # Appendix C.2's list begins so
     assert "N: g1-h3" in user
 
 
