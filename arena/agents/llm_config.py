@@ -7,11 +7,24 @@ from typing import Any
 #: direct: answer only; cot: GameBench's reason-out-loud sentence; self-consistency: `samples`
 #: answers and a majority vote; grammar: llama.cpp constrained decoding to the legal moves;
 #: grammar-reasoning: one short reasoning line, then an answer constrained to the legal moves;
-#: rap (experimental): GameBench's Reasoning via Planning, a budgeted MCTS over the model's own predictions;
+#: rap: GameBench's Reasoning via Planning (App. G/H): llm-reasoners' MCTS with the model as world model and
+#: rewards from next-token probabilities; the search picks the move;
+#: rap-verbal: a look-ahead that asks for verbal values, after which the model answers (not GameBench's RAP);
 #: botzone: BotzoneBench's Appendix C prompt (Evaluation / Reason / Answer).
-SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar", "grammar-reasoning", "rap", "botzone")
-#: RAP's bounds: search calls per decision, moves proposed per position, look-ahead depth (docs/llm.md).
-RAP_LIMITS = {"rap_calls": (2, 16), "rap_actions": (1, 6), "rap_depth": (1, 3)}
+SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar", "grammar-reasoning", "rap", "rap-verbal", "botzone")
+#: Search bounds, per scaffold (docs/llm.md, docs/operations.md): `rap`'s MCTS iterations, depth, actions per
+#: position, samples per probability when the endpoint gives no log-probabilities, and a hard cap on its calls;
+#: `rap-verbal`'s calls, moves proposed per position and look-ahead depth.
+SEARCH_LIMITS = {
+    "rap": {
+        "rap_iterations": (1, 20),
+        "rap_depth": (1, 3),
+        "rap_actions": (2, 10),
+        "rap_samples": (1, 10),
+        "rap_calls": (4, 400),
+    },
+    "rap-verbal": {"verbal_calls": (2, 16), "verbal_actions": (1, 6), "verbal_depth": (1, 3)},
+}
 
 #: What an LLM config means when a field is left out.
 DEFAULTS: dict[str, Any] = {
@@ -27,9 +40,14 @@ DEFAULTS: dict[str, Any] = {
     "decision_budget_s": None,  # wall clock for all tries of one decision
     "budget_output_tokens": None,  # output tokens one reply may use
     "context_tokens": None,  # the model's context window; prompts are fitted to it less max_tokens when set
-    "rap_calls": 6,  # rap only: search calls per decision (policy and world-model), before the answer
-    "rap_actions": 3,  # rap only: moves the model proposes per position
-    "rap_depth": 2,  # rap only: moves looked ahead (GameBench's RAP used depth 2)
+    "rap_iterations": 10,  # rap only: MCTS iterations (llm-reasoners' default n_iters, which GameBench kept)
+    "rap_depth": 2,  # rap only: MCTS depth limit (GameBench App. G: 2)
+    "rap_actions": 3,  # rap only: actions searched per position (legal moves at the root, predicted below it)
+    "rap_samples": 5,  # rap only: samples per probability when the endpoint returns no log-probabilities
+    "rap_calls": 120,  # rap only: hard cap on the search's calls per decision
+    "verbal_calls": 6,  # rap-verbal only: search calls per decision (policy and world-model), before the answer
+    "verbal_actions": 3,  # rap-verbal only: moves the model proposes per position
+    "verbal_depth": 2,  # rap-verbal only: moves looked ahead
 }
 
 #: A reply longer than this is `over_budget` (and stored cut to this length).

@@ -10,13 +10,13 @@ from collections import Counter
 from typing import Any
 
 from arena.agents.base import AttemptData, DecisionResult
+from arena.agents.llm import botzone_prompts, rap, rap_verbal
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
 from arena.agents.llm.local import endpoint_is_local
 from arena.agents.llm.parsing import Parsed, parse_reply
 from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages, fit_retry
-from arena.agents.llm.rap import Planner, Search
-from arena.agents.llm_config import MAX_REPLY_CHARS, RAP_LIMITS, SCAFFOLDS, with_defaults
+from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, SEARCH_LIMITS, with_defaults
 from arena.record.services import ServiceError
 from games import Game
 
@@ -48,7 +48,7 @@ class LLMAgent:
         for required in ("base_url", "model"):
             if not self.config.get(required):
                 raise ConfigError(f"An LLM agent needs {required!r} in its config.")
-        for name, (low, high) in RAP_LIMITS.items():
+        for name, (low, high) in SEARCH_LIMITS.get(self.config["scaffold"], {}).items():
             value = self.config[name]
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise ConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}.")
@@ -58,12 +58,14 @@ class LLMAgent:
         started = time.perf_counter()
         config = self.config
         deadline = started + float(config["decision_budget_s"]) if config.get("decision_budget_s") else None
-        legal_texts = [game.action_to_text(state, action) for action in game.legal_actions(state)]
+        legal = game.legal_actions(state)
+        legal_texts = [game.action_to_text(state, action) for action in legal]
+        scaffold = config["scaffold"]
         messages = first_messages(
             game,
             state,
             seat,
-            scaffold=config["scaffold"],
+            scaffold="direct" if scaffold == "rap" else scaffold,  # `rap`'s answer when its search finds no move
             legal_texts=legal_texts,
             legal_list=config["legal_list"],
             budget_tokens=prompt_budget(config),
@@ -77,15 +79,39 @@ class LLMAgent:
             return DecisionResult(action=None, attempts=[missing], elapsed_ms=_ms_since(started))
         client = await llm_client.shared_client(config["base_url"])
         run = _DecisionRun(self, client, game, state, legal_texts, api_key, deadline)
-        search = None
-        if config["scaffold"] == "rap" and not game.document_actions:  # a plan is written whole, not searched
+        search, title = None, ""
+        if scaffold == "rap" and not game.document_actions:  # a plan is written whole, not searched
+            planner = rap.Planner(run, game.name, game.rules_text())
+            observation = first_messages(
+                game,
+                state,
+                seat,
+                scaffold="rap",
+                legal_texts=legal_texts,
+                legal_list=False,
+                budget_tokens=prompt_budget(config),
+            )[1]["content"]
+            search, title = await planner.run_search(observation, legal_texts), "RAP search"
+            if search.move is not None:  # the search picks the move (GameBench App. G)
+                chosen = AttemptData(
+                    verdict="ok",
+                    raw_text=f"Answer: {search.move}",
+                    parsed_action=search.move,
+                    messages=[{"role": "user", "content": planner.prefix(observation)}],
+                    model_reported=search.model[:200],
+                )
+                _charge_search(chosen, search, title)
+                action = legal[legal_texts.index(search.move)]
+                return DecisionResult(action=action, attempts=[chosen], elapsed_ms=_ms_since(started))
+        elif scaffold == "rap-verbal" and not game.document_actions:
             seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat + 1}"
-            planner = Planner(run, messages[0]["content"], seat_name)
+            planner = rap_verbal.Planner(run, messages[0]["content"], seat_name)
             search = await planner.run_search(messages[1]["content"], legal_texts)
+            title = "Verbal look-ahead"
             messages = [messages[0], {**messages[1], "content": f"{messages[1]['content']}\n\n{search.summary()}"}]
         action = await run.play(messages)
         if search is not None and run.attempts:
-            _charge_search(run.attempts[0], search)
+            _charge_search(run.attempts[0], search, title)
         result = DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
         if action is None and run.attempts and all(attempt.transient for attempt in run.attempts):
             local = endpoint_is_local(config["base_url"])
@@ -100,12 +126,10 @@ def prompt_budget(config: dict[str, Any]) -> int | None:
     return int(config["context_tokens"]) - int(config.get("max_tokens") or 0)
 
 
-def _charge_search(attempt: AttemptData, search: Search) -> None:
+def _charge_search(attempt: AttemptData, search: rap.Search | rap_verbal.Search, title: str) -> None:
     """The search's calls belong to the first answer attempt: their text in its reasoning, their cost in its counts."""
     log = "\n\n".join(search.log)
-    attempt.reasoning_text = _truncated(
-        f"RAP search ({search.calls} calls):\n{log}\n\n{attempt.reasoning_text}".strip()
-    )
+    attempt.reasoning_text = _truncated(f"{title} ({search.calls} calls):\n{log}\n\n{attempt.reasoning_text}".strip())
     attempt.prompt_tokens += search.prompt_tokens
     attempt.completion_tokens += search.completion_tokens
     attempt.reasoning_tokens += search.reasoning_tokens
@@ -129,10 +153,13 @@ class _DecisionRun:
         self.api_key = api_key
         self.deadline = deadline
         self.attempts: list[AttemptData] = []
+        #: BotzoneBench's own prompt for this game, if the scaffold is `botzone` and Appendix C shows one.
+        self.template = botzone_prompts.template_for(game, self.config["scaffold"], state)
         self.limiter = llm_client.provider_limiter(self.config["base_url"], int(self.config["max_concurrency"]))
 
     async def play(self, messages: list[dict]) -> Any:
         samples = int(self.config["samples"]) if self.config["scaffold"] == "self-consistency" else 1
+        opening, invalid = messages, []
         for _ in range(int(self.config["retries"]) + 1):
             if samples == 1:
                 tries = [await self.model_try(messages)]
@@ -147,6 +174,12 @@ class _DecisionRun:
             if not mistakes or any(stop == STOP_BUDGET for _records, _parsed, stop in tries):
                 return None  # the provider gave up, the config is wrong, or time ran out
             attempt, parsed = mistakes[0]
+            if self.template is not None:
+                # BotzoneBench re-sends the user prompt with the previous invalid outputs appended (Appendix C).
+                invalid.append(botzone_prompts.invalid_output(self.template, attempt.raw_text, parsed.verdict))
+                user = f"{opening[1]['content']}\n{self.template.retry(invalid)}"
+                messages = [opening[0], {"role": "user", "content": user}]
+                continue
             retry = feedback_messages(
                 attempt.raw_text,
                 parsed.message,
@@ -251,6 +284,8 @@ class _DecisionRun:
             )
         elif not content.strip():
             parsed = Parsed("unparseable", message="The reply was empty: answer with a line `Answer: <move>`.")
+        elif self.template is not None:
+            parsed = botzone_prompts.parse(self.template, self.game, self.state, content)
         else:
             parsed = parse_reply(self.game, self.state, content, self.legal_texts)
         attempt = AttemptData(

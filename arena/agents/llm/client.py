@@ -17,7 +17,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -48,6 +48,11 @@ class Completion:
     reasoning_tokens: int = 0
     model: str = ""
     latency_ms: int = 0
+    #: Every choice's text when the request asked for several (`n`); the first is `content`.
+    choices: list[str] = field(default_factory=list)
+    #: The first reply token's alternatives as (token, log-probability), when the request asked for
+    #: `logprobs` and the server returned them; None when it returned none.
+    top_logprobs: list[tuple[str, float]] | None = None
     #: For failures: "api_error" or "timeout", a message, and whether to blame the provider.
     verdict: str = ""
     message: str = ""
@@ -225,6 +230,10 @@ def read_reply(body: bytes, latency_ms: int) -> Completion:
     content = _text(message.get("content"))
     reasoning = _text(message.get("reasoning_content") or message.get("reasoning"))
     content, thought = split_reasoning(content)
+    choices = []
+    for other in data["choices"]:
+        text = _text((other.get("message") or {}).get("content")) if isinstance(other, dict) else ""
+        choices.append(split_reasoning(text)[0])
     usage = data.get("usage") or {}
     details = usage.get("completion_tokens_details") or {}
     return Completion(
@@ -237,7 +246,20 @@ def read_reply(body: bytes, latency_ms: int) -> Completion:
         reasoning_tokens=_count(details.get("reasoning_tokens") if isinstance(details, dict) else 0),
         model=str(data.get("model") or ""),
         latency_ms=latency_ms,
+        choices=choices,
+        top_logprobs=_first_token_logprobs(choice.get("logprobs")),
     )
+
+
+def _first_token_logprobs(logprobs: Any) -> list[tuple[str, float]] | None:
+    """The first content token's `top_logprobs` (OpenAI's chat format, which llama.cpp and vLLM follow)."""
+    try:
+        first = logprobs["content"][0]
+        alternatives = first.get("top_logprobs") or [first]
+        found = [(str(a["token"]), float(a["logprob"])) for a in alternatives]
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return None
+    return [(token, value) for token, value in found if math.isfinite(value)] or None
 
 
 async def complete(

@@ -10,16 +10,18 @@ import math
 import re
 from typing import Any
 
+from arena.agents.llm.botzone_prompts import template_for
 from games import Game
 
-PROMPT_VERSION = "2"
+PROMPT_VERSION = "3"
 
 #: GameBench's chain-of-thought instruction, word for word.
 COT_SENTENCE = (
     "First, let's reason out loud about which action you should take to maximize your probability of winning."
 )
 ANSWER_FORMAT = "End your reply with a line `Answer: <move>`, where <move> is one legal move written exactly as listed."
-#: BotzoneBench's uniform response format and instruction (its §3 and Appendix C), word for word.
+#: BotzoneBench's response format and instruction (§3), for the games its Appendix C shows no prompt for
+#: (the games it does show use that prompt word for word: arena/agents/llm/botzone_prompts.py).
 BOTZONE_INSTRUCTION = (
     "Briefly evaluate a few promising moves, provide reason for your final choice, and output the action."
 )
@@ -33,8 +35,10 @@ PLAN_FORMAT = (
 FEEDBACK_QUOTE_CHARS = 4000
 
 
-def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True) -> str:
-    """The rules, how the state is encoded, and the answer format."""
+def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True, state: Any = None) -> str:
+    """The rules, how the state is encoded, and the answer format (BotzoneBench's own for the games it shows)."""
+    if template := template_for(game, scaffold, state):
+        return template.system
     if game.document_actions:
         moves = "your budget and the plan format; write your own plan (any plan the rules allow is valid)"
     else:
@@ -84,6 +88,8 @@ def user_prompt(
     Plan games never list moves: their `legal_actions` are a few sample plans for bots and the UI, and a list
     would turn writing a plan into picking one (AdvGameBench's OBR and RVR would be biased towards zero).
     `observation` and `history` replace the game's own texts (`fit_first_messages` shortens them)."""
+    if template := template_for(game, scaffold, state):
+        return template.user(game, state, seat)
     seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat}"
     if observation is None:
         observation = game.observation_text(state, seat)
@@ -104,6 +110,8 @@ def user_prompt(
         parts.append(f"{BOTZONE_INSTRUCTION}\n{BOTZONE_FORMAT}" if not game.document_actions else answer)
     elif game.document_actions:
         parts.append(PLAN_FORMAT)
+    elif scaffold == "rap":
+        pass  # the observation only: RAP's own prompts (arena/agents/llm/rap.py) ask the questions
     elif scaffold == "grammar-reasoning":
         parts.append("Answer with two lines: `Reasoning: <one short sentence>`, then `Answer: <move>`.")
     else:
@@ -125,7 +133,7 @@ def first_messages(
 
     Fitting keeps the rules, the seat, the legal moves and the answer format whole: it drops the oldest public
     history first, then (only if still too long) cuts the middle out of the position's text."""
-    system = system_prompt(game, scaffold=scaffold, legal_list=legal_list)
+    system = system_prompt(game, scaffold=scaffold, legal_list=legal_list, state=state)
 
     def build(observation: str | None = None, history: str | None = None) -> list[dict[str, str]]:
         user = user_prompt(

@@ -41,6 +41,10 @@ class Reply:
     raw_body: bytes | None = None
     #: Promise a body, send half of it, and close the connection.
     hang_up: bool = False
+    #: The first token's alternatives (token, log-probability), sent in OpenAI's `logprobs` format; None sends none.
+    top_logprobs: list[tuple[str, float]] | None = None
+    #: More choices after the first (a request with `n` > 1).
+    more: list[str] = field(default_factory=list)
 
     def body(self) -> bytes:
         if self.raw_body is not None:
@@ -57,12 +61,20 @@ class Reply:
         }
         if self.reasoning_tokens is not None:
             usage["completion_tokens_details"] = {"reasoning_tokens": self.reasoning_tokens}
+        first: dict[str, Any] = {"index": 0, "message": message, "finish_reason": self.finish_reason, "logprobs": None}
+        if self.top_logprobs is not None:
+            alternatives = [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in self.top_logprobs]
+            first["logprobs"] = {"content": [{**alternatives[0], "top_logprobs": alternatives}]}
+        others = [
+            {"index": i, "message": {"role": "assistant", "content": text}, "finish_reason": "stop", "logprobs": None}
+            for i, text in enumerate(self.more, start=1)
+        ]
         document = {
             "id": "chatcmpl-scripted",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": self.model,
-            "choices": [{"index": 0, "message": message, "finish_reason": self.finish_reason}],
+            "choices": [first, *others],
             "usage": usage,
         }
         return json.dumps(document).encode()
@@ -106,11 +118,35 @@ def hang_up() -> Reply:
 
 
 def first_legal_move(body: dict[str, Any]) -> Reply:
-    """Answer with the first move of the prompt's `Legal moves:` line (a well-behaved model)."""
+    """Answer with the first move of the prompt's `Legal moves:` line (a well-behaved model), or in the
+    notation of BotzoneBench's prompts (arena/agents/llm/botzone_prompts.py) the first valid move they list."""
     prompt = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
-    found = re.findall(r"^Legal moves: (.+)$", prompt, re.MULTILINE)
-    move = found[-1].split(", ")[0] if found else "a1"
+    move = _botzone_first_move(prompt)
+    if move is None:
+        found = re.findall(r"^Legal moves: (.+)$", prompt, re.MULTILINE)
+        move = found[-1].split(", ")[0] if found else "a1"
     return Reply(content=f"I will take {move}.\nAnswer: {move}")
+
+
+def _botzone_first_move(prompt: str) -> str | None:
+    if found := re.search(r"^The valid moves are: ([A-C])(\d)", prompt, re.MULTILINE):  # tic-tac-toe
+        return f'{{"col": "{found.group(1)}", "row": {found.group(2)}}}'
+    if found := re.search(r"^Valid Moves:\n(.+)$", prompt, re.MULTILINE):  # Fight the Landlord
+        first = found.group(1)
+        return f"{{{first}}}" if first.startswith('"cards"') else first
+    if "(Check)" in prompt:  # hold'em: check or call
+        return "0"
+    if found := re.search(r"^\[([KQRBNP]: [a-h][1-8]-[a-h][1-8](?:-[qrbn])?)", prompt, re.MULTILINE):  # chess
+        return found.group(1)
+    if found := re.search(r"^Your valid actions are: (\([^)]*\)(?: -> \([^)]*\))?|None)", prompt, re.MULTILINE):
+        return found.group(1)  # Reversi, Ataxx
+    if "Board 15x15:" in prompt:  # Gomoku lists no moves: the first empty point
+        for line in prompt.splitlines():
+            if row := re.fullmatch(r"\s*(\d+) ((?:[.XO] ){14}[.XO])", line):
+                cells = row.group(2).split()
+                if "." in cells:
+                    return f'{{"col": "{"ABCDEFGHIJKLMNO"[cells.index(".")]}", "row": {row.group(1)}}}'
+    return None
 
 
 class _Server(ThreadingHTTPServer):

@@ -10,6 +10,7 @@ import pytest
 from arena.agents.llm.agent import ConfigError, LLMAgent
 from arena.agents.llm.prompts import COT_SENTENCE
 from arena.agents.llm_config import MAX_REPLY_CHARS
+from games import get_game
 from tests.arena.llm.scripted_server import (
     Reply,
     answer,
@@ -309,11 +310,14 @@ def test_bad_configs_are_refused(llm_config):
         LLMAgent({"base_url": llm_config["base_url"]})
 
 
-async def test_botzone_scaffold_asks_for_evaluation_reason_answer(scripted, llm_config, ttt):
-    game, state = ttt
-    scripted.push(Reply(content="Evaluation: b2 takes the centre; a1 is passive.\nReason: centre control.\nAnswer: b2"))
+async def test_botzone_scaffold_asks_for_evaluation_reason_answer(scripted, llm_config):
+    # Connect Four is not among Appendix C's games: it gets BotzoneBench's format with our rules and encoding.
+    game = get_game("connect-four")
+    state = game.initial_state(seed=1)
+    move = game.action_to_text(state, game.legal_actions(state)[3])
+    scripted.push(Reply(content=f"Evaluation: the centre column.\nReason: most lines.\nAnswer: {move}"))
     result = await LLMAgent({**llm_config, "scaffold": "botzone"}).decide(game, state, 0, 7)
-    assert result.action == 4
+    assert game.action_to_text(state, result.action) == move
     [system, user] = scripted.chat_requests()[0].body["messages"]
     assert "Evaluation: [Your Evaluation]\nReason: [Your Reason]\nAnswer: [Your Answer]" in system["content"]
     assert user["content"].endswith(

@@ -7,6 +7,7 @@ import threading
 
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import ProviderLimiter, read_reply
+from tests.arena.llm.scripted_server import Reply
 
 
 async def test_a_cancelled_waiter_does_not_lose_the_slot():
@@ -105,3 +106,12 @@ def test_replies_that_are_not_chat_completions_are_transient_api_errors():
         assert (completion.ok, completion.verdict, completion.transient) == (False, "api_error", True), body
     odd = read_reply(b'{"choices": [{"message": {"content": [{"type": "text", "text": "Answer: b2"}]}}]}', 1)
     assert (odd.ok, odd.content, odd.prompt_tokens, odd.model) == (True, "Answer: b2", 0, "")
+
+
+def test_the_first_tokens_log_probabilities_and_every_choice_are_read():
+    body = Reply(content="Yes", top_logprobs=[("Yes", -0.25), (" no", -1.5)], more=["no", "yes"]).body()
+    completion = read_reply(body, latency_ms=1)
+    assert completion.top_logprobs == [("Yes", -0.25), (" no", -1.5)]
+    assert completion.choices == ["Yes", "no", "yes"]
+    plain = read_reply(Reply(content="Yes").body(), latency_ms=1)  # a server that sends `"logprobs": null`
+    assert (plain.top_logprobs, plain.choices) == (None, ["Yes"])

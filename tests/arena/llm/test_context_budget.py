@@ -10,6 +10,7 @@ from functools import cache
 import pytest
 
 from arena.agents.llm.agent import prompt_budget
+from arena.agents.llm.botzone_prompts import TEMPLATES
 from arena.agents.llm.local import (
     GEMMA3,
     SMOLLM2,
@@ -142,3 +143,21 @@ def test_history_is_dropped_oldest_first_and_the_rules_and_legal_moves_stay():
     assert lines[-1] in user
     assert lines[0] not in user
     assert "earliest entries left out to fit the context" in user
+
+
+@pytest.mark.parametrize("slug", sorted(TEMPLATES))
+def test_botzonebenchs_own_prompts_fit_every_local_model(slug):
+    """Appendix C's prompts are sent whole (nothing in them is cut): the longest, with three invalid outputs
+    appended as a retry does, fits the smallest local budget by the models' own counts."""
+    game = get_game(slug)
+    budget = min(budget for _model, budget in budgets())
+    longest = max(
+        (first_messages(game, s, game.current_player(s), scaffold="botzone", legal_texts=[]) for s in states(slug)),
+        key=lambda messages: sum(len(m["content"]) for m in messages),
+    )
+    retried = [
+        longest[0],
+        {"role": "user", "content": longest[1]["content"] + "\n" + TEMPLATES[slug].retry(["x" * 120] * 3)},
+    ]
+    for model in (SMOLLM2, GEMMA3):
+        assert real_tokens(model, retried) <= budget, (model, slug)

@@ -92,6 +92,23 @@ async def test_the_seeded_grammar_models_reason_briefly_then_make_a_legal_move_o
     assert attempt.completion_tokens > 0
 
 
+async def test_the_local_server_gives_rap_its_log_probabilities(local_llm_port):
+    """llama.cpp's server returns `logprobs` in OpenAI's format, so `rap` reads its rewards from them (no sampling)."""
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2)
+    config = {
+        **spec["config"], "scaffold": "rap", "rap_iterations": 1, "rap_depth": 1, "rap_actions": 2,
+        "max_tokens": 24, "retries": 0,
+    }  # fmt: skip
+    game = get_game("tic-tac-toe")
+    state = game.apply(game.initial_state(seed=3), 4)
+    result = await LLMAgent(config).decide(game, state, 1, 3)
+    [attempt] = result.attempts
+    assert attempt.verdict == Attempt.Verdict.OK, attempt.message
+    assert game.is_legal(state, result.action)
+    assert "logprobs)" in attempt.reasoning_text  # a probability read from log-probabilities
+    assert "sampling from here on" not in attempt.reasoning_text
+
+
 def longest_prompt_state(slug: str, games: int):
     """The position whose prompt is the longest over `games` random games, and that prompt's length."""
     game, longest = get_game(slug), (0, None)

@@ -33,7 +33,7 @@ async def test_the_prompt_gives_format_and_one_marked_example_but_no_list(script
     assert "For illustration only, one valid plan" in text
     # Of the sample plans kept for bots and the UI, only the one example is shown, and marked as such.
     assert sum(plan in text for plan in listed) <= 1
-    assert PROMPT_VERSION == "2"
+    assert PROMPT_VERSION == "3"
 
 
 async def test_a_plan_of_the_models_own_is_judged_by_the_rules(scripted, llm_config):

@@ -1,63 +1,202 @@
-"""The RAP scaffold against the scripted server: the model proposes, predicts and values; a budgeted search decides."""
+"""GameBench's RAP against the scripted server: a hand-computed tree, the search picks the move.
+
+The scripted model answers each of Appendix H's prompts by what it asks, so the tree is known (tic-tac-toe's
+opening; the model shortlists b2 then a1 of the nine legal moves; below the root it predicts actions p, q):
+
+    intuition P("0") = 0.6, P("1") = 0.4 everywhere; self-evaluation P(yes): b2 0.8, a1 0.6, else 0.6;
+    P(win): after b2 0, after a1 0.8, deeper 0.6
+    fast reward = intuition + self-evaluation:  b2 1.4, a1 1.0, p 1.2, q 1.0
+    reward = fast reward + 2·P(win) − 1:        b2 0.4, a1 1.6, p 1.4 (q 1.2)
+
+llm-reasoners' MCTS (UCT weight 1; an unvisited child is scored by its fast reward; a node at the depth
+limit reached by selection stays unexpanded and counts its fast reward) runs b2 → p greedily, then selects
+b2 → p, b2 → p, b2 → q, b2 → q (Q(b2) falls from 1.8 to 1.64), and in the sixth iteration a1, whose UCT
+1.0 + √(ln 5) = 2.27 passes b2's 1.64 + √(ln 5 / 5) = 2.21; a1 → p follows greedily, and a1 keeps the
+last four iterations (a1 → p, p, q, q: Q(a1) = (3 · 3.0 + 2 · 2.6) / 5 = 2.84). The best trajectory
+to depth 2 is a1 → p (1.6 + 1.4 = 3.0) over b2 → p (0.4 + 1.4 = 1.8): the search plays a1, which a greedy
+pick on the fast reward (b2) would not.
+"""
 
 from __future__ import annotations
 
+import math
+import re
+
 import pytest
 
+from arena.agents.llm import rap
 from arena.agents.llm.agent import ConfigError, LLMAgent
-from arena.agents.llm.rap import predicted_value, proposed_moves
-from tests.arena.llm.scripted_server import Reply, answer
+from arena.agents.llm.rap import sampled_answer, token_probability
+from tests.arena.llm.scripted_server import Reply
+
+SELF_EVAL = {"b2": 0.8, "a1": 0.6}
+WIN = {"after b2": 0.0, "after a1": 0.8}
+INTUITION = [0.6, 0.4]
 
 
-def test_reading_the_policy_and_the_world_model():
-    assert proposed_moves("Thinking…\nMove: b2\n**Move:** `a1`\nMove: b2\nMove: c3", 2) == ["b2", "a1"]
-    assert predicted_value("X in the centre.\nValue: 0.8") == 0.8
-    assert predicted_value("Value: 0.2 … no, Value: 1.7") == 1.0  # clamped; the last one counts
-    assert predicted_value("no number") is None
+def observed_state(body: dict) -> str:
+    """The state in the prompt's prefix (the last user message that carries one)."""
+    marker = "Your observation of the game is between <state> and </state>:\n<state>\n"
+    text = next(m["content"] for m in reversed(body["messages"]) if marker in m["content"])
+    return text.split(marker)[-1].split("\n</state>")[0]
 
 
-async def test_rap_searches_its_own_predictions_then_answers(scripted, llm_config, ttt):
+def wanted(body: dict) -> dict[str, float]:
+    """What a probability prompt's first token should be, with its probability."""
+    question = body["messages"][-1]["content"]
+    if question == rap.SELECT_ASK:
+        return {str(i): p for i, p in enumerate(INTUITION)}
+    if question == rap.SELF_EVAL_ASK:
+        p = SELF_EVAL.get(body["messages"][-2]["content"], 0.6)
+    else:
+        assert question.endswith(rap.WIN_ASK)
+        p = WIN.get(observed_state(body), 0.6)
+    return {"Yes": p, "No": 1 - p}
+
+
+def model(*, logprobs: bool):
+    """A world model answering Appendix H's prompts; with `logprobs` off, as a server that never sends them."""
+
+    def respond(body: dict) -> Reply:
+        question = body["messages"][-1]["content"]
+        if body.get("max_tokens") in (1, rap.SAMPLE_TOKENS):  # a probability prompt
+            distribution = wanted(body)
+            if logprobs:
+                top = [(t, math.log(p)) for t, p in distribution.items() if p > 0]
+                return Reply(content=top[0][0], top_logprobs=top)
+            n = int(body.get("n") or 1)
+            answers = [t for t, p in distribution.items() for _ in range(round(p * n))][:n]
+            return Reply(content=answers[0], more=answers[1:])
+        if question.endswith("Answer with one line: `Answer: <move>`."):  # the direct answer
+            return Reply(content="Answer: c3")
+        state = observed_state(body)
+        if "most promising" in question:
+            return Reply(content="<actions>\nb2\na1\n</actions>")
+        if question.endswith(rap.OTHERS_Q):
+            return Reply(content="<others>O answers in a corner.</others>")
+        if question == rap.STATE_Q:
+            action = body["messages"][-4]["content"]
+            after = f"after {action}" if state.startswith("You play") else f"{state}, {action}"
+            return Reply(content=f"<state>{after}</state>")
+        if question.endswith(rap.ACTIONS_Q):
+            return Reply(content="<actions>\n0. p\n1. q\n</actions>")
+        raise AssertionError(f"unexpected prompt: {question[-200:]}")
+
+    return respond
+
+
+def rap_config(llm_config, **fields):
+    return {**llm_config, "scaffold": "rap", "rap_actions": 2, "price_in_per_mtok": 1.0, **fields}
+
+
+async def test_the_search_plays_the_trajectory_with_the_highest_reward(scripted, llm_config, ttt):
     game, state = ttt
-    scripted.push(
-        Reply(content="Move: b2\nMove: a1\nMove: z9"),  # policy at the root: z9 is not a legal move, dropped
-        Reply(content="X holds the centre.\nValue: 0.8"),  # world model after b2
-        Reply(content="X holds a corner.\nValue: 0.3"),  # world model after a1
-        answer("b2", prompt_tokens=40, completion_tokens=4),  # the answer, told what the search found
-    )
-    config = {**llm_config, "scaffold": "rap", "rap_calls": 3, "rap_depth": 1, "price_in_per_mtok": 1.0}
-    result = await LLMAgent(config).decide(game, state, 0, 7)
-    assert result.action == 4
+    scripted.responder = model(logprobs=True)
+    result = await LLMAgent(rap_config(llm_config)).decide(game, state, 0, 7)
+    assert game.action_to_text(state, result.action) == "a1"
+    [attempt] = result.attempts  # the search's choice is the decision's one attempt: no answer prompt
+    assert (attempt.verdict, attempt.parsed_action, attempt.raw_text) == ("ok", "a1", "Answer: a1")
     requests = scripted.chat_requests()
-    assert len(requests) == 4  # 3 search calls (the budget) and the answer
-    final = requests[-1].body["messages"][-1]["content"]
-    assert "b2: estimated value 0.80 over 1 look-ahead(s)" in final
-    assert final.index("b2: estimated") < final.index("a1: estimated")  # best first
-    [attempt] = result.attempts
-    assert attempt.verdict == "ok"
-    assert attempt.reasoning_text.startswith("RAP search (3 calls)")
-    assert "Suppose `a1` is played now" in attempt.reasoning_text
-    assert attempt.prompt_tokens == 3 * 50 + 40  # the search's calls are charged to the decision
-    assert attempt.cost == pytest.approx(190 / 1_000_000)
+    assert not any(r.body["messages"][-1]["content"].endswith("`Answer: <move>`.") for r in requests)
+    probability_calls = [r.body for r in requests if r.body.get("logprobs")]
+    assert probability_calls
+    assert all(b["max_tokens"] == 1 and b["top_logprobs"] == 20 for b in probability_calls)
+    assert attempt.reasoning_text.startswith(f"RAP search ({len(requests)} calls)")
+    assert "- b2: 1.400, 0.400, 5, 1.640" in attempt.reasoning_text  # fast reward, reward, visits, Q
+    assert "- a1: 1.000, 1.600, 5, 2.840" in attempt.reasoning_text
+    assert attempt.prompt_tokens == 50 * len(requests)  # every search call is charged to the decision
+    assert attempt.cost == pytest.approx(50 * len(requests) / 1_000_000)
+    # Each node is predicted once (calls are memoised), so the tree bounds the calls: shortlist 1, root 1 + 2,
+    # 2 depth-1 nodes × (others ≤ 1, state, win, actions, intuition, 2 self-evaluations), 4 depth-2 × 3.
+    assert len(requests) <= 1 + 3 + 2 * 7 + 4 * 3
 
 
-async def test_a_deeper_search_stays_within_its_call_budget(scripted, llm_config, ttt):
+async def test_without_log_probabilities_the_probabilities_are_sampled(scripted, llm_config, ttt):
     game, state = ttt
-    scripted.push(
-        Reply(content="Move: b2"),
-        Reply(content="X centre.\nValue: 0.6"),
-        Reply(content="Move: a1"),  # policy on the predicted position (depth 2)
-        Reply(content="O corner.\nValue: 0.5"),
-        answer("b2"),
-    )
-    config = {**llm_config, "scaffold": "rap", "rap_calls": 4, "rap_depth": 2}
-    result = await LLMAgent(config).decide(game, state, 0, 7)
-    assert result.action == 4
-    assert len(scripted.chat_requests()) == 5
-    assert (
-        "b2: estimated value 0.55 over 2 look-ahead(s)" in scripted.chat_requests()[-1].body["messages"][-1]["content"]
-    )
+    scripted.responder = model(logprobs=False)
+    result = await LLMAgent(rap_config(llm_config)).decide(game, state, 0, 7)
+    assert game.action_to_text(state, result.action) == "a1"
+    [attempt] = result.attempts
+    assert "the endpoint returned no log-probabilities: sampling from here on" in attempt.reasoning_text
+    # After the first probability prompt found none, each is asked for 5 answers at temperature 1 in one call.
+    samples = [r.body for r in scripted.chat_requests() if r.body.get("max_tokens") == rap.SAMPLE_TOKENS]
+    assert samples
+    assert all((b["n"], b["temperature"], "logprobs" in b) == (5, 1.0, False) for b in samples)
+    # Five samples read every probability of this tree exactly (all are fifths): the same tree, the same move.
+    assert "- b2: 1.400, 0.400, 5, 1.640" in attempt.reasoning_text
+    assert "- a1: 1.000, 1.600, 5, 2.840" in attempt.reasoning_text
+
+
+async def test_the_call_budget_stops_the_search_and_the_roots_best_estimate_is_played(scripted, llm_config, ttt):
+    game, state = ttt
+    scripted.responder = model(logprobs=True)
+    result = await LLMAgent(rap_config(llm_config, rap_calls=4)).decide(game, state, 0, 7)
+    # Shortlist, intuition and two self-evaluations fit; the world model's first call does not. b2's fast
+    # reward (1.4) is then the best the search knows.
+    assert len(scripted.chat_requests()) == 4
+    assert game.action_to_text(state, result.action) == "b2"
+    assert "## search stopped: the call budget (rap_calls = 4) ran out" in result.attempts[0].reasoning_text
+
+
+async def test_a_failing_provider_ends_the_search_and_the_model_answers_directly(scripted, llm_config, ttt):
+    game, state = ttt
+    scripted.push(Reply(content="<actions>\nb2\na1\n</actions>"), Reply(status=503, raw_body=b'{"error": {}}'))
+    scripted.responder = model(logprobs=True)
+    result = await LLMAgent(rap_config(llm_config)).decide(game, state, 0, 7)
+    assert game.action_to_text(state, result.action) == "c3"
+    [attempt] = result.attempts
+    assert attempt.reasoning_text.startswith("RAP search (2 calls)")
+    assert attempt.prompt_tokens == 2 * 50  # the answer's and the shortlist's (the failed call reported none)
+
+
+def test_reading_probabilities_and_samples():
+    top = [("Yes", math.log(0.6)), (" yes", math.log(0.1)), ("No", math.log(0.2))]
+    assert token_probability(top, "yes") == pytest.approx(0.7 / 0.9)  # variants summed, normalised over top-k
+    assert token_probability(top, "maybe") == 0.0
+    assert [sampled_answer(t) for t in ("**Yes.**", "1. b2", " no", "")] == ["yes", "1", "no", ""]
+    assert rap.parse_actions("<actions>\n0. e4\n1) d4\n- e4\n</actions>", 5) == ["e4", "d4"]
+    assert rap.parse_tagged("no tags here", "state") is None
+    assert re.search(r"</action>:$", rap.SELECT_Q)  # Appendix H's own mismatched tag, kept word for word
 
 
 def test_rap_budgets_are_bounded(llm_config):
-    with pytest.raises(ConfigError, match="rap_calls must be a whole number from 2 to 16"):
-        LLMAgent({**llm_config, "scaffold": "rap", "rap_calls": 500})
+    with pytest.raises(ConfigError, match="rap_calls must be a whole number from 4 to 400"):
+        LLMAgent({**llm_config, "scaffold": "rap", "rap_calls": 1000})
+    with pytest.raises(ConfigError, match="rap_actions must be a whole number from 2 to 10"):
+        LLMAgent({**llm_config, "scaffold": "rap", "rap_actions": 11})
+
+
+async def test_the_decision_budget_bounds_the_search(scripted, llm_config, ttt):
+    game, state = ttt
+    scripted.responder = model(logprobs=True)
+    result = await LLMAgent(rap_config(llm_config, decision_budget_s=1e-9)).decide(game, state, 0, 7)
+    assert result.action is None  # out of time before the first call: the match's fallback policy moves
+    assert scripted.chat_requests() == []
+
+
+def test_the_prompts_are_appendix_hs_words():
+    from pathlib import Path
+
+    paper = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "004_ac22f438e0c45140.txt"
+    text = paper.read_text()
+    appendix = re.sub(r"\s+", " ", text[text.index("H RAP prompting") : text.index("I Additional game selection")])
+    appendix = appendix.replace("’", "'")
+    for words in (
+        rap.ACTIONS_Q,
+        rap.SELECT_Q,
+        rap.SELECT_ASK,
+        rap.WRITE_ACTION,
+        rap.WRITE_OTHERS,
+        rap.SELF_EVAL_ASK,
+        rap.OTHERS_Q,
+        rap.OTHERS_EXAMPLE,
+        rap.STATE_Q,
+        rap.WIN_ASK,
+        "My opponent will reveal the middle door",
+        "The left and right doors are closed, and the middle is open. There is no prize behind it.",
+        "You are playing a game called monty hall.",
+        "there are three doors, behind one of which there is a prize. Select the door with the prize.",
+        "You are now playing a game called",
+        "Your observation of the game is between <state> and </state>:",
+    ):
+        assert re.sub(r"\s+", " ", words) in appendix, words
