@@ -19,9 +19,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 
-from arena.agents.base import AttemptData, DecisionResult
 from arena.models import Agent, Attempt, Challenge, Decision, Match, Seat, Tournament
 from arena.play.live_limits import limit
+from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.selectors import socket_seats
 from arena.record.services import (
     LOCK_QUERY,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.agents.llm.agent import ConfigError, LLMAgent
+from arena.agents.base import AgentConfigError
+from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.rap import predicted_value, proposed_moves
 from tests.arena.llm.scripted_server import Reply, answer
 
@@ -59,5 +60,5 @@ async def test_a_deeper_search_stays_within_its_call_budget(scripted, llm_config
 
 
 def test_rap_budgets_are_bounded(llm_config):
-    with pytest.raises(ConfigError, match="rap_calls must be a whole number from 2 to 16"):
+    with pytest.raises(AgentConfigError, match="rap_calls must be a whole number from 2 to 16"):
         LLMAgent({**llm_config, "scaffold": "rap", "rap_calls": 500})
