@@ -22,15 +22,7 @@ import redis
 from django.conf import settings
 from django.core.cache import cache
 
-#: name -> default; override any of them with the ARENA_PLAY_LIMITS environment variable
-#: ("sockets_per_address=500,sockets_per_match=100", read by arena.config).
-DEFAULT_LIMITS = {
-    "sockets_per_person": 8,  # open match sockets of one account or guest session (tabs)
-    "sockets_per_address": 64,  # of one client address, whoever is signed in
-    "sockets_per_match": 200,  # watchers of one match (its players are not counted)
-    "bot_sockets_per_token": 4,  # bot-account sockets (/ws/bot/) open with one API token
-    "rejected_tries_kept": 10,  # a person's rejected moves stored per decision; the rest are counted
-}
+from arena.limits import PLAY_LIMITS
 
 #: Why a socket is refused, by counter (a close reason: at most 123 bytes).
 REFUSALS = {
@@ -49,7 +41,7 @@ TOO_MANY_SOCKETS = 4429
 
 def limit(name: str) -> int:
     """The limit `name` as configured, else its default."""
-    return getattr(settings, "ARENA_PLAY_LIMITS", {}).get(name, DEFAULT_LIMITS[name])
+    return getattr(settings, "ARENA_PLAY_LIMITS", {}).get(name, PLAY_LIMITS[name])
 
 
 def _window(now: float | None = None) -> int:
