@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 #: name -> (hits allowed, window in seconds), for each address and each person; override with ARENA_RATE_LIMITS.
 RATE_LIMITS = {
     "match_create": (30, 60),  # lobby games, open challenges and accepted challenges
@@ -48,3 +50,8 @@ PROGRAM_LIMITS_MAX: dict[str, Any] = {
     "file_mb": 256,
     "disk_mb": 1024,
 }
+
+
+def play_limit(name: str) -> int:
+    """Live play's limit `name` as configured (ARENA_PLAY_LIMITS), else its default."""
+    return getattr(settings, "ARENA_PLAY_LIMITS", {}).get(name, PLAY_LIMITS[name])

@@ -31,7 +31,6 @@ from arena.play.forms import (
     UCIAgentForm,
     WebsocketBotForm,
 )
-from arena.play.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.play.ratelimit import limited
 from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
 from arena.play.results import result_text
@@ -39,6 +38,7 @@ from arena.play.views import current_person
 from arena.record.agents import agent_create, agent_update, public_config
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
+from arena.record.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.record.selectors import agent_game_records, first_run_progress, match_list
 from arena.record.services import ServiceError
 from arena.record.visibility import (

@@ -16,8 +16,8 @@ from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt
 from arena.play.boards import PYTHON_BOARDS
 from arena.play.live_panel import live_panel_html
 from arena.play.move_list import move_groups, move_list_html, move_rows
-from arena.play.people import person_seats
 from arena.play.results import result_text
+from arena.record.people import person_seats
 from arena.record.selectors import match_state_at, seat_versions, tournament_progress
 from arena.record.visibility import (
     decision_annotatable,

@@ -13,8 +13,8 @@ from django.utils.html import escape
 
 from arena.asgi import application
 from arena.models import Agent, Match
-from arena.play.people import person_agent_for_user, person_match_create
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user, person_match_create
 from arena.record.selectors import match_state_at
 from games import get_game
 

@@ -12,9 +12,9 @@ from django.utils.html import escape
 
 from arena.models import Agent
 from arena.play.move_list import move_list_html
-from arena.play.people import guest_agent_create, person_match_create
 from arena.play.rendering import live_match_html
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create, person_match_create
 from arena.record.services import decision_record, match_claim, match_create
 from arena.runner.loop import run_match
 from games import get_game
