@@ -25,12 +25,13 @@ from arena.api.presence import bot_presence_clear, bot_presence_mark
 from arena.api.services import api_token_touch, live_token
 from arena.limits import play_limit
 from arena.models import Agent, ApiToken, Match, Seat
+from arena.play.broadcast import broadcast_match_updated
 from arena.play.consumers import MAX_FRAME_BYTES, MAX_PLY, FrameError
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease
 from arena.play.ratelimit import ConnectionBudget, socket_address
 from arena.record.people import person_move
 from arena.record.services import ServiceError
-from arena.runner.loop import broadcast_match_updated, run_match
+from arena.runner.loop import run_match
 from games import IllegalAction, get_game
 from games.base import to_jsonable
 
