@@ -1,7 +1,7 @@
 """The defaults of every limit a setting may override, by setting.
 
 They sit below everything, so `arena.config` checks an override's names without importing the code that
-applies the limit: the site's rate limits (`arena.play.ratelimit`), live play's bounds
+applies the limit: the site's rate limits (`arena.pages.ratelimit`), live play's bounds
 (`arena.play.live_limits`) and the outside agents' sandbox (`arena.agents.sandbox`).
 """
 

@@ -27,9 +27,9 @@ LEGAL = re.compile(r'<script id="match-\d+-legal" type="application/json">(.*?)<
 
 #: (label, file fragment, function) whose cumulative time is reported as a share of the total.
 PARTS = [
-    ("live panel render (live_match_html)", "arena/play/rendering.py", "live_match_html"),
-    ("  board (connect_four_board)", "arena/play/boards.py", "connect_four_board"),
-    ("  legal moves", "arena/play/rendering.py", "legal_moves"),
+    ("live panel render (live_match_html)", "arena/pages/rendering.py", "live_match_html"),
+    ("  board (connect_four_board)", "arena/pages/boards.py", "connect_four_board"),
+    ("  legal moves", "arena/pages/rendering.py", "legal_moves"),
     ("person's move (person_move)", "arena/record/people.py", "person_move"),
     ("decisions written (decisions_write)", "arena/record/services.py", "decisions_write"),
     ("bot decisions recorded (decisions_record)", "arena/record/services.py", "decisions_record"),

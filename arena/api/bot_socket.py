@@ -21,16 +21,16 @@ from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from arena.agents.history import match_moves
-from arena.api.presence import bot_presence_clear, bot_presence_mark
-from arena.api.services import api_token_touch, live_token
+from arena.agents.presence import bot_presence_clear, bot_presence_mark
 from arena.limits import play_limit
 from arena.models import Agent, ApiToken, Match, Seat
+from arena.pages.ratelimit import ConnectionBudget, socket_address
 from arena.play.broadcast import broadcast_match_updated
 from arena.play.consumers import MAX_FRAME_BYTES, MAX_PLY, FrameError
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease
-from arena.play.ratelimit import ConnectionBudget, socket_address
 from arena.record.people import person_move
 from arena.record.services import ServiceError
+from arena.record.tokens import api_token_touch, live_token
 from arena.runner.loop import run_match
 from games import IllegalAction, get_game
 from games.base import to_jsonable

@@ -11,8 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.play.ratelimit import limited
 from arena.record.services import ServiceError
 from arena.studies import selectors
 from arena.studies.forms import QuestionnaireForm, StudyForm, study_initial

@@ -9,8 +9,8 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.play.ratelimit import limited
 from arena.record.selectors import match_list
 from ratings import charts
 from ratings.filters import FilterError, choice

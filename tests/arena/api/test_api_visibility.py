@@ -11,7 +11,7 @@ from django.test import Client
 
 from arena.agents.history import match_moves
 from arena.models import Match
-from arena.play.move_list import move_groups
+from arena.pages.move_list import move_groups
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_claim, match_create

@@ -11,13 +11,13 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
-from arena.api.services import api_token_create, api_token_revoke
 from arena.asgi import application
 from arena.limits import RATE_LIMITS
 from arena.models import Agent, Match
-from arena.play.views import opponent_choices
+from arena.pages.people import opponent_choices
 from arena.record.agents import agent_create, bots_ensure
 from arena.record.services import match_create
+from arena.record.tokens import api_token_create, api_token_revoke
 from arena.runner.loop import run_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
