@@ -7,9 +7,11 @@ class ArenaConfig(AppConfig):
 
     def ready(self) -> None:
         from arena.evaluate.services import evaluation_stop_on_budget
-        from arena.record.signals import match_finished
+        from arena.play.broadcast import announce_on_match_updated
+        from arena.record.signals import match_finished, match_updated
         from arena.tournaments.services import tournament_advance_on_match_finished
 
         match_finished.connect(tournament_advance_on_match_finished, dispatch_uid="tournament_advance")
         # After the tournament's receiver, so matches it has just scheduled are cancelled too.
         match_finished.connect(evaluation_stop_on_budget, dispatch_uid="evaluation_budget")
+        match_updated.connect(announce_on_match_updated, dispatch_uid="live_pages")

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from arena.limits import PLAY_LIMITS, PROGRAM_LIMITS_MAX, RATE_LIMITS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 TRUE = {"1", "true", "yes", "on"}
@@ -31,13 +33,13 @@ class Config:
     https: bool
     #: Header a trusted reverse proxy sets to the client's address ("" when clients connect directly).
     client_ip_header: str = ""
-    #: Overrides of arena.play.ratelimit's DEFAULT_LIMITS: name -> (hits, window in seconds).
+    #: Overrides of arena.limits' RATE_LIMITS: name -> (hits, window in seconds).
     rate_limits: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: Failed logins per account name and address before they lock, and the lock's length (django-axes).
     login_lockout: dict[str, int] = field(default_factory=lambda: {"failures": 5, "cooloff_s": 900})
-    #: Overrides of arena.play.live_limits' DEFAULT_LIMITS: name -> number.
+    #: Overrides of arena.limits' PLAY_LIMITS: name -> number.
     play_limits: dict[str, int] = field(default_factory=dict)
-    #: Overrides of arena.agents.sandbox's MAX_LIMITS: the largest limit an outside agent may be given.
+    #: Overrides of arena.limits' PROGRAM_LIMITS_MAX: the largest limit an outside agent may be given.
     program_limits_max: dict[str, int] = field(default_factory=dict)
     #: Leaderboard snapshots with filters kept at once, and cached dataset exports kept on disk.
     max_filtered_snapshots: int = 20
@@ -95,38 +97,32 @@ def _known(name: str, item: str, key: str, known: Iterable[str]) -> str:
 
 def _rate_limits(env: dict[str, str], name: str) -> dict[str, tuple[int, int]]:
     """`match_create=30/60,signup=5/3600` -> {"match_create": (30, 60), "signup": (5, 3600)}."""
-    from arena.play.ratelimit import DEFAULT_LIMITS
-
     limits = {}
     for item, key, value in _items(env, name):
         hits, _, window = (part.strip() for part in value.partition("/"))
         if not (hits.isdigit() and window.isdigit() and int(window) > 0):
             raise ConfigError(f"{name}: {item!r} is not name=hits/seconds, e.g. match_create=30/60.")
-        limits[_known(name, item, key, DEFAULT_LIMITS)] = (int(hits), int(window))
+        limits[_known(name, item, key, RATE_LIMITS)] = (int(hits), int(window))
     return limits
 
 
 def _play_limits(env: dict[str, str], name: str) -> dict[str, int]:
     """`sockets_per_address=500,rejected_tries_kept=3` -> {"sockets_per_address": 500, "rejected_tries_kept": 3}."""
-    from arena.play.live_limits import DEFAULT_LIMITS
-
     limits = {}
     for item, key, value in _items(env, name):
         if not value.isdigit():
             raise ConfigError(f"{name}: {item!r} is not name=number, e.g. sockets_per_match=200.")
-        limits[_known(name, item, key, DEFAULT_LIMITS)] = int(value)
+        limits[_known(name, item, key, PLAY_LIMITS)] = int(value)
     return limits
 
 
 def _program_limits_max(env: dict[str, str], name: str) -> dict[str, int]:
     """`time_s=30,memory_mb=1024` -> {"time_s": 30, "memory_mb": 1024}."""
-    from arena.agents.sandbox import MAX_LIMITS
-
     limits = {}
     for item, key, value in _items(env, name):
         if not value.isdigit() or int(value) < 1:
             raise ConfigError(f"{name}: {item!r} is not name=number (at least 1), e.g. time_s=30.")
-        limits[_known(name, item, key, MAX_LIMITS)] = int(value)
+        limits[_known(name, item, key, PROGRAM_LIMITS_MAX)] = int(value)
     return limits
 
 

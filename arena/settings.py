@@ -59,9 +59,9 @@ AXES_FAILURE_LIMIT = CONFIG.login_lockout["failures"]
 AXES_COOLOFF_TIME = timedelta(seconds=CONFIG.login_lockout["cooloff_s"])
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True  # forgets only the failures of that name from that address
-AXES_USERNAME_CALLABLE = "arena.play.ratelimit.lockout_username"
-AXES_CLIENT_IP_CALLABLE = "arena.play.ratelimit.lockout_address"
-AXES_LOCKOUT_CALLABLE = "arena.play.views.login_locked_out"
+AXES_USERNAME_CALLABLE = "arena.pages.ratelimit.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "arena.pages.ratelimit.lockout_address"
+AXES_LOCKOUT_CALLABLE = "arena.pages.people.login_locked_out"
 AXES_DISABLE_ACCESS_LOG = True  # no record of successful logins is kept
 AXES_VERBOSE = False
 

@@ -3,24 +3,23 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena.api.routes import api
-from arena.pages import evaluate, tokens, views
-from arena.play import views as play_views
+from arena.pages import evaluate, people, studies, tokens, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("games/", views.game_list, name="game-list"),
     path("games/<slug:slug>/", views.game_detail, name="game-detail"),
-    path("play/", play_views.lobby, name="play"),
-    path("play/opponents/", play_views.lobby_opponents, name="play-opponents"),
-    path("play/<int:pk>/", play_views.play_match, name="play-match"),
-    path("play/ladder/", play_views.ladder_start, name="ladder-start"),
-    path("play/ladder/<slug:slug>/", play_views.ladder_climb, name="ladder-climb"),
-    path("challenges/<int:pk>/accept/", play_views.challenge_accept_view, name="challenge-accept"),
-    path("challenges/<int:pk>/cancel/", play_views.challenge_cancel_view, name="challenge-cancel"),
-    path("accounts/signup/", play_views.signup, name="signup"),
-    path("accounts/login/", play_views.login_guarded(play_views.PersonLoginView.as_view()), name="login"),
-    path("accounts/merge-guest/", play_views.guest_merge_view, name="guest-merge"),
+    path("play/", people.lobby, name="play"),
+    path("play/opponents/", people.lobby_opponents, name="play-opponents"),
+    path("play/<int:pk>/", people.play_match, name="play-match"),
+    path("play/ladder/", people.ladder_start, name="ladder-start"),
+    path("play/ladder/<slug:slug>/", people.ladder_climb, name="ladder-climb"),
+    path("challenges/<int:pk>/accept/", people.challenge_accept_view, name="challenge-accept"),
+    path("challenges/<int:pk>/cancel/", people.challenge_cancel_view, name="challenge-cancel"),
+    path("accounts/signup/", people.signup, name="signup"),
+    path("accounts/login/", people.login_guarded(people.PersonLoginView.as_view()), name="login"),
+    path("accounts/merge-guest/", people.guest_merge_view, name="guest-merge"),
     path("accounts/tokens/", tokens.api_tokens, name="api-tokens"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
@@ -38,17 +37,29 @@ urlpatterns = [
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<slug:slug>/progress/", views.tournament_progress_fragment, name="tournament-progress"),
     path("evaluate/", evaluate.evaluation_list, name="evaluation-list"),
-    path("studies/", include("arena.studies.urls")),
+    path("studies/", studies.study_list, name="study-list"),
+    path("studies/new/", studies.study_edit, name="study-new"),
+    path("studies/<slug:slug>/", studies.study_entry, name="study-entry"),
+    path("studies/<slug:slug>/questionnaire/", studies.study_questionnaire, name="study-questionnaire"),
+    path("studies/<slug:slug>/next/", studies.study_next, name="study-next"),
+    path("studies/<slug:slug>/withdraw/", studies.study_withdraw, name="study-withdraw"),
+    path("studies/<slug:slug>/edit/", studies.study_edit, name="study-edit"),
+    path("studies/<slug:slug>/results/", studies.study_results, name="study-results"),
+    path("studies/<slug:slug>/open/", studies.study_open, name="study-open"),
+    path(
+        "studies/<slug:slug>/participants/<str:code>/exclude/", studies.participant_exclude_view, name="study-exclude"
+    ),
+    path("studies/<slug:slug>/export.<str:fmt>", studies.study_export, name="study-export"),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
     path(
         "accounts/password_reset/",
-        play_views.rate_limited("password_reset", "Too many password reset requests from here.")(
+        people.rate_limited("password_reset", "Too many password reset requests from here.")(
             auth_views.PasswordResetView.as_view()
         ),
         name="password_reset",
     ),  # before django.contrib.auth.urls, which holds the same path unlimited
     path("accounts/", include("django.contrib.auth.urls")),
-    path("admin/login/", play_views.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too
+    path("admin/login/", people.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too
     path("admin/", admin.site.urls),
 ]

@@ -27,9 +27,9 @@ def main() -> None:
     setup_django()
     from django.contrib.auth.models import User
 
-    from arena.play.people import person_agent_for_user
-    from arena.play.rendering import live_match_html
+    from arena.pages.rendering import live_match_html
     from arena.record.agents import bots_ensure
+    from arena.record.people import person_agent_for_user
     from arena.record.services import decision_record, match_claim, match_create
 
     person = person_agent_for_user(user=User.objects.create_user("pat", password="pw-123456"))

@@ -60,7 +60,7 @@ PREPARE_PLAYERS = """
 import json
 from django.contrib.sessions.backends.db import SessionStore
 from arena.models import Agent
-from arena.play.people import guest_agent_create, person_match_create
+from arena.record.people import guest_agent_create, person_match_create
 bot = Agent.objects.get(slug="connect-four-lv0")
 out = []
 for n in range({count}):

@@ -27,10 +27,10 @@ LEGAL = re.compile(r'<script id="match-\d+-legal" type="application/json">(.*?)<
 
 #: (label, file fragment, function) whose cumulative time is reported as a share of the total.
 PARTS = [
-    ("live panel render (live_match_html)", "arena/play/rendering.py", "live_match_html"),
-    ("  board (connect_four_board)", "arena/play/boards.py", "connect_four_board"),
-    ("  legal moves", "arena/play/rendering.py", "legal_moves"),
-    ("person's move (person_move)", "arena/play/people.py", "person_move"),
+    ("live panel render (live_match_html)", "arena/pages/rendering.py", "live_match_html"),
+    ("  board (connect_four_board)", "arena/pages/boards.py", "connect_four_board"),
+    ("  legal moves", "arena/pages/rendering.py", "legal_moves"),
+    ("person's move (person_move)", "arena/record/people.py", "person_move"),
     ("decisions written (decisions_write)", "arena/record/services.py", "decisions_write"),
     ("bot decisions recorded (decisions_record)", "arena/record/services.py", "decisions_record"),
     ("runner claim (match_claim)", "arena/record/services.py", "match_claim"),
@@ -61,8 +61,8 @@ def prepare(games: int) -> list[tuple[int, str]]:
     from django.contrib.sessions.backends.db import SessionStore
 
     from arena.models import Agent
-    from arena.play.people import guest_agent_create, person_match_create
     from arena.record.agents import bots_ensure
+    from arena.record.people import guest_agent_create, person_match_create
 
     bots_ensure(game="connect-four")
     opponent = Agent.objects.get(slug="connect-four-lv0")

@@ -25,15 +25,15 @@ STARTUP = "<module> (arena/asgi.py"
 
 #: (thread group, part, frame text that marks it), first match wins; frames are "function (file:line)".
 PARTS = [
-    ("database thread", "live panel: board", "connect_four_board (arena/play/boards.py"),
-    ("database thread", "live panel: board", "render_view (arena/play/rendering.py"),
-    ("database thread", "live panel: move list", "arena/play/move_list.py"),
-    ("database thread", "live panel: legal moves", "legal_moves (arena/play/rendering.py"),
-    ("database thread", "live panel: drawn in Python (arena/play/live_panel.py)", "arena/play/live_panel.py"),
+    ("database thread", "live panel: board", "connect_four_board (arena/pages/boards.py"),
+    ("database thread", "live panel: board", "render_view (arena/pages/rendering.py"),
+    ("database thread", "live panel: move list", "arena/pages/move_list.py"),
+    ("database thread", "live panel: legal moves", "legal_moves (arena/pages/rendering.py"),
+    ("database thread", "live panel: drawn in Python (arena/pages/live_panel.py)", "arena/pages/live_panel.py"),
     ("database thread", "live panel: templates (match-live until it went; a game's controls)", "render_plain (arena/"),
-    ("database thread", "live panel: the rest (state, views, seats)", "live_match_html (arena/play/rendering.py"),
+    ("database thread", "live panel: the rest (state, views, seats)", "live_match_html (arena/pages/rendering.py"),
     ("database thread", "the frame's json.dumps", "FragmentCache.frame (arena/play/consumers.py"),
-    ("database thread", "person's move (person_move)", "person_move (arena/play/people.py"),
+    ("database thread", "person's move (person_move)", "person_move (arena/record/people.py"),
     ("database thread", "runner: claim (match_claim)", "match_claim (arena/record/services.py"),
     ("database thread", "runner: record the reply (decisions_record)", "decisions_record (arena/record/services.py"),
     ("database thread", "runner: other", "arena/runner/"),

@@ -71,8 +71,8 @@ def prepare(game: str, players: int) -> list[tuple[int, str]]:
     from django.contrib.sessions.backends.db import SessionStore
 
     from arena.models import Agent
-    from arena.play.people import guest_agent_create, person_match_create
     from arena.record.agents import bots_ensure
+    from arena.record.people import guest_agent_create, person_match_create
 
     bots_ensure(game=game)
     opponent = Agent.objects.get(slug=f"{game}-lv0")

@@ -6,7 +6,8 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from arena.record.signals import match_finished
-        from ratings.tasks import refresh_on_match_finished
+        from arena.record.signals import agents_merged, match_finished
+        from ratings.tasks import merge_on_agents_merged, refresh_on_match_finished
 
         match_finished.connect(refresh_on_match_finished, dispatch_uid="ratings_refresh")
+        agents_merged.connect(merge_on_agents_merged, dispatch_uid="ratings_merge")

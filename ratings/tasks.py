@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qsl
 
+from django.db import transaction
 from django.tasks import task
 
-from arena.models import Match
+from arena.models import Agent, Match
 from ratings.models import RatingSnapshot
 from ratings.rated_matches import rating_key
 from ratings.services import (
     cells_add_finished,
+    cells_agent_merge,
     cells_catch_up,
     snapshot_fail,
     snapshot_mark_stale,
@@ -85,3 +87,11 @@ def refresh_on_match_finished(sender: type, *, match: Match, **kwargs: Any) -> N
     if match.scores is not None:
         cells_add_finished(match=match)
         request_refresh(games=[rating_key(match.game, match.options)])
+
+
+def merge_on_agents_merged(sender: type, *, source: Agent, target: Agent, match_ids: list[int], **kwargs: Any) -> None:
+    """`agents_merged` receiver: `source`'s rating cells become `target`'s, and once the merge commits the
+    leaderboards of the merged matches' games refit."""
+    games = sorted({rating_key(m.game, m.options) for m in Match.objects.filter(pk__in=match_ids)})
+    cells_agent_merge(source=source, target=target)
+    transaction.on_commit(lambda: request_refresh(games=games))

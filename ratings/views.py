@@ -8,8 +8,8 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.play.ratelimit import limited
 from arena.record.selectors import first_run_progress
 from arena.studies.selectors import leaderboard_baseline, studies_for_leaderboard
 from games import UnknownGame, all_games, get_game

@@ -91,8 +91,8 @@ def test_any_text_is_a_legal_move_or_an_illegal_action_never_a_crash(slug):
 @pytest.mark.django_db
 def test_invalid_moves_through_the_service_change_nothing(django_user_model):
     from arena.models import Agent, Decision
-    from arena.play.people import guest_agent_create, person_match_create, person_move
     from arena.record.agents import bots_ensure
+    from arena.record.people import guest_agent_create, person_match_create, person_move
     from arena.record.services import ServiceError, match_claim, match_release
 
     bots_ensure(game="connect-four")

@@ -1,43 +1,20 @@
-"""The seat protocol: given the game and the state, produce a decision and the attempts behind it."""
+"""The seat protocol: given the game and the state, produce a decision and the attempts behind it.
+
+The decision's shape (`DecisionResult`, `AttemptData`) is the record's, in `arena.record.decisions`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.record.decisions import AttemptData, DecisionResult
+from arena.record.errors import ServiceError
 from games import Game
 
-
-@dataclass
-class AttemptData:
-    """One try at a decision, as an agent reports it (see Attempt for the fields)."""
-
-    verdict: str
-    raw_text: str = ""
-    reasoning_text: str = ""
-    parsed_action: str = ""
-    message: str = ""
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    transient: bool = False
-    latency_ms: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float = 0.0
-    model_reported: str = ""
+__all__ = ["AgentConfigError", "AttemptData", "DecisionResult", "SeatAgent"]
 
 
-@dataclass
-class DecisionResult:
-    """What a seat decided, and every try that led to it."""
-
-    action: Any
-    attempts: list[AttemptData] = field(default_factory=list)
-    elapsed_ms: int = 0
-    #: "" when the agent chose itself; otherwise the fallback policy that chose.
-    fallback: str = ""
-    #: Why the agent could not be reached at all (its server's failures, not its answers), when so.
-    outage: str = ""
+class AgentConfigError(ServiceError):
+    """An agent's config that cannot work, of any kind; the message says which field to fix."""
 
 
 class SeatAgent(Protocol):

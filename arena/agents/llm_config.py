@@ -53,15 +53,7 @@ DEFAULTS: dict[str, Any] = {
 #: A reply longer than this is `over_budget` (and stored cut to this length).
 MAX_REPLY_CHARS = 100_000
 
-#: Config keys whose values could be secrets: refused, so a key is never stored.
-FORBIDDEN_KEYS = ("api_key", "apikey", "key", "password", "secret", "token", "authorization")
-
 
 def with_defaults(config: dict[str, Any]) -> dict[str, Any]:
     """`config` with every field it leaves out (or sets to None) filled from DEFAULTS."""
     return {**DEFAULTS, **{k: v for k, v in config.items() if v is not None or k not in DEFAULTS}}
-
-
-def secret_keys_in(config: dict) -> list[str]:
-    """Keys of `config` that look like they hold a secret (`api_key_env`, a variable name, is fine)."""
-    return [k for k in config if k.lower() in FORBIDDEN_KEYS]

@@ -16,7 +16,7 @@ from arena.agents.remote import DEFAULTS as REMOTE_DEFAULTS
 from arena.agents.remote import MAX_DECISION_S, MAX_TIMEOUT_S, RemoteAgent, derived_secret
 from arena.agents.sandbox import limit_maxima
 from arena.agents.uci import UCIAgent
-from arena.record.services import ServiceError
+from arena.record.errors import ServiceError
 
 #: Agent kind → the seat agent class; each takes (config, *, match_id).
 OUTSIDE_AGENTS = {"program": ProgramAgent, "uci": UCIAgent, "remote": RemoteAgent}

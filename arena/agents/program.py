@@ -12,10 +12,9 @@ import time
 from typing import Any
 
 from arena.agents import botzone
-from arena.agents.base import AttemptData, DecisionResult
+from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
 from arena.agents.sandbox import Program, RunResult, limits_with_defaults, run_once
-from arena.record.services import ServiceError
 from games import Game, IllegalAction
 
 PROTOCOLS = ("botzone", "botzone-simple")
@@ -23,10 +22,6 @@ PROTOCOLS = ("botzone", "botzone-simple")
 FAILURE_VERDICTS = {"timeout": "timeout", "output_limit": "over_budget", "crashed": "crashed"}
 #: Characters of a program's output and input kept on an attempt.
 KEPT_CHARS = 20_000
-
-
-class ProgramConfigError(ServiceError):
-    """A program agent's config that cannot work; the message says which field to fix."""
 
 
 def _clip(text: str) -> str:
@@ -38,9 +33,9 @@ class ProgramAgent:
 
     def __init__(self, config: dict[str, Any], *, match_id: int | None = None) -> None:
         if not config.get("command"):
-            raise ProgramConfigError("A program agent needs 'command' in its config.")
+            raise AgentConfigError("A program agent needs 'command' in its config.")
         if config.get("protocol", "botzone") not in PROTOCOLS:
-            raise ProgramConfigError(f"Unknown protocol {config['protocol']!r}; use one of {', '.join(PROTOCOLS)}.")
+            raise AgentConfigError(f"Unknown protocol {config['protocol']!r}; use one of {', '.join(PROTOCOLS)}.")
         self.command = config["command"]
         self.simple = config.get("protocol") == "botzone-simple"
         self.keep_running = bool(config.get("keep_running"))

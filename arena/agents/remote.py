@@ -28,9 +28,8 @@ from typing import Any
 import httpx2 as httpx
 from django.utils.crypto import salted_hmac
 
-from arena.agents.base import AttemptData, DecisionResult
+from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
-from arena.record.services import ServiceError
 from games import Game, IllegalAction
 from games.base import to_jsonable
 
@@ -77,18 +76,9 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         return await super().handle_async_request(request)
 
 
-class RemoteConfigError(ServiceError):
-    """A remote agent's config that cannot work; the message says which field to fix."""
-
-
 def sign(secret: str, body: bytes) -> str:
     """The signature header value for `body`: what an agent recomputes to check the request is Arena's."""
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-
-
-def public_config(config: dict[str, Any]) -> dict[str, Any]:
-    """`config` as pages and exports show it: without the id a signing secret is derived from."""
-    return {key: value for key, value in config.items() if key != "secret_id"}
 
 
 def derived_secret(secret_id: str) -> str:
@@ -101,7 +91,7 @@ class RemoteAgent:
 
     def __init__(self, config: dict[str, Any], *, match_id: int | None = None) -> None:
         if not str(config.get("url", "")).startswith(("http://", "https://")):
-            raise RemoteConfigError("A remote agent needs 'url' (http:// or https://) in its config.")
+            raise AgentConfigError("A remote agent needs 'url' (http:// or https://) in its config.")
         self.config = {**DEFAULTS, **{k: v for k, v in config.items() if v is not None}}
         self.match_id = match_id
 

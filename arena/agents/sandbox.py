@@ -33,6 +33,8 @@ from typing import Any
 
 from django.conf import settings
 
+from arena.limits import PROGRAM_LIMITS_MAX
+
 #: What a program may use, unless its agent's config says otherwise (seconds, mebibytes, bytes).
 DEFAULT_LIMITS: dict[str, Any] = {
     "time_s": 5.0,  # wall clock per decision
@@ -42,16 +44,6 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "output_bytes": 1_000_000,  # stdout kept per decision; more is an overrun
     "file_mb": 16,  # largest file the program may write
     "disk_mb": 64,  # everything the program may write (its private tmpfs)
-}
-#: The largest limit an agent's config may ask for; settings.ARENA_PROGRAM_LIMITS_MAX overrides each.
-MAX_LIMITS: dict[str, Any] = {
-    "time_s": 60,
-    "cpu_s": 600,
-    "memory_mb": 4096,
-    "processes": 256,
-    "output_bytes": 10_000_000,
-    "file_mb": 256,
-    "disk_mb": 1024,
 }
 #: stderr kept for the record (the rest is dropped, not an error).
 STDERR_KEPT = 10_000
@@ -73,8 +65,8 @@ class RunResult:
 
 
 def limit_maxima() -> dict[str, Any]:
-    """The largest value of each limit an agent may be given (MAX_LIMITS with the settings' overrides)."""
-    return {**MAX_LIMITS, **settings.ARENA_PROGRAM_LIMITS_MAX}
+    """The largest value of each limit an agent may be given (PROGRAM_LIMITS_MAX with the settings' overrides)."""
+    return {**PROGRAM_LIMITS_MAX, **settings.ARENA_PROGRAM_LIMITS_MAX}
 
 
 def limits_with_defaults(config: dict[str, Any]) -> dict[str, Any]:

@@ -14,16 +14,11 @@ from typing import Any
 import chess
 import chess.engine
 
-from arena.agents.base import AttemptData, DecisionResult
+from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.sandbox import Sandbox, limits_with_defaults
-from arena.record.services import ServiceError
 from games import Game
 
 DEFAULT_MOVETIME_MS = 100
-
-
-class UCIConfigError(ServiceError):
-    """A UCI agent's config that cannot work; the message says which field to fix."""
 
 
 class UCIAgent:
@@ -31,10 +26,10 @@ class UCIAgent:
 
     def __init__(self, config: dict[str, Any], *, match_id: int | None = None) -> None:
         if not config.get("command"):
-            raise UCIConfigError("A UCI agent needs 'command' in its config.")
+            raise AgentConfigError("A UCI agent needs 'command' in its config.")
         chosen = [name for name in ("uci_elo", "nodes", "movetime_ms") if config.get(name) is not None]
         if len(chosen) > 1:
-            raise UCIConfigError(f"Give at most one of uci_elo, nodes, movetime_ms; got {', '.join(chosen)}.")
+            raise AgentConfigError(f"Give at most one of uci_elo, nodes, movetime_ms; got {', '.join(chosen)}.")
         self.config = config
         self.limits = limits_with_defaults({"limits": {"cpu_s": 3600, **(config.get("limits") or {})}})
         self.engine: chess.engine.UciProtocol | None = None

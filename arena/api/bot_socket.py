@@ -21,15 +21,17 @@ from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from arena.agents.history import match_moves
-from arena.api.presence import bot_presence_clear, bot_presence_mark
-from arena.api.services import api_token_touch, live_token
+from arena.agents.presence import bot_presence_clear, bot_presence_mark
+from arena.limits import play_limit
 from arena.models import Agent, ApiToken, Match, Seat
+from arena.pages.ratelimit import ConnectionBudget, socket_address
+from arena.play.broadcast import broadcast_match_updated
 from arena.play.consumers import MAX_FRAME_BYTES, MAX_PLY, FrameError
-from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, limit
-from arena.play.people import person_move
-from arena.play.ratelimit import ConnectionBudget, socket_address
+from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease
+from arena.record.people import person_move
 from arena.record.services import ServiceError
-from arena.runner.loop import broadcast_match_updated, run_match
+from arena.record.tokens import api_token_touch, live_token
+from arena.runner.loop import run_match
 from games import IllegalAction, get_game
 from games.base import to_jsonable
 
@@ -137,8 +139,8 @@ class BotConsumer(AsyncWebsocketConsumer):
         self.budget = ConnectionBudget("frames")
         lease = SocketLease(
             {
-                f"bot-token:{self.token.pk}": limit("bot_sockets_per_token"),
-                f"address:{socket_address(self.scope)}": limit("sockets_per_address"),
+                f"bot-token:{self.token.pk}": play_limit("bot_sockets_per_token"),
+                f"address:{socket_address(self.scope)}": play_limit("sockets_per_address"),
             }
         )
         refusal = await sync_to_async(lease.acquire, thread_sensitive=False)()

@@ -17,13 +17,14 @@ from ninja.security import HttpBearer
 from pydantic import ConfigDict
 
 from arena.agents.outside import outside_config
-from arena.api.services import MAX_ID, api_token_touch, api_tournament_start, live_token
+from arena.api.services import MAX_ID, api_tournament_start
 from arena.api.throttles import anonymous_throttle, token_throttle
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
-from arena.play.forms import TournamentForm
+from arena.pages.forms import TournamentForm
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
 from arena.record.services import ServiceError
+from arena.record.tokens import api_token_touch, live_token
 from arena.record.visibility import (
     match_secret,
     private_trace_seats,

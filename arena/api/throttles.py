@@ -1,4 +1,4 @@
-"""The API's rate limits: the site's own (arena.play.ratelimit), so an API call counts against the same client
+"""The API's rate limits: the site's own (arena.pages.ratelimit), so an API call counts against the same client
 address as a page (`ARENA_CLIENT_IP_HEADER` behind a proxy, IPv6 per /64) in the same shared counters, and an
 operator changes both with ARENA_RATE_LIMITS (`api_anonymous`, `api_token_calls`)."""
 
@@ -9,7 +9,7 @@ import time
 from django.http import HttpRequest
 from ninja.throttling import BaseThrottle
 
-from arena.play.ratelimit import allow, client_address, limit_for
+from arena.pages.ratelimit import allow, client_address, limit_for
 
 
 class SiteThrottle(BaseThrottle):

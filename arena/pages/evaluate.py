@@ -13,7 +13,7 @@ from arena.evaluate.protocols import PROTOCOLS
 from arena.evaluate.selectors import evaluation_rows
 from arena.evaluate.services import evaluation_create, evaluation_queue
 from arena.models import Agent
-from arena.play.forms import MAX_TOURNAMENT_AGENTS, MAX_TOURNAMENT_GAMES_PER_SEAT
+from arena.pages.forms import MAX_TOURNAMENT_AGENTS, MAX_TOURNAMENT_GAMES_PER_SEAT
 from arena.record.services import ServiceError
 
 #: The largest budget the form takes (US$ and tokens): a typing slip must not authorise an unbounded spend.

@@ -8,11 +8,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
-from arena.api.services import MAX_TOKENS_PER_PERSON, api_token_create, api_token_revoke
 from arena.models import ApiToken
+from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.play.ratelimit import limited
 from arena.record.services import ServiceError
+from arena.record.tokens import MAX_TOKENS_PER_PERSON, api_token_create, api_token_revoke
 
 
 class TokenForm(forms.Form):

@@ -20,11 +20,8 @@ from django.views.decorators.http import require_POST
 
 from arena.agents.llm.local import server_status
 from arena.agents.outside import outside_config
-from arena.agents.remote import public_config
-from arena.api.services import bot_account_create
 from arena.models import Agent, Annotation, AnnotationTag, Decision, Match, Tournament
-from arena.pages.refusal import refusal
-from arena.play.forms import (
+from arena.pages.forms import (
     LLMAgentForm,
     ProgramAgentForm,
     RemoteAgentForm,
@@ -32,16 +29,18 @@ from arena.play.forms import (
     UCIAgentForm,
     WebsocketBotForm,
 )
-from arena.play.people import adjourned_ids, matches_abandoned_end, person_seats
-from arena.play.ratelimit import limited
-from arena.play.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
-from arena.play.results import result_text
-from arena.play.views import current_person
-from arena.record.agents import agent_create, agent_update
+from arena.pages.people import current_person
+from arena.pages.ratelimit import limited
+from arena.pages.refusal import refusal
+from arena.pages.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
+from arena.pages.results import result_text
+from arena.record.agents import agent_create, agent_update, public_config
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
+from arena.record.people import adjourned_ids, matches_abandoned_end, person_seats
 from arena.record.selectors import agent_game_records, first_run_progress, match_list
 from arena.record.services import ServiceError
+from arena.record.tokens import bot_account_create
 from arena.record.visibility import (
     action_hidden,
     match_secret,

@@ -23,14 +23,15 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from arena.models import Agent, Match
+from arena.pages.ratelimit import ConnectionBudget, person_key, socket_address
+from arena.pages.rendering import live_match_html, live_seats
+from arena.play.broadcast import broadcast_match, broadcast_match_updated
 from arena.play.hub import Inbox, local_hub
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
-from arena.play.people import person_flag, person_move, person_resign
-from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
-from arena.play.rendering import live_match_html, live_seats
+from arena.record.people import person_flag, person_move, person_resign
 from arena.record.services import STALE_AFTER_S, ServiceError, match_claim
 from arena.record.visibility import study_match_hidden, without_study_matches
-from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, run_match
+from arena.runner.loop import default_worker_id, run_match
 from games import IllegalAction, get_game
 
 logger = logging.getLogger(__name__)

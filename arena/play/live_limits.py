@@ -22,15 +22,7 @@ import redis
 from django.conf import settings
 from django.core.cache import cache
 
-#: name -> default; override any of them with the ARENA_PLAY_LIMITS environment variable
-#: ("sockets_per_address=500,sockets_per_match=100", read by arena.config).
-DEFAULT_LIMITS = {
-    "sockets_per_person": 8,  # open match sockets of one account or guest session (tabs)
-    "sockets_per_address": 64,  # of one client address, whoever is signed in
-    "sockets_per_match": 200,  # watchers of one match (its players are not counted)
-    "bot_sockets_per_token": 4,  # bot-account sockets (/ws/bot/) open with one API token
-    "rejected_tries_kept": 10,  # a person's rejected moves stored per decision; the rest are counted
-}
+from arena.limits import play_limit
 
 #: Why a socket is refused, by counter (a close reason: at most 123 bytes).
 REFUSALS = {
@@ -45,11 +37,6 @@ LEASE_WINDOW_S = 60
 
 #: Close code of a refused socket (4000–4999 are the application's; 429 as in HTTP).
 TOO_MANY_SOCKETS = 4429
-
-
-def limit(name: str) -> int:
-    """The limit `name` as configured, else its default."""
-    return getattr(settings, "ARENA_PLAY_LIMITS", {}).get(name, DEFAULT_LIMITS[name])
 
 
 def _window(now: float | None = None) -> int:
@@ -151,9 +138,9 @@ class SocketLease:
 def socket_lease(*, match_id: int, address: str, person: str | None, seated: bool) -> SocketLease:
     """The counters one socket belongs to: its client address, its person if known, and its match
     unless a player opens it (a crowd of watchers must never lock the players out of their game)."""
-    counters = {f"address:{address}": limit("sockets_per_address")}
+    counters = {f"address:{address}": play_limit("sockets_per_address")}
     if not seated:
-        counters[f"match:{match_id}"] = limit("sockets_per_match")
+        counters[f"match:{match_id}"] = play_limit("sockets_per_match")
     if person:
-        counters[f"person:{person}"] = limit("sockets_per_person")
+        counters[f"person:{person}"] = play_limit("sockets_per_person")
     return SocketLease(counters)

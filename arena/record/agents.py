@@ -9,7 +9,6 @@ from typing import Any
 
 from django.db import transaction
 
-from arena.agents.llm_config import secret_keys_in
 from arena.models import Agent, AgentVersion
 from arena.record.errors import ServiceError, checked_field
 from games import UnknownGame, get_game
@@ -17,6 +16,19 @@ from games.bots import ladder
 
 #: Agents one person (not staff) may register, through the pages or the API.
 MAX_OWNED_AGENTS = 20
+
+#: Config keys whose values could be secrets: refused, so a key is never stored.
+FORBIDDEN_KEYS = ("api_key", "apikey", "key", "password", "secret", "token", "authorization")
+
+
+def secret_keys_in(config: dict) -> list[str]:
+    """Keys of `config` that look like they hold a secret (`api_key_env`, a variable name, is fine)."""
+    return [k for k in config if k.lower() in FORBIDDEN_KEYS]
+
+
+def public_config(config: dict[str, Any]) -> dict[str, Any]:
+    """`config` as pages and exports show it: without the id a remote agent's signing secret is derived from."""
+    return {key: value for key, value in config.items() if key != "secret_id"}
 
 
 def _refuse_secrets(config: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from arena.models import Agent, Annotation, AnnotationTag, Decision
-from arena.play.people import person_seats
+from arena.record.people import person_seats
 from arena.record.services import ServiceError
 from arena.record.visibility import decision_annotatable
 from games import get_game

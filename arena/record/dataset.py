@@ -27,9 +27,8 @@ from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
-from arena.agents.llm_config import secret_keys_in
-from arena.agents.remote import public_config
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Seat
+from arena.record.agents import public_config, secret_keys_in
 from arena.record.selectors import matches_filtered
 from arena.record.versions import code_version
 from arena.record.visibility import matches_without_secrets

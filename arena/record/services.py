@@ -15,13 +15,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, Exists, FloatField, OuterRef, QuerySet, Value, When
 from django.utils import timezone
 
-from arena.agents.base import AttemptData, DecisionResult
-from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Attempt, Decision, Match, Seat
+from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
 from arena.record.selectors import socket_seats
 from arena.record.signals import match_finished
-from arena.record.versions import code_version
+from arena.record.versions import PROMPT_VERSION, code_version
 from games import get_game
 
 # -- matches -----------------------------------------------------------------------------

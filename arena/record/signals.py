@@ -7,6 +7,14 @@ and `uid`, `tournament_id`, `game`, `options`, `state` (the final one), `record`
 stored (the ratings receiver counts the match from these without reading it again). They run synchronously,
 in the writer's thread, in the order they were connected (apps' `ready()`); an exception propagates to the
 writer's caller, with the record already committed.
+
+`agents_merged` is sent by `arena.record.people.guest_merge` inside its transaction, after a guest's seats
+moved to an account and before the guest is deleted: `sender=Agent`, `source` (the guest), `target` (the
+account) and `match_ids` (the guest's matches). Receivers move what they keep by agent (the ratings' cells).
+
+`match_updated` is sent (`asend`, on the event loop) by the runner after it recorded a change to a match
+(started, a move, ended): `sender=Match`, `match` as recorded. Live play's receiver tells the match's pages
+(`arena.play.broadcast`); receivers are async and must not block.
 """
 
 from __future__ import annotations
@@ -14,3 +22,5 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 match_finished = Signal()
+agents_merged = Signal()
+match_updated = Signal()

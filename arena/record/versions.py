@@ -7,6 +7,10 @@ from functools import cache
 
 from arena.config import BASE_DIR
 
+#: The wording of the LLM prompts (arena/agents/llm/prompts.py); change it whenever the wording changes,
+#: so results from different templates are never silently pooled.
+PROMPT_VERSION = "3"
+
 
 @cache
 def code_version() -> str:

@@ -7,7 +7,6 @@ import logging
 import os
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -21,7 +20,6 @@ from arena.agents.bots import BotAgent, decision_rng
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.outside import OUTSIDE_AGENTS, close_agents
 from arena.models import Agent, AgentVersion, Match
-from arena.play.hub import local_hub
 from arena.record.selectors import moves_arrive_by_socket, seat_versions
 from arena.record.services import (
     HEARTBEAT_INTERVAL_S,
@@ -33,6 +31,7 @@ from arena.record.services import (
     match_heartbeat,
     match_resign,
 )
+from arena.record.signals import match_updated
 from games import Game, get_game
 
 logger = logging.getLogger(__name__)
@@ -76,26 +75,6 @@ def _load(match_id: int, worker: str, handed: Match | None = None):
     return match, agents, get_game(match.game).from_json(match.state), was_pending
 
 
-#: The matches this process broadcast lately, by (id, ply, status): a page of this process that hears the update
-#: renders it from the match as it was recorded instead of reading it again. Touched on the event loop only.
-_BROADCAST_KEPT = 256
-_broadcast: OrderedDict[tuple[int, int, str], Match] = OrderedDict()
-
-
-def broadcast_match(match_id: int, ply: int, status: str) -> Match | None:
-    """The match as this process broadcast it at `ply` and `status`, if it did lately (None: read it)."""
-    return _broadcast.get((match_id, ply, str(status)))
-
-
-async def broadcast_match_updated(match: Match) -> None:
-    """Tell every page watching the match that its record changed (how far it got, never state)."""
-    _broadcast[match.pk, match.ply, str(match.status)] = match
-    while len(_broadcast) > _BROADCAST_KEPT:
-        _broadcast.popitem(last=False)
-    # This process's pages hear it at once; the others through the channel layer.
-    await local_hub().publish({"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status})
-
-
 async def _heartbeat(match_id: int, worker: str) -> None:
     """Keep the claim fresh while an agent thinks, however long it takes."""
     while True:
@@ -118,7 +97,7 @@ async def run_match(match_id: int, *, worker: str | None = None, handed: Match |
     if match is None:
         return None
     if was_pending:
-        await broadcast_match_updated(match)  # watchers see the match start
+        await match_updated.asend(sender=Match, match=match)  # watchers see the match start
     if not match.claimed_by:
         return match  # a person is to move: started, and held by nobody until that move
     try:
@@ -141,7 +120,7 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
         if decisions[0].action is None:
             result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, decisions[0])
             if ended is not None:
-                await broadcast_match_updated(ended)
+                await match_updated.asend(sender=Match, match=ended)
                 return ended
             decisions = [_arrived(game, state, result)]
         try:
@@ -151,7 +130,7 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
         except ServiceError:
             # The match ended (resignation, time) or changed hands while the agent thought.
             return await Match.objects.aget(pk=match_id)
-        await broadcast_match_updated(match)
+        await match_updated.asend(sender=Match, match=match)
         if not match.claimed_by:
             return match  # over, or a person is to move: the record let go of the match
         state = game.from_json(match.state)

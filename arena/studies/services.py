@@ -14,8 +14,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena.models import Agent, Match
-from arena.play.people import person_match_create, person_resign
 from arena.record.agents import agent_create
+from arena.record.people import person_match_create, person_resign
 from arena.record.services import ServiceError
 from arena.studies.design import game_order, plan
 from arena.studies.models import Assignment, Participant, Study, StudyConsent

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from django import template
+from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.utils.html import format_html_join
 
-from arena.pages.context_processors import game_stylesheets
+from games import all_games
 
 register = template.Library()
+
+
+@cache
+def game_stylesheets(slug: str) -> tuple[str, ...]:
+    """The stylesheets of the game `slug` that exist (a game may need none): its shared one first, then its own.
+    Only pages that draw a game's board link them (templates/base.html, via `game.slug`); others load none."""
+    game = next((g for g in all_games() if g.slug == slug), None)
+    if game is None:
+        return ()
+    names = [name for name in (game.shared_stylesheet, game.slug) if name]
+    return tuple(path for name in names if finders.find(path := f"games/{name}.css"))
 
 
 @register.simple_tag(takes_context=True)

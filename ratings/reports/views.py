@@ -10,8 +10,8 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.play.ratelimit import limited
 from arena.record.selectors import match_list
 from arena.studies.selectors import studies_shown
 from ratings import charts

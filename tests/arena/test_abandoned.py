@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from arena.models import Match
-from arena.play.people import guest_agent_create
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create
 from arena.record.services import match_claim, match_create
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 
 from arena.agents.remote import derived_secret
 from arena.api.bot_socket import websocket_agents
-from arena.api.services import live_token
 from arena.models import Agent, ApiToken
+from arena.record.tokens import live_token
 
 pytestmark = pytest.mark.django_db
 

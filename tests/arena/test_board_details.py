@@ -8,7 +8,7 @@ import re
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game

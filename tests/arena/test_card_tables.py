@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.play.rendering import board_html, render_plain
+from arena.pages.rendering import board_html, render_plain
 from games import get_game
 from games.fight_the_landlord.combos import card_text
 

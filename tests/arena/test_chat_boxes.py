@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from games import get_game
 
 TWO_ROOMS = get_game("two-rooms-and-a-boom")

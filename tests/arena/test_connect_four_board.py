@@ -1,11 +1,11 @@
-"""The connect-four board drawn in Python (arena.play.boards): known positions, cell by cell."""
+"""The connect-four board drawn in Python (arena.pages.boards): known positions, cell by cell."""
 
 from __future__ import annotations
 
 import re
 
-from arena.play.boards import connect_four_board
-from arena.play.rendering import board_html
+from arena.pages.boards import connect_four_board
+from arena.pages.rendering import board_html
 from games import get_game
 
 GAME = get_game("connect-four")

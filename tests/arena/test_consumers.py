@@ -11,8 +11,8 @@ from django.test import override_settings
 
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
-from arena.play.people import person_agent_for_user, person_match_create
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user, person_match_create
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

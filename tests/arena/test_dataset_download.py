@@ -8,8 +8,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.core.management import call_command
 
-from arena.play.people import guest_agent_create, person_consent_set
 from arena.record.dataset import import_dataset
+from arena.record.people import guest_agent_create, person_consent_set
 from arena.record.services import decision_record, match_claim, match_create
 from arena.runner.loop import run_match
 

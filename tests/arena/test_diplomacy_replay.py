@@ -9,8 +9,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import Client
 
-from arena.play.people import person_agent_for_user, person_move
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user, person_move
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game

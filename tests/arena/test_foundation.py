@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.config import ConfigError, from_env, private_file
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from games import all_games
 from tests.arena.llm.test_local_model import free_port
 

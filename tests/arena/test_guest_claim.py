@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Agent, Match
-from arena.play.people import guest_claim
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_claim
 from arena.record.services import ServiceError
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Agent, Match, Seat
-from arena.play.people import person_agent_for_user
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_claim
 from ratings.models import RatingCell
 from ratings.services import snapshot_refresh

@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from arena.agents.base import DecisionResult
 from arena.models import Attempt, Decision, Match
+from arena.pages.rendering import live_seats
 from arena.play.consumers import needs_runner
-from arena.play.people import person_agent_for_user, person_match_create, person_move, person_resign, person_seats
-from arena.play.rendering import live_seats
+from arena.record.people import person_agent_for_user, person_match_create, person_move, person_resign, person_seats
 from arena.record.services import STALE_AFTER_S, ServiceError, decisions_record, match_claim, match_release_stale
 from arena.runner import loop
 from games import IllegalAction

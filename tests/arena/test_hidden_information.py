@@ -13,8 +13,8 @@ from django.utils.html import escape
 
 from arena.asgi import application
 from arena.models import Agent, Match
-from arena.play.people import person_agent_for_user, person_match_create
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user, person_match_create
 from arena.record.selectors import match_state_at
 from games import get_game
 
@@ -93,7 +93,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_
 
 @pytest.mark.parametrize("slug", ["tower-defense", "battle-card", "attribute-battle"])
 async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(django_user_model, slug):
-    from arena.play.rendering import live_match_html, replay_html
+    from arena.pages.rendering import live_match_html, replay_html
     from arena.runner.loop import run_match
 
     def setup():
@@ -118,7 +118,7 @@ async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(djan
 
 
 async def test_a_stratego_setup_is_not_shown_to_the_other_seat(django_user_model):
-    from arena.play.rendering import live_match_html
+    from arena.pages.rendering import live_match_html
     from arena.runner.loop import run_match
 
     def setup():

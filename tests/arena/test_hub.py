@@ -11,9 +11,9 @@ from channels.layers import InMemoryChannelLayer
 from django.test import override_settings
 
 from arena.models import Match
+from arena.play.broadcast import broadcast_match_updated
 from arena.play.hub import local_hub, match_group
 from arena.record.services import match_abort
-from arena.runner.loop import broadcast_match_updated
 from tests.arena import hub_checks
 from tests.arena.test_consumers import make_match, next_fragment
 from tests.arena.test_live_bounds import assert_refused, open_socket

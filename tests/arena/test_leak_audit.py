@@ -45,10 +45,10 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 
 from arena.asgi import application
 from arena.models import Agent, Match
-from arena.play.people import person_agent_for_user, person_move
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from arena.record.agents import bots_ensure
 from arena.record.annotations import annotation_save
+from arena.record.people import person_agent_for_user, person_move
 from arena.record.selectors import match_state_at
 from arena.record.services import ServiceError, match_create
 from arena.runner.loop import run_match

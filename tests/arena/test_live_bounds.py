@@ -15,11 +15,12 @@ from django.utils import timezone
 
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
-from arena.play import consumers, rendering
+from arena.pages import rendering
+from arena.pages.live_panel import live_panel_html
+from arena.play import consumers
 from arena.play.live_limits import TOO_MANY_SOCKETS
-from arena.play.live_panel import live_panel_html
-from arena.play.people import person_agent_for_user
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user
 from arena.record.services import match_claim, match_create, match_release
 from tests.arena.test_consumers import connect, make_match, next_error, next_fragment
 

@@ -8,10 +8,10 @@ import re
 import pytest
 
 from arena.agents.base import AttemptData
-from arena.play.live_panel import live_panel_html
-from arena.play.people import person_agent_for_user
-from arena.play.rendering import live_match_html, live_panel_context, replay_html
+from arena.pages.live_panel import live_panel_html
+from arena.pages.rendering import live_match_html, live_panel_context, replay_html
 from arena.record.agents import agent_create, bots_ensure
+from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_abort, match_claim, match_create
 from games import get_game
 

@@ -9,7 +9,7 @@ import pytest
 
 from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Challenge, Match
-from arena.play.rendering import live_match_html
+from arena.pages.rendering import live_match_html
 from arena.record.agents import agent_ensure, bots_ensure
 from arena.record.services import decision_record, match_claim
 from tests.arena.llm.scripted_server import ScriptedServer

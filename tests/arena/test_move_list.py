@@ -11,10 +11,10 @@ from asgiref.sync import async_to_sync
 from django.utils.html import escape
 
 from arena.models import Agent
-from arena.play.move_list import move_list_html
-from arena.play.people import guest_agent_create, person_match_create
-from arena.play.rendering import live_match_html
+from arena.pages.move_list import move_list_html
+from arena.pages.rendering import live_match_html
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create, person_match_create
 from arena.record.services import decision_record, match_claim, match_create
 from arena.runner.loop import run_match
 from games import get_game
@@ -128,7 +128,7 @@ def test_the_kept_rows_draw_the_live_panel_a_fresh_read_draws_and_a_ply_already_
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from arena.play import move_list as kept
+    from arena.pages import move_list as kept
 
     bots = bots_ensure(game="chess")
     match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t")

@@ -15,7 +15,7 @@ from django.test import override_settings
 from django.utils.html import escape
 
 from arena.models import Match, Tournament
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from arena.record.agents import bots_ensure
 from arena.record.dataset import import_dataset
 from arena.record.selectors import match_state_at

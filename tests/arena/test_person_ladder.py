@@ -8,10 +8,11 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Match
-from arena.play.people import guest_agent_create, person_ladder_start, person_move, person_seats
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create, person_move, person_seats
 from arena.record.selectors import tournament_progress
 from arena.runner.loop import run_match
+from arena.tournaments.climbs import person_ladder_start
 from games import get_game
 from games.bots import get_bot
 

@@ -13,7 +13,7 @@ from django.test import Client, RequestFactory, override_settings
 
 from arena.config import ConfigError, from_env
 from arena.models import Agent, Annotation, Challenge, Match, Tournament
-from arena.play.ratelimit import ConnectionBudget, client_address, socket_address
+from arena.pages.ratelimit import ConnectionBudget, client_address, socket_address
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 

@@ -10,10 +10,10 @@ from asgiref.sync import async_to_sync
 from django.utils import timezone
 
 from arena.models import Agent, Decision, Match
-from arena.play.people import guest_agent_create, person_move, person_resign
-from arena.play.rendering import board_html, live_match_html
-from arena.play.results import result_text
+from arena.pages.rendering import board_html, live_match_html
+from arena.pages.results import result_text
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create, person_move, person_resign
 from arena.record.services import decision_record, match_claim, match_create
 from arena.runner.loop import run_match
 from games import get_game

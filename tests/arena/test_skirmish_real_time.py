@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from arena.models import Attempt, Decision, Match
-from arena.play.people import guest_agent_create, person_move
-from arena.play.rendering import live_match_html
+from arena.pages.rendering import live_match_html
+from arena.record.people import guest_agent_create, person_move
 from arena.record.services import match_claim, match_create, match_release
 from games import get_game
 

@@ -11,11 +11,11 @@ from django.contrib.auth.models import AnonymousUser
 
 from arena.asgi import application
 from arena.models import Agent, Match
+from arena.play.broadcast import broadcast_match_updated
 from arena.play.consumers import FragmentCache
-from arena.play.people import person_agent_for_user, person_match_create
 from arena.play.ws_auth import viewer_middleware_stack
 from arena.record.agents import bots_ensure
-from arena.runner.loop import broadcast_match_updated
+from arena.record.people import person_agent_for_user, person_match_create
 
 
 class ScopeRecorder:

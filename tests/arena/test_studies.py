@@ -17,8 +17,8 @@ from django.test import Client, override_settings
 from django.utils import timezone
 
 from arena.models import Agent, Decision, Match
-from arena.play.people import matches_abandoned_end
 from arena.record.agents import bots_ensure
+from arena.record.people import matches_abandoned_end
 from arena.record.services import decision_record, match_claim
 from arena.studies.bootstrap import Rows, interval, pooled_rating, resample_ratings
 from arena.studies.design import latin_square

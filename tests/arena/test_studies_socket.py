@@ -8,8 +8,8 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
 from arena.asgi import application
-from arena.play.people import guest_agent_create
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create
 from arena.studies.services import assignment_start, participant_answer, participant_join, study_save
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Agent
-from arena.play.people import guest_agent_create, person_match_create, person_resign
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create, person_match_create, person_resign
 from arena.record.services import match_create, match_resign
 from games import get_game
 

@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from arena.models import Match, Tournament
-from arena.play.people import guest_agent_create
 from arena.record.agents import agent_create
+from arena.record.people import guest_agent_create
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
 from arena.tournaments.run import run_tournament

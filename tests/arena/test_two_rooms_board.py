@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from games import get_game
 
 GAME = get_game("two-rooms-and-a-boom")

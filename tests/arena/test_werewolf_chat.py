@@ -9,9 +9,9 @@ import re
 import pytest
 
 from arena.models import Match
-from arena.play.people import person_agent_for_user
-from arena.play.rendering import live_match_html, replay_html
+from arena.pages.rendering import live_match_html, replay_html
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_claim, match_create
 from games.bots.werewolf import LADDER
 from games.werewolf import Werewolf

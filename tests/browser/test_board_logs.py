@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from games import get_game
 
 pytestmark = [pytest.mark.browser]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.play.rendering import board_html, render_plain
+from arena.pages.rendering import board_html, render_plain
 from games import get_game
 from games.fight_the_landlord.combos import RANK_NAMES, rank_of
 

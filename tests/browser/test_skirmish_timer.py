@@ -15,7 +15,7 @@ import json
 from datetime import timedelta
 from django.utils import timezone
 from arena.models import Match
-from arena.play.people import guest_agent_create
+from arena.record.people import guest_agent_create
 from arena.record.services import match_claim, match_create, match_release
 made = {}
 for name, thought in (("fresh", 0), ("warning", 0), ("closed", 60)):

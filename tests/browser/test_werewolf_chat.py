@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from arena.play.rendering import board_html
+from arena.pages.rendering import board_html
 from games.werewolf import Werewolf
 
 pytestmark = [pytest.mark.browser]

@@ -9,8 +9,8 @@ from asgiref.sync import async_to_sync
 from django.test import override_settings
 
 from arena.models import Agent
-from arena.play.people import person_agent_for_user
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user
 from arena.record.selectors import agent_game_records
 from arena.record.services import decision_record, match_claim, match_create
 from arena.runner.loop import run_match

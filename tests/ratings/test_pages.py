@@ -10,8 +10,8 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.models import Agent
-from arena.play.people import guest_agent_create, person_consent_set
 from arena.record.agents import agent_create, bots_ensure
+from arena.record.people import guest_agent_create, person_consent_set
 from arena.record.services import decision_record, match_claim, match_create
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create

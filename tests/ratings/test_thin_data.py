@@ -12,8 +12,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import override_settings
 
-from arena.play.people import guest_agent_create
 from arena.record.agents import bots_ensure
+from arena.record.people import guest_agent_create
 from arena.record.services import decision_record, match_claim, match_create
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create

@@ -22,7 +22,7 @@ SETUP_GAME = """
 import json
 from django.contrib.sessions.backends.db import SessionStore
 from arena.models import Agent
-from arena.play.people import guest_agent_create, person_match_create
+from arena.record.people import guest_agent_create, person_match_create
 guest = guest_agent_create(nickname="Pat")
 session = SessionStore(); session["guest_agent"] = guest.slug; session.save()
 bot = Agent.objects.get(slug="tic-tac-toe-lv0")

@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from arena.agents.base import AttemptData, DecisionResult
+from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.llm import botzone_prompts, rap, rap_verbal
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
@@ -17,7 +17,6 @@ from arena.agents.llm.local import endpoint_is_local
 from arena.agents.llm.parsing import Parsed, parse_reply
 from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages, fit_retry
 from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, SEARCH_LIMITS, with_defaults
-from arena.record.services import ServiceError
 from games import Game
 
 #: Ways a model try can end without a reply to judge: the decision stops there.
@@ -26,10 +25,6 @@ STOP_PROVIDER, STOP_FATAL, STOP_BUDGET = "provider", "fatal", "budget"
 REQUEST_FIELDS = ("temperature", "top_p", "max_tokens", "reasoning_effort", "seed")
 
 _jitter = random.Random()
-
-
-class ConfigError(ServiceError):
-    """An LLM agent config that cannot work; the message says which field to fix."""
 
 
 def _truncated(text: str) -> str:
@@ -44,14 +39,14 @@ class LLMAgent:
     def __init__(self, config: dict[str, Any]) -> None:
         self.config = with_defaults(config)
         if self.config["scaffold"] not in SCAFFOLDS:
-            raise ConfigError(f"Unknown scaffold {self.config['scaffold']!r}; use one of {', '.join(SCAFFOLDS)}.")
+            raise AgentConfigError(f"Unknown scaffold {self.config['scaffold']!r}; use one of {', '.join(SCAFFOLDS)}.")
         for required in ("base_url", "model"):
             if not self.config.get(required):
-                raise ConfigError(f"An LLM agent needs {required!r} in its config.")
+                raise AgentConfigError(f"An LLM agent needs {required!r} in its config.")
         for name, (low, high) in SEARCH_LIMITS.get(self.config["scaffold"], {}).items():
             value = self.config[name]
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise ConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}.")
+                raise AgentConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}.")
 
     async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
         """Ask the model until it names a legal move or runs out of tries; `action=None` means out of tries."""

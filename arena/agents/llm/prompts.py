@@ -1,7 +1,7 @@
 """Prompt templates for LLM seats (BotzoneBench-style: rules, state, legal moves, answer line).
 
-`PROMPT_VERSION` is frozen into every match record; change it whenever the wording changes,
-so results from different templates are never silently pooled.
+`PROMPT_VERSION` (kept with the other versions in `arena.record.versions`) is frozen into every match
+record; change it whenever the wording changes, so results from different templates are never silently pooled.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import re
 from typing import Any
 
 from arena.agents.llm.botzone_prompts import template_for
+from arena.record.versions import PROMPT_VERSION as PROMPT_VERSION
 from games import Game
-
-PROMPT_VERSION = "3"
 
 #: GameBench's chain-of-thought instruction, word for word.
 COT_SENTENCE = (

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.api.services import api_token_create, api_token_revoke
 from arena.models import ApiToken
 from arena.record.services import ServiceError
+from arena.record.tokens import api_token_create, api_token_revoke
 
 
 class Command(BaseCommand):

@@ -11,8 +11,8 @@ from django.test import Client
 
 from arena.agents.remote import derived_secret
 from arena.models import Agent, ApiToken, Match, Tournament
-from arena.play.people import person_agent_for_user, person_match_create
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user, person_match_create
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 

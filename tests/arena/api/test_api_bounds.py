@@ -8,7 +8,7 @@ from django.test import Client
 from arena.agents.outside import outside_config
 from arena.agents.remote import MAX_DECISION_S, MAX_TIMEOUT_S
 from arena.models import Match, Tournament
-from arena.play.forms import MAX_TOURNAMENT_FIRST_SETS, MAX_TOURNAMENT_GAMES_PER_SEAT, RemoteAgentForm
+from arena.pages.forms import MAX_TOURNAMENT_FIRST_SETS, MAX_TOURNAMENT_GAMES_PER_SEAT, RemoteAgentForm
 from arena.record.agents import bots_ensure
 from arena.record.services import ServiceError
 from games import all_games

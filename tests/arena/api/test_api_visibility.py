@@ -11,9 +11,9 @@ from django.test import Client
 
 from arena.agents.history import match_moves
 from arena.models import Match
-from arena.play.move_list import move_groups
-from arena.play.people import person_agent_for_user
+from arena.pages.move_list import move_groups
 from arena.record.agents import bots_ensure
+from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_claim, match_create
 from arena.record.visibility import match_secret
 from games.werewolf import Werewolf

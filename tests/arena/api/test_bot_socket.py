@@ -11,13 +11,13 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
-from arena.api.services import api_token_create, api_token_revoke
 from arena.asgi import application
+from arena.limits import RATE_LIMITS
 from arena.models import Agent, Match
-from arena.play.ratelimit import DEFAULT_LIMITS
-from arena.play.views import opponent_choices
+from arena.pages.people import opponent_choices
 from arena.record.agents import agent_create, bots_ensure
 from arena.record.services import match_create
+from arena.record.tokens import api_token_create, api_token_revoke
 from arena.runner.loop import run_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -163,7 +163,7 @@ async def test_a_flood_of_frames_is_answered_with_slow_down(django_user_model):
     _, token = await sync_to_async(_bot_owner)(django_user_model)
     ws = bot_socket(token)
     assert (await ws.connect())[0]
-    allowed = DEFAULT_LIMITS["frames"][0]  # a connection's frames per window, as match sockets
+    allowed = RATE_LIMITS["frames"][0]  # a connection's frames per window, as match sockets
     answers = []
     for _ in range(allowed + 5):
         await ws.send_to(text_data="[]")

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from arena.agents.llm.agent import ConfigError, LLMAgent
+from arena.agents.base import AgentConfigError
+from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.prompts import COT_SENTENCE
 from arena.agents.llm_config import MAX_REPLY_CHARS
 from games import get_game
@@ -304,9 +305,9 @@ def test_backoff_grows_and_honours_retry_after(llm_config):
 
 
 def test_bad_configs_are_refused(llm_config):
-    with pytest.raises(ConfigError, match="Unknown scaffold 'tree'"):
+    with pytest.raises(AgentConfigError, match="Unknown scaffold 'tree'"):
         LLMAgent({**llm_config, "scaffold": "tree"})
-    with pytest.raises(ConfigError, match="needs 'model'"):
+    with pytest.raises(AgentConfigError, match="needs 'model'"):
         LLMAgent({"base_url": llm_config["base_url"]})
 
 

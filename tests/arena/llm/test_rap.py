@@ -24,8 +24,9 @@ import re
 
 import pytest
 
+from arena.agents.base import AgentConfigError
 from arena.agents.llm import rap
-from arena.agents.llm.agent import ConfigError, LLMAgent
+from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.rap import sampled_answer, token_probability
 from tests.arena.llm.scripted_server import Reply
 
@@ -160,9 +161,9 @@ def test_reading_probabilities_and_samples():
 
 
 def test_rap_budgets_are_bounded(llm_config):
-    with pytest.raises(ConfigError, match="rap_calls must be a whole number from 4 to 400"):
+    with pytest.raises(AgentConfigError, match="rap_calls must be a whole number from 4 to 400"):
         LLMAgent({**llm_config, "scaffold": "rap", "rap_calls": 1000})
-    with pytest.raises(ConfigError, match="rap_actions must be a whole number from 2 to 10"):
+    with pytest.raises(AgentConfigError, match="rap_actions must be a whole number from 2 to 10"):
         LLMAgent({**llm_config, "scaffold": "rap", "rap_actions": 11})
 
 

@@ -6,7 +6,8 @@ import importlib
 
 import pytest
 
-from arena.agents.llm.agent import ConfigError, LLMAgent
+from arena.agents.base import AgentConfigError
+from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.rap_verbal import predicted_value, proposed_moves
 from arena.models import Agent, AgentVersion
 from tests.arena.llm.scripted_server import Reply, answer
@@ -62,7 +63,7 @@ async def test_a_deeper_search_stays_within_its_call_budget(scripted, llm_config
 
 
 def test_the_verbal_look_ahead_is_bounded(llm_config):
-    with pytest.raises(ConfigError, match="verbal_calls must be a whole number from 2 to 16"):
+    with pytest.raises(AgentConfigError, match="verbal_calls must be a whole number from 2 to 16"):
         LLMAgent({**llm_config, "scaffold": "rap-verbal", "verbal_calls": 500})
 
 

@@ -13,11 +13,11 @@ from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
-from arena.play.boards import PYTHON_BOARDS
-from arena.play.live_panel import live_panel_html
-from arena.play.move_list import move_groups, move_list_html, move_rows
-from arena.play.people import person_seats
-from arena.play.results import result_text
+from arena.pages.boards import PYTHON_BOARDS
+from arena.pages.live_panel import live_panel_html
+from arena.pages.move_list import move_groups, move_list_html, move_rows
+from arena.pages.results import result_text
+from arena.record.people import person_seats
 from arena.record.selectors import match_state_at, seat_versions, tournament_progress
 from arena.record.visibility import (
     decision_annotatable,
@@ -90,7 +90,7 @@ def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = N
 
 
 def live_panel_context(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What the live panel shows one viewer (arena.play.live_panel draws it; a game's controls template reads it)."""
+    """What the live panel shows one viewer (arena.pages.live_panel draws it; a game's controls template reads it)."""
     game = get_game(match.game)
     state = game.from_json(match.state)
     scores = match.scores or [None] * len(game.seat_names)

@@ -20,11 +20,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from arena.agents.llm.local import endpoint_is_local, server_ready
-from arena.api.presence import bot_owners_online
+from arena.agents.presence import bot_owners_online
 from arena.models import Agent, Challenge, Match, Seat, Tournament
+from arena.pages.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
+from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.play.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
-from arena.play.people import (
+from arena.pages.rendering import live_match_html
+from arena.record.people import (
     account_create,
     adjourned_ids,
     challenge_accept,
@@ -36,15 +38,13 @@ from arena.play.people import (
     matches_abandoned_end,
     person_agent_for_user,
     person_consent_set,
-    person_ladder_start,
     person_match_create,
     person_seats,
 )
-from arena.play.ratelimit import limited
-from arena.play.rendering import live_match_html
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
 from arena.record.visibility import study_match_hidden
+from arena.tournaments.climbs import person_ladder_start
 from games import UnknownGame, all_games, get_game
 
 

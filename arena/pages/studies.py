@@ -11,11 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.play.ratelimit import limited
+from arena.pages.study_forms import QuestionnaireForm, StudyForm, study_initial
 from arena.record.services import ServiceError
 from arena.studies import selectors
-from arena.studies.forms import QuestionnaireForm, StudyForm, study_initial
 from arena.studies.models import Participant, Study
 from arena.studies.services import (
     assignment_start,

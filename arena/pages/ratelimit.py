@@ -15,28 +15,11 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.http import HttpRequest
 
-#: name -> (hits allowed, window in seconds), for each address and each person; override with ARENA_RATE_LIMITS.
-DEFAULT_LIMITS = {
-    "match_create": (30, 60),  # lobby games, open challenges and accepted challenges
-    "ladder_climb": (5, 600),  # person ladder climbs started (each queues a match per level)
-    "signup": (5, 3600),  # sign-up form submissions (each hashes a password; success creates an account)
-    "annotate": (60, 60),  # annotation writes
-    "dataset": (10, 600),  # /dataset.jsonl downloads
-    "refit": (5, 600),  # leaderboards asked for with filters nobody asked for yet (each queues a fit)
-    "report": (10, 600),  # report pages computed for filters not cached yet (each reads the record)
-    "agent_edit": (30, 600),  # staff or people creating or editing agents
-    "api_token": (20, 600),  # creating or revoking one's API tokens
-    "api_anonymous": (120, 60),  # API calls without a token (every read), per address
-    "api_token_calls": (600, 60),  # API writes, per token
-    "login": (30, 900),  # login form submissions, right or wrong, whatever the account name (both forms)
-    "password_reset": (5, 3600),  # password reset requests (each may send an email)
-    "frames": (100, 10),  # websocket frames per connection: a person clicking fast (Pit offers) sends ~5 a second
-    "study_join": (20, 600),  # joining a study (each creates a participant, a guest seat and its assignments)
-}
+from arena.limits import RATE_LIMITS
 
 
 def limit_for(name: str) -> tuple[int, int]:
-    return getattr(settings, "ARENA_RATE_LIMITS", {}).get(name, DEFAULT_LIMITS[name])
+    return getattr(settings, "ARENA_RATE_LIMITS", {}).get(name, RATE_LIMITS[name])
 
 
 def allow(name: str, who: str) -> bool:

@@ -19,9 +19,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 
-from arena.agents.base import AttemptData, DecisionResult
+from arena.limits import play_limit
 from arena.models import Agent, Attempt, Challenge, Decision, Match, Seat, Tournament
-from arena.play.live_limits import limit
+from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.selectors import socket_seats
 from arena.record.services import (
     LOCK_QUERY,
@@ -33,11 +33,8 @@ from arena.record.services import (
     match_resign,
     variant_options,
 )
-from arena.tournaments.services import tournament_create
+from arena.record.signals import agents_merged
 from games import IllegalAction, get_game
-from ratings.rated_matches import rating_key
-from ratings.services import cells_agent_merge
-from ratings.tasks import request_refresh
 
 #: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.
 MAX_MOVE_TEXT = 12_000
@@ -121,10 +118,8 @@ def guest_merge(*, guest: Agent, user) -> Agent:
     if account.baseline_consent is None and guest.baseline_consent is not None:
         account.baseline_consent = guest.baseline_consent
         account.save(update_fields=["baseline_consent"])
-    games = sorted({rating_key(m.game, m.options) for m in Match.objects.filter(pk__in=match_ids)})
-    cells_agent_merge(source=guest, target=account)
+    agents_merged.send(sender=Agent, source=guest, target=account, match_ids=match_ids)
     guest.delete()
-    transaction.on_commit(lambda: request_refresh(games=games))
     return account
 
 
@@ -292,7 +287,7 @@ def person_rejection_record(*, match: Match, ply: int, seat: int, text: str, mes
     """Store a person's rejected move, or, once `rejected_tries_kept` are stored for this decision,
     count it on the last one stored (`unstored_rejections`): a flood costs a counter, not a row."""
     kept = Attempt.objects.select_for_update().filter(match=match, ply=ply, seat=seat).order_by("-number").first()
-    if kept is not None and kept.number >= limit("rejected_tries_kept"):
+    if kept is not None and kept.number >= play_limit("rejected_tries_kept"):
         Attempt.objects.filter(pk=kept.pk).update(unstored_rejections=F("unstored_rejections") + 1)
         return
     attempt_record_rejected(
@@ -343,24 +338,6 @@ def person_resign(*, match_id: int, agent: Agent) -> Match:
     if not seats:
         raise ServiceError("You are not playing this match.")
     return match_resign(match=match, seat=seats[0])
-
-
-def person_ladder_start(*, person: Agent, game: str, games_per_seat: int = 2) -> Tournament:
-    """A person climbs `game`'s bot ladder bottom-up, exactly like a model's ladder evaluation, except that
-    every match gets a fresh random seed of its own (`remembers_deals`), so no deal or bot setup can be learnt
-    by heart, nor met again from the other seat."""
-    if person.kind != Agent.Kind.HUMAN:
-        raise ServiceError("Only people start a ladder climb here; models use `manage.py tournament`.")
-    slug = f"climb-{person.slug[:40]}-{game}-{secrets.token_hex(3)}"  # within a slug's 80 characters
-    return tournament_create(
-        slug=slug,
-        name=f"{person.name} climbs {game}",
-        format="ladder",
-        games=[game],
-        agents=[person],
-        games_per_seat=games_per_seat,
-        first_seed=None,
-    )
 
 
 def matches_waiting_on_people(*, idle_s: int) -> QuerySet[Match]:

@@ -1,0 +1,38 @@
+"""Telling a match's pages that it changed: this process's pages at once, the others through the hub.
+
+`arena.record.signals.match_updated` reaches `announce_on_match_updated` (connected in `arena.apps`), so the
+runner announces its moves without importing live play; live play's own writers call
+`broadcast_match_updated` directly.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from arena.models import Match
+from arena.play.hub import local_hub
+
+#: The matches this process broadcast lately, by (id, ply, status): a page of this process that hears the update
+#: renders it from the match as it was recorded instead of reading it again. Touched on the event loop only.
+_BROADCAST_KEPT = 256
+_broadcast: OrderedDict[tuple[int, int, str], Match] = OrderedDict()
+
+
+def broadcast_match(match_id: int, ply: int, status: str) -> Match | None:
+    """The match as this process broadcast it at `ply` and `status`, if it did lately (None: read it)."""
+    return _broadcast.get((match_id, ply, str(status)))
+
+
+async def broadcast_match_updated(match: Match) -> None:
+    """Tell every page watching the match that its record changed (how far it got, never state)."""
+    _broadcast[match.pk, match.ply, str(match.status)] = match
+    while len(_broadcast) > _BROADCAST_KEPT:
+        _broadcast.popitem(last=False)
+    # This process's pages hear it at once; the others through the channel layer.
+    await local_hub().publish({"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status})
+
+
+async def announce_on_match_updated(sender: type, *, match: Match, **kwargs: Any) -> None:
+    """`match_updated` receiver: the runner recorded a change to `match`; its pages hear it."""
+    await broadcast_match_updated(match)
