@@ -29,6 +29,7 @@ from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.services import STALE_AFTER_S, ServiceError, match_claim
+from arena.record.turns import paused_now
 from arena.record.visibility import study_match_hidden, without_study_matches
 from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, run_match
 from games import IllegalAction, get_game
@@ -103,8 +104,8 @@ def needs_runner(match: Match, seats: list[dict[str, Any]], mine: tuple[int, ...
         return False
     if match.status == Match.Status.PENDING:
         return True  # the runner starts it, plays any opening bot moves, then waits for the person
-    if match.status != Match.Status.RUNNING:
-        return False
+    if match.status != Match.Status.RUNNING or paused_now(match):
+        return False  # over, or waiting for its model server (a worker resumes it)
     if match.claimed_by and match.heartbeat_at and timezone.now() - match.heartbeat_at < STALE_AFTER:
         return False  # its holder is alive and on it
     game = get_game(match.game)

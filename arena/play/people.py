@@ -367,6 +367,7 @@ def matches_waiting_on_people(*, idle_s: int) -> QuerySet[Match]:
     """Running games nobody is working on (a person is to move) without a move for `idle_s` seconds."""
     last_move = Decision.objects.filter(match=OuterRef("pk")).order_by("-created_at").values("created_at")[:1]
     running = Match.objects.filter(status__in=[Match.Status.PENDING, Match.Status.RUNNING], claimed_by="")
+    running = running.filter(paused_until=None)  # a paused match waits for its model server, not for a person
     with_people = running.filter(seats__agent_version__agent__kind=Agent.Kind.HUMAN).distinct()
     idle = with_people.annotate(last_activity=Coalesce(Subquery(last_move), "started_at", "created_at"))
     return idle.filter(last_activity__lt=timezone.now() - timedelta(seconds=idle_s)).order_by("last_activity")

@@ -21,6 +21,7 @@ from arena.models import Agent, Attempt, Decision, Match, Seat
 from arena.record.errors import ServiceError
 from arena.record.selectors import socket_seats
 from arena.record.signals import match_finished
+from arena.record.turns import paused_now
 from arena.record.versions import code_version
 from games import get_game
 
@@ -111,15 +112,15 @@ def _held_by_another(match: Match, worker: str, now, stale_after_s: float = STAL
 def match_claim(*, match_id: int, worker: str, stale_after_s: float = STALE_AFTER_S) -> Match | None:
     """Take a match to run: a pending one, a running one nobody holds, or one whose holder went quiet.
 
-    Returns None when someone else holds it (or it is over): the caller must not run it. A match whose seat to
-    move is a person's (a move arriving through a websocket) is started but not held (`claimed_by` empty):
-    nobody runs it until that move, which hands it to its own process's runner.
+    Returns None when someone else holds it, it is paused (see arena.record.turns) or it is over: the caller must
+    not run it. A match whose seat to move is a person's (a move arriving through a websocket) is started but not
+    held (`claimed_by` empty): nobody runs it until that move, which hands it to its own process's runner.
     """
     match = Match.objects.select_for_update().get(pk=match_id)
     now = timezone.now()
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
         return None
-    if _held_by_another(match, worker, now, stale_after_s):
+    if _held_by_another(match, worker, now, stale_after_s) or paused_now(match, now):
         return None
     game = get_game(match.game)
     to_move = game.current_player(game.from_json(match.state))
@@ -127,7 +128,8 @@ def match_claim(*, match_id: int, worker: str, stale_after_s: float = STALE_AFTE
     match.claimed_by = "" if to_move in socket_seats(match.uid) else worker
     match.heartbeat_at = now
     match.started_at = match.started_at or now
-    match.save(update_fields=["status", "claimed_by", "heartbeat_at", "started_at"])
+    match.paused_until = None  # its pause, if any, is over; `pause` stays until a decision is recorded
+    match.save(update_fields=["status", "claimed_by", "heartbeat_at", "started_at", "paused_until"])
     return match
 
 
@@ -285,6 +287,9 @@ def decisions_write(
     locked.state = state_json
     locked.ply = ply + len(rows)  # safe: the row is locked (or `unread`'s write checks it) and `ply` was checked
     locked.heartbeat_at = now
+    if locked.pause is not None:  # the model server answered: the outage it waited out is over
+        locked.pause = None
+        fields.append("pause")
     locked.tries_waiting = False  # none at the new ply yet: so its holder may record the next decisions unread
     if unread:
         still_there = Match.objects.filter(pk=locked.pk, status=Match.Status.RUNNING, claimed_by=worker, ply=ply)

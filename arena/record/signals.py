@@ -7,6 +7,9 @@ and `uid`, `tournament_id`, `game`, `options`, `state` (the final one), `record`
 stored (the ratings receiver counts the match from these without reading it again). They run synchronously,
 in the writer's thread, in the order they were connected (apps' `ready()`); an exception propagates to the
 writer's caller, with the record already committed.
+
+`match_paused` is sent by `arena.record.turns` when the transaction that paused a match (its model server not
+answering) has committed, with `sender=Match`, `match_id` and `until`, the instant it may be taken up again.
 """
 
 from __future__ import annotations
@@ -14,3 +17,4 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 match_finished = Signal()
+match_paused = Signal()

@@ -33,6 +33,7 @@ from arena.record.services import (
     match_heartbeat,
     match_resign,
 )
+from arena.record.turns import GaveUp, Paused, match_pause
 from games import Game, get_game
 
 logger = logging.getLogger(__name__)
@@ -138,6 +139,10 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
             decisions = await _decide(game, state, agents, seat, match.seed)
         finally:
             beating.cancel()
+        if decisions[0].action is None and (outage := _outage(decisions[0])):
+            paused = await sync_to_async(_pause)(match, seat, decisions[0], outage, worker)
+            await broadcast_match_updated(paused)
+            return paused
         if decisions[0].action is None:
             result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, decisions[0])
             if ended is not None:
@@ -198,21 +203,39 @@ def _arrived(game: Game, state: Any, result: DecisionResult) -> DecisionResult:
     return replace(result, action=game.arrival(state, result.action, result.elapsed_ms / 1000))
 
 
+def _outage(result: DecisionResult) -> str:
+    """Why the agent's server could not be reached for this decision ("" when it answered, however badly)."""
+    if result.outage:
+        return result.outage
+    if result.attempts and all(a.transient for a in result.attempts):
+        return "the agent's server is not answering"
+    return ""
+
+
+def _pause(match: Match, seat: int, result: DecisionResult, outage: str, worker: str) -> Match:
+    """The agent's server is down: keep its tries in the trace and pause the match (arena.record.turns) until it
+    may answer again, queueing its resumption; an outage that outlasts the longest pause aborts it instead."""
+    for attempt in result.attempts:
+        attempt_record_rejected(match=match, ply=match.ply, seat=seat, attempt=attempt)
+    step = match_pause(match_id=match.pk, worker=worker, outage=outage)
+    if isinstance(step, GaveUp):
+        return match_abort(match=match, reason=step.reason, transient=True)
+    if isinstance(step, Paused):  # its resumption is queued by whoever listens (arena.runner.tasks)
+        logger.warning("match %s paused until %s: %s", match.pk, step.until.isoformat(), step.reason)
+    return Match.objects.get(pk=match.pk)
+
+
 def _apply_fallback(
     match: Match, game: Game, state: Any, seat: int, result: DecisionResult
 ) -> tuple[DecisionResult, Match | None]:
-    """An agent ran out of tries: apply the match's fallback policy (and record why).
+    """An agent ran out of tries with its server answering: apply the match's fallback policy (and record why).
 
     Returns the decision to record instead, or the match if the policy ended it.
     """
-    transient = bool(result.attempts) and all(a.transient for a in result.attempts)
     policy = match.record.get("policies", {}).get("fallback", "random_legal")
-    if transient or policy in ("forfeit", "abort"):
+    if policy in ("forfeit", "abort"):
         for attempt in result.attempts:
             attempt_record_rejected(match=match, ply=match.ply, seat=seat, attempt=attempt)
-        if transient:
-            reason = result.outage or "provider failure (transient)"
-            return result, match_abort(match=match, reason=reason, transient=True)
         if policy == "forfeit":
             return result, match_resign(match=match, seat=seat, reason="forfeit after invalid answers")
         return result, match_abort(match=match, reason=f"seat {seat} gave no valid answer (abort policy)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
+from datetime import datetime
 
 from django.tasks import TaskResultStatus, task
 
@@ -18,6 +19,12 @@ def enqueue_matches(match_ids: list[int], *, priority: int = 0) -> None:
     task = run_match_task.using(priority=priority) if priority else run_match_task
     for match_id in match_ids:
         task.enqueue(match_id)
+
+
+def match_resume_enqueue(*, match_id: int, until: datetime, **_: object) -> None:
+    """`match_paused`'s receiver: queue the match for any worker to take up again from `until` (the queue is
+    stored: a restart keeps it)."""
+    run_match_task.using(run_after=until).enqueue(match_id)
 
 
 def matches_waiting_in_queue(match_ids: list[int]) -> set[int]:

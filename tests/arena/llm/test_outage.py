@@ -1,0 +1,124 @@
+"""A model server that is down pauses its matches, and 429s are waited out: neither becomes a fallback or an abort.
+
+Over real HTTP on loopback: the scripted server is closed (connection refused) and started again on its port.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from arena.models import Attempt, Decision, Match, Tournament
+from arena.record.agents import agent_create
+from arena.record.services import match_create
+from arena.record.turns import PAUSE_FIRST_S, PAUSE_GIVE_UP_S, PAUSE_LONGEST_S
+from arena.runner.loop import run_match
+from arena.runner.tasks import run_match_task
+from arena.tournaments.run import _next_runnable, pause_left_s
+from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move, rate_limited
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DOWN = "the local model server is not answering"
+
+
+def _match(ttt_bots, llm_config) -> Match:
+    llm = agent_create(slug="scripted-llm", name="Scripted LLM", kind="llm", config=llm_config)
+    return match_create(game="tic-tac-toe", agents=[llm, ttt_bots["tic-tac-toe-lv0"]], seed=5)
+
+
+def _run(match: Match) -> Match | None:
+    ran = async_to_sync(run_match)(match.pk)
+    match.refresh_from_db()
+    return ran
+
+
+def _pause_is_due(match: Match) -> None:
+    """The pause's time has come (what waiting it out would do, without the wait)."""
+    Match.objects.filter(pk=match.pk).update(paused_until=timezone.now())
+
+
+def test_a_dead_server_pauses_the_match_and_it_finishes_once_the_server_is_back(ttt_bots, scripted, llm_config):
+    port = scripted.port
+    scripted.close()
+    match = _match(ttt_bots, {**llm_config, "provider_retries": 1})
+    _run(match)
+    assert (match.status, match.claimed_by, match.scores) == (Match.Status.RUNNING, "", None)
+    assert match.pause["reason"] == f"{DOWN}; the match resumes when it does"
+    assert match.pause["delay_s"] == PAUSE_FIRST_S
+    assert match.paused_until > timezone.now()
+    assert not Decision.objects.filter(match=match).exists()
+    # Its resumption waits in the stored queue, for whichever worker is up by then.
+    [queued] = DBTaskResult.objects.filter(task_path=run_match_task.module_path)
+    assert queued.args_kwargs["args"] == [match.pk]
+    assert queued.run_after == match.paused_until
+
+    # Until its pause is over nobody runs it: a restarted worker does not hammer the dead server.
+    assert _run(match) is None
+    assert Attempt.objects.filter(match=match).count() == 2
+
+    with ScriptedServer(first_legal_move, port=port) as back:
+        _pause_is_due(match)
+        _run(match)
+    assert match.status == Match.Status.FINISHED
+    assert match.pause is None
+    assert match.paused_until is None
+    llm_decisions = Decision.objects.filter(match=match, seat=0).order_by("ply")
+    assert llm_decisions.count() == len(back.chat_requests())
+    assert not Decision.objects.filter(match=match).exclude(fallback="").exists()
+    # The failed tries stay in the trace, ahead of the answer of the decision they delayed.
+    first = llm_decisions[0]
+    assert [(a.number, a.verdict, a.transient) for a in first.attempts.order_by("number")] == [
+        (1, "api_error", True),
+        (2, "api_error", True),
+        (3, "ok", False),
+    ]
+
+
+def test_each_failed_retry_pauses_longer_up_to_the_cap_then_gives_up(ttt_bots, scripted, llm_config):
+    scripted.close()
+    match = _match(ttt_bots, {**llm_config, "provider_retries": 0})
+    delays = []
+    for _ in range(7):
+        _run(match)
+        delays.append(match.pause["delay_s"])
+        _pause_is_due(match)
+    assert delays == [30, 60, 120, 240, 480, 600, 600]
+    assert PAUSE_LONGEST_S == 600
+    since = timezone.now() - timedelta(seconds=PAUSE_GIVE_UP_S)
+    Match.objects.filter(pk=match.pk).update(pause={**match.pause, "since": since.isoformat()})
+    _run(match)
+    assert match.status == Match.Status.ABORTED
+    assert match.termination == f"{DOWN}; given up after 24 h"
+    assert match.record["transient_failure"] is True
+    assert not Decision.objects.filter(match=match).exists()
+    assert Attempt.objects.filter(match=match).count() == 8
+
+
+def test_a_tournament_runner_waits_for_a_paused_match_rather_than_spinning_on_it(ttt_bots, scripted, llm_config):
+    scripted.close()
+    tournament = Tournament.objects.create(slug="waits", name="waits", format="round_robin", config={})
+    match = _match(ttt_bots, llm_config)
+    Match.objects.filter(pk=match.pk).update(tournament=tournament)
+    assert pause_left_s([tournament.pk]) is None
+    _run(match)
+    assert _next_runnable(tournament.pk, stale_after_s=0) is None
+    assert 0 < pause_left_s([tournament.pk]) <= PAUSE_FIRST_S
+    _pause_is_due(match)
+    assert _next_runnable(tournament.pk, stale_after_s=0) == match.pk
+
+
+def test_429s_with_retry_after_are_waited_out_without_failing_the_decision(ttt_bots, scripted, llm_config):
+    scripted.responder = first_legal_move
+    scripted.push(*[rate_limited("0.01") for _ in range(6)])  # more than provider_retries allows failures
+    match = _match(ttt_bots, {**llm_config, "provider_retries": 1})
+    _run(match)
+    assert match.status == Match.Status.FINISHED
+    assert not Decision.objects.filter(match=match).exclude(fallback="").exists()
+    first = Decision.objects.get(match=match, ply=0)
+    verdicts = [(a.verdict, a.message[:8]) for a in first.attempts.order_by("number")]
+    assert verdicts == [("api_error", "HTTP 429")] * 6 + [("ok", "")]
