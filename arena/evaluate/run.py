@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 
 from arena.evaluate.services import budget_reached, evaluation_spend
 from arena.models import Match, Tournament
-from arena.record.services import STALE_AFTER_S
+from arena.record.turns import STALE_AFTER_S
 from arena.runner.loop import default_worker_id, run_match
 from arena.tournaments.run import _next_runnable, pause_left_s
 from arena.tournaments.services import tournament_advance

@@ -20,7 +20,6 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.utils import await_many_dispatch
 from django.db import close_old_connections
-from django.utils import timezone
 
 from arena.models import Agent, Match
 from arena.play.hub import Inbox, local_hub
@@ -28,11 +27,11 @@ from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.play.people import person_flag, person_move, person_resign
 from arena.play.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.play.rendering import live_match_html, live_seats
-from arena.record.services import STALE_AFTER_S, ServiceError, match_claim
-from arena.record.turns import paused_now
+from arena.record import turns
+from arena.record.services import ServiceError
 from arena.record.visibility import study_match_hidden, without_study_matches
 from arena.runner.loop import broadcast_match, broadcast_match_updated, default_worker_id, run_match
-from games import IllegalAction, get_game
+from games import IllegalAction
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +40,6 @@ MAX_FRAME_BYTES = 16384
 FRAME_TYPES = {"move", "resign", "flag"}
 #: A ply no match reaches; keeps absurd numbers out of every comparison and message.
 MAX_PLY = 10**9
-STALE_AFTER = timezone.timedelta(seconds=STALE_AFTER_S)
 
 #: Bot and model turns started by this process; kept so the tasks are not garbage-collected.
 _running: set[asyncio.Task] = set()
@@ -94,25 +92,10 @@ def kick_runner(match_id: int, handed: Match | None = None) -> None:
 
 
 def needs_runner(match: Match, seats: list[dict[str, Any]], mine: tuple[int, ...]) -> bool:
-    """True when this viewer's page must start the match, or set a bot or model to move that nobody runs.
-
-    Only a page of a seated person (`mine`, their seats) does: spectators and other people only
-    watch, and a match with nobody's person seated (a tournament's) belongs to the workers.
-    `seats` is `live_seats(match)`, which the consumer keeps.
-    """
-    if not mine:
-        return False
-    if match.status == Match.Status.PENDING:
-        return True  # the runner starts it, plays any opening bot moves, then waits for the person
-    if match.status != Match.Status.RUNNING or paused_now(match):
-        return False  # over, or waiting for its model server (a worker resumes it)
-    if match.claimed_by and match.heartbeat_at and timezone.now() - match.heartbeat_at < STALE_AFTER:
-        return False  # its holder is alive and on it
-    game = get_game(match.game)
-    seat = game.current_player(game.from_json(match.state))
-    if seat is None:
-        return False
-    return seats[seat]["agent"].kind != Agent.Kind.HUMAN
+    """Whether this viewer's page must set a runner going (arena.record.turns.needs_runner); `seats` is
+    `live_seats(match)`, which the consumer keeps, and `mine` the viewer's seats."""
+    people = frozenset(seat["index"] for seat in seats if seat["agent"].kind == Agent.Kind.HUMAN)
+    return turns.needs_runner(match, viewer_seats=mine, person_seats=people)
 
 
 STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.ABORTED]
@@ -287,19 +270,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if study_match_hidden(match, self.mine, getattr(self.scope.get("user"), "is_staff", False)):
             return None
         needs = needs_runner(match, self.seats, self.mine)
-        if needs and match.status == Match.Status.PENDING and self.first_move_is_mine(match):
+        if needs and match.status == Match.Status.PENDING and turns.to_move(match) in self.mine:
             # Nothing for a runner to play before this person's move: the match starts in this trip (the claim
             # holds it for nobody), and the page's first panel is the started match's, drawn once.
-            started = match_claim(match_id=match.pk, worker=default_worker_id())
-            if started is not None and not started.claimed_by:
-                match, needs, self.started = started, False, started
+            turn = turns.match_claim(match_id=match.pk, worker=default_worker_id())
+            if isinstance(turn, turns.AwaitingPerson):
+                match, needs, self.started = turn.match, False, turn.match
         self.shown = shown_key(match.ply, match.status)
         frame = fragments.frame(match, self.viewer, self.seats, self.mine)
         return (match.pk, match.ply, match.status, self.mine), frame, needs
-
-    def first_move_is_mine(self, match: Match) -> bool:
-        game = get_game(match.game)
-        return game.current_player(game.from_json(match.state)) in self.mine
 
     async def renew_lease(self) -> None:
         """Keep this socket counted in its limits for as long as it stays open (see arena.play.live_limits)."""

@@ -33,6 +33,7 @@ from arena.record.services import (
     match_resign,
     variant_options,
 )
+from arena.record.turns import ByPerson
 from arena.tournaments.services import tournament_create
 from games import IllegalAction, get_game
 from ratings.rated_matches import rating_key
@@ -283,8 +284,8 @@ def _move_write(match: Match, game: Any, state: Any, action: Any, text: str, run
     elapsed_ms = round(thought_s * 1000)  # a person's thinking time, recorded like a model's
     attempt = AttemptData(verdict="ok", raw_text=text, latency_ms=elapsed_ms)
     decision = DecisionResult(action=action, attempts=[attempt], elapsed_ms=elapsed_ms)
-    people = socket_seats(match.uid)
-    return decisions_write(locked=match, ply=match.ply, decisions=[decision], release_to=people, hand_to=runner)
+    by = ByPerson(runner=runner, people=socket_seats(match.uid))
+    return decisions_write(locked=match, ply=match.ply, decisions=[decision], by=by)
 
 
 @transaction.atomic

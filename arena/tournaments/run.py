@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from arena.models import Match, Tournament
-from arena.record.services import STALE_AFTER_S
+from arena.record.turns import STALE_AFTER_S
 from arena.runner.loop import default_worker_id, run_match
 from arena.tournaments.services import tournament_advance
 

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 
 from arena.models import Match
 from arena.play.people import matches_abandoned_end
-from arena.record.services import STALE_AFTER_S, match_release_stale
+from arena.record.turns import STALE_AFTER_S, match_release_stale
 from arena.runner.tasks import enqueue_matches, matches_waiting_in_queue
 
 
