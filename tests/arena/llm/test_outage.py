@@ -9,10 +9,12 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from arena.models import Attempt, Decision, Match, Tournament
+from arena.play.rendering import live_match_html, live_seats
 from arena.record.agents import agent_create
 from arena.record.services import match_create
 from arena.record.turns import PAUSE_FIRST_S, PAUSE_GIVE_UP_S, PAUSE_LONGEST_S
@@ -77,6 +79,16 @@ def test_a_dead_server_pauses_the_match_and_it_finishes_once_the_server_is_back(
         (2, "api_error", True),
         (3, "ok", False),
     ]
+
+
+def test_people_see_a_paused_match_and_why(ttt_bots, scripted, llm_config, client):
+    scripted.close()
+    match = _match(ttt_bots, llm_config)
+    _run(match)
+    listing = client.get(reverse("match-list")).content.decode()
+    assert f'title="{DOWN}; the match resumes when it does">Paused</span>' in listing
+    panel = live_match_html(match, None, live_seats(match))
+    assert f"<strong>Paused:</strong> {DOWN}; the match resumes when it does" in panel
 
 
 def test_each_failed_retry_pauses_longer_up_to_the_cap_then_gives_up(ttt_bots, scripted, llm_config):
