@@ -6,9 +6,11 @@ Over real HTTP on loopback: the scripted server is closed (connection refused) a
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -89,6 +91,24 @@ def test_people_see_a_paused_match_and_why(ttt_bots, scripted, llm_config, clien
     assert f'title="{DOWN}; the match resumes when it does">Paused</span>' in listing
     panel = live_match_html(match, None, live_seats(match))
     assert f"<strong>Paused:</strong> {DOWN}; the match resumes when it does" in panel
+
+
+def test_a_resumption_taken_up_early_or_lost_is_queued_again(ttt_bots, scripted, llm_config):
+    scripted.close()
+    match = _match(ttt_bots, llm_config)
+    _run(match)
+    queue = DBTaskResult.objects.filter(task_path=run_match_task.module_path)
+    queue.delete()  # lost: the queue was emptied by hand
+    out = StringIO()
+    call_command("resume_matches", stdout=out)
+    assert "1 paused (1 queued again)" in out.getvalue()
+    assert list(queue.values_list("args_kwargs", "run_after")) == [
+        ({"args": [match.pk], "kwargs": {}}, match.paused_until)
+    ]
+    queue.delete()
+    # A worker whose clock runs ahead takes it up before its pause is over: refused, and queued again for then.
+    assert async_to_sync(run_match_task.acall)(match.pk) == "skipped: paused"
+    assert list(queue.values_list("run_after", flat=True)) == [match.paused_until]
 
 
 def test_each_failed_retry_pauses_longer_up_to_the_cap_then_gives_up(ttt_bots, scripted, llm_config):
