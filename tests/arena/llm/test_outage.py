@@ -18,6 +18,7 @@ from django_tasks_db.models import DBTaskResult
 from arena.models import Attempt, Decision, Match, Tournament
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.agents import agent_create
+from arena.record.selectors import tournament_progress
 from arena.record.services import match_create
 from arena.record.turns import PAUSE_FIRST_S, PAUSE_GIVE_UP_S, PAUSE_LONGEST_S
 from arena.runner.loop import run_match
@@ -140,6 +141,7 @@ def test_a_tournament_runner_waits_for_a_paused_match_rather_than_spinning_on_it
     _run(match)
     assert _next_runnable(tournament.pk, stale_after_s=0) is None
     assert 0 < pause_left_s([tournament.pk]) <= PAUSE_FIRST_S
+    assert tournament_progress(tournament)["paused"] == 1
     _pause_is_due(match)
     assert _next_runnable(tournament.pk, stale_after_s=0) == match.pk
 
