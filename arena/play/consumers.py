@@ -98,7 +98,8 @@ def needs_runner(match: Match, seats: list[dict[str, Any]], mine: tuple[int, ...
     return turns.needs_runner(match, viewer_seats=mine, person_seats=people)
 
 
-STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.ABORTED]
+#: A pause comes after running at the same ply (the next decision's ply supersedes it), before the end.
+STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, turns.PAUSED, Match.Status.FINISHED, Match.Status.ABORTED]
 
 
 def shown_key(ply: int, status: str) -> tuple[int, int]:
@@ -132,7 +133,7 @@ class FragmentCache:
 
     def frame(self, match: Match, viewer: Agent | None, seats: list[dict[str, Any]], mine: tuple[int, ...]) -> str:
         """The viewer's live panel of `match` as a websocket frame, rendered unless a fresh one is kept."""
-        key = (match.pk, match.ply, match.status, mine)
+        key = (match.pk, match.ply, turns.shown_status(match), mine)
         frame = self.get(key)
         if frame is None:
             html = live_match_html(match, viewer, seats)
@@ -276,9 +277,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             turn = turns.match_claim(match_id=match.pk, worker=default_worker_id())
             if isinstance(turn, turns.AwaitingPerson):
                 match, needs, self.started = turn.match, False, turn.match
-        self.shown = shown_key(match.ply, match.status)
+        self.shown = shown_key(match.ply, turns.shown_status(match))
         frame = fragments.frame(match, self.viewer, self.seats, self.mine)
-        return (match.pk, match.ply, match.status, self.mine), frame, needs
+        return (match.pk, match.ply, turns.shown_status(match), self.mine), frame, needs
 
     async def renew_lease(self) -> None:
         """Keep this socket counted in its limits for as long as it stays open (see arena.play.live_limits)."""
@@ -334,7 +335,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match = person_flag(match_id=self.match_id, agent=self.viewer)
         if match is None:
             return None, False, ""
-        self.shown = shown_key(match.ply, match.status)
+        self.shown = shown_key(match.ply, turns.shown_status(match))
         return (
             match,
             match.claimed_by == runner or needs_runner(match, self.seats, self.mine),
@@ -360,4 +361,5 @@ class MatchConsumer(AsyncWebsocketConsumer):
         match = match or Match.objects.get(pk=self.match_id)
         if self.seats is None:
             self.seats = live_seats(match)
-        return shown_key(match.ply, match.status), fragments.frame(match, self.viewer, self.seats, self.mine)
+        shown = shown_key(match.ply, turns.shown_status(match))
+        return shown, fragments.frame(match, self.viewer, self.seats, self.mine)

@@ -224,6 +224,15 @@ def paused_now(match: Match, now: datetime | None = None) -> bool:
     return match.paused_until is not None and (now or timezone.now()) < match.paused_until
 
 
+#: The status pages show for a running match that waits for its model server (not a status of the record).
+PAUSED = "paused"
+
+
+def shown_status(match: Match) -> str:
+    """The match's status as pages show and order it: PAUSED while it waits out a pause, else its status."""
+    return PAUSED if match.status == Match.Status.RUNNING and match.paused_until is not None else match.status
+
+
 def pause_reason(outage: str) -> str:
     """What people are shown while a match waits for its model server."""
     return f"{outage}; the match resumes when it does"

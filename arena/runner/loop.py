@@ -40,6 +40,7 @@ from arena.record.turns import (
     match_claim,
     match_heartbeat,
     match_pause,
+    shown_status,
 )
 from games import Game, get_game
 
@@ -92,11 +93,12 @@ def broadcast_match(match_id: int, ply: int, status: str) -> Match | None:
 
 async def broadcast_match_updated(match: Match) -> None:
     """Tell every page watching the match that its record changed (how far it got, never state)."""
-    _broadcast[match.pk, match.ply, str(match.status)] = match
+    status = shown_status(match)  # a pause changes what the page shows at the same ply
+    _broadcast[match.pk, match.ply, str(status)] = match
     while len(_broadcast) > _BROADCAST_KEPT:
         _broadcast.popitem(last=False)
     # This process's pages hear it at once; the others through the channel layer.
-    await local_hub().publish({"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status})
+    await local_hub().publish({"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": status})
 
 
 async def _heartbeat(match_id: int, worker: str) -> None:

@@ -5,17 +5,19 @@ Over real HTTP on loopback: the scripted server is closed (connection refused) a
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from io import StringIO
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from arena.models import Attempt, Decision, Match, Tournament
+from arena.play.people import person_agent_for_user, person_match_create
 from arena.play.rendering import live_match_html, live_seats
 from arena.record.agents import agent_create
 from arena.record.selectors import tournament_progress
@@ -25,6 +27,7 @@ from arena.runner.loop import run_match
 from arena.runner.tasks import run_match_task
 from arena.tournaments.run import _next_runnable, pause_left_s
 from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move, rate_limited
+from tests.arena.test_consumers import connect, next_fragment, person_cookie  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -156,3 +159,24 @@ def test_429s_with_retry_after_are_waited_out_without_failing_the_decision(ttt_b
     first = Decision.objects.get(match=match, ply=0)
     verdicts = [(a.verdict, a.message[:8]) for a in first.attempts.order_by("number")]
     assert verdicts == [("api_error", "HTTP 429")] * 6 + [("ok", "")]
+
+
+@pytest.mark.asyncio
+async def test_a_players_page_shows_the_pause_as_it_happens(ttt_bots, scripted, llm_config, person_cookie):  # noqa: F811
+    user, cookie = person_cookie
+    scripted.close()
+
+    def setup() -> Match:
+        model = agent_create(slug="scripted-llm", name="Scripted LLM", kind="llm", config=llm_config)
+        return person_match_create(person=person_agent_for_user(user=user), opponent=model, game="tic-tac-toe", seat=0)
+
+    match = await sync_to_async(setup)()
+    ws = await connect(match.pk, cookie)
+    assert "Your move." in (await next_fragment(ws))["html"]
+    await ws.send_to(text_data=json.dumps({"type": "move", "move": "b2", "ply": 0}))
+    fragment = await next_fragment(ws, min_ply=1)
+    while "Paused:" not in fragment["html"]:  # the move, the model thinking, then the pause: at the same ply
+        fragment = await next_fragment(ws, min_ply=1)
+    assert f"<strong>Paused:</strong> {DOWN}; the match resumes when it does" in fragment["html"]
+    assert fragment["ply"] == 1
+    await ws.disconnect()
