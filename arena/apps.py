@@ -8,10 +8,12 @@ class ArenaConfig(AppConfig):
     def ready(self) -> None:
         from arena.evaluate.services import evaluation_stop_on_budget
         from arena.play.broadcast import announce_on_match_updated
-        from arena.record.signals import match_finished, match_updated
+        from arena.record.signals import match_finished, match_paused, match_updated
+        from arena.runner.tasks import match_resume_enqueue
         from arena.tournaments.services import tournament_advance_on_match_finished
 
         match_finished.connect(tournament_advance_on_match_finished, dispatch_uid="tournament_advance")
         # After the tournament's receiver, so matches it has just scheduled are cancelled too.
         match_finished.connect(evaluation_stop_on_budget, dispatch_uid="evaluation_budget")
         match_updated.connect(announce_on_match_updated, dispatch_uid="live_pages")
+        match_paused.connect(match_resume_enqueue, dispatch_uid="match_resume")

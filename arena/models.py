@@ -132,6 +132,11 @@ class Match(models.Model):
     #: Which worker runs it now, and when it last proved it was alive.
     claimed_by = models.CharField(max_length=80, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    #: A match whose model server is not answering waits, held by nobody, until this instant (arena.record.turns).
+    paused_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: The outage it waits out: {"reason", "since" (ISO instant of its first pause), "delay_s" (the last wait)};
+    #: cleared by the next decision recorded.
+    pause = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

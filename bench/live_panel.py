@@ -30,11 +30,12 @@ def main() -> None:
     from arena.pages.rendering import live_match_html
     from arena.record.agents import bots_ensure
     from arena.record.people import person_agent_for_user
-    from arena.record.services import decision_record, match_claim, match_create
+    from arena.record.services import decision_record, match_create
+    from arena.record.turns import match_claim
 
     person = person_agent_for_user(user=User.objects.create_user("pat", password="pw-123456"))
     bot = {agent.slug: agent for agent in bots_ensure(game="connect-four")}["connect-four-lv0"]
-    match = match_claim(match_id=match_create(game="connect-four", agents=[person, bot], seed=1).pk, worker="w")
+    match = match_claim(match_id=match_create(game="connect-four", agents=[person, bot], seed=1).pk, worker="w").match
     for ply in range(args.plies):  # columns a, b, c … in turn: no four in a row in the first 12 plies
         match = decision_record(match=match, ply=ply, action=ply % 7, worker="w")
     assert "Your move." in live_match_html(match, person)  # also warms the kept rows, labels and seats

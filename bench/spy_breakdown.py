@@ -34,7 +34,7 @@ PARTS = [
     ("database thread", "live panel: the rest (state, views, seats)", "live_match_html (arena/pages/rendering.py"),
     ("database thread", "the frame's json.dumps", "FragmentCache.frame (arena/play/consumers.py"),
     ("database thread", "person's move (person_move)", "person_move (arena/record/people.py"),
-    ("database thread", "runner: claim (match_claim)", "match_claim (arena/record/services.py"),
+    ("database thread", "runner: claim (match_claim)", "match_claim (arena/record/turns.py"),
     ("database thread", "runner: record the reply (decisions_record)", "decisions_record (arena/record/services.py"),
     ("database thread", "runner: other", "arena/runner/"),
     ("database thread", "a page opens (MatchConsumer.open)", "MatchConsumer.open (arena/play/consumers.py"),

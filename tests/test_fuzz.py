@@ -93,7 +93,8 @@ def test_invalid_moves_through_the_service_change_nothing(django_user_model):
     from arena.models import Agent, Decision
     from arena.record.agents import bots_ensure
     from arena.record.people import guest_agent_create, person_match_create, person_move
-    from arena.record.services import ServiceError, match_claim, match_release
+    from arena.record.services import ServiceError
+    from arena.record.turns import match_claim, match_release
 
     bots_ensure(game="connect-four")
     person = guest_agent_create(nickname="fuzz")

@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "provider_retries": 3,  # re-sends after 429/5xx/connection trouble; not the model's fault
     "backoff_base_s": 1.0,
     "backoff_max_s": 30.0,
+    "rate_limit_wait_s": 600.0,  # waits after HTTP 429s, per try, before they count as the provider failing
     "decision_budget_s": None,  # wall clock for all tries of one decision
     "budget_output_tokens": None,  # output tokens one reply may use
     "context_tokens": None,  # the model's context window; prompts are fitted to it less max_tokens when set

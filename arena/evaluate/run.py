@@ -9,9 +9,9 @@ from asgiref.sync import sync_to_async
 
 from arena.evaluate.services import budget_reached, evaluation_spend
 from arena.models import Match, Tournament
-from arena.record.services import STALE_AFTER_S
+from arena.record.turns import STALE_AFTER_S
 from arena.runner.loop import default_worker_id, run_match
-from arena.tournaments.run import next_runnable
+from arena.tournaments.run import next_runnable, pause_left_s
 from arena.tournaments.services import tournament_advance
 
 
@@ -68,11 +68,15 @@ async def run_evaluation(
                     stopped = stopped or reason
                     return
                 match_id = None if wait else await sync_to_async(_next)(ids, stale_after_s)
-                if not wait and match_id is None:
+                paused_s = await sync_to_async(pause_left_s)(ids) if not wait and match_id is None else None
+                if not wait and match_id is None and paused_s is None:
                     return
-                running += 0 if wait else 1
+                running += 0 if match_id is None else 1
             if wait:
                 await asyncio.sleep(0.1)  # a budget, and no match paid for yet: learn what one costs first
+                continue
+            if match_id is None:
+                await asyncio.sleep(paused_s)  # only paused matches are left: wait for the first to be due
                 continue
             try:
                 match = await run_match(match_id, worker=f"{worker}/{number}")

@@ -69,6 +69,10 @@ def evaluation_rows(limit: int = 50) -> list[dict[str, Any]]:
                 "tournaments": tournaments,
                 "done": done,
                 "total": total,
+                "paused": evaluation_matches(tournaments)
+                .filter(status=Match.Status.RUNNING)
+                .exclude(paused_until=None)
+                .count(),
                 "percent": round(100 * done / total) if total else 0,
                 "spend": evaluation_spend(tournaments),
                 "budget_usd": evaluation.get("budget_usd"),

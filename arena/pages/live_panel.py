@@ -87,6 +87,8 @@ def _seat(seat: dict[str, Any], context: dict[str, Any]) -> str:
 
 def _status(context: dict[str, Any]) -> str:
     match = context["match"]
+    if match.status == "running" and match.paused_until is not None:
+        return f"<strong>Paused:</strong> {_text((match.pause or {}).get('reason', ''))}\n      "
     if match.status == "running":
         if context["my_turn"]:
             who = "<strong>Your move.</strong>"

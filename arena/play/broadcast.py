@@ -12,6 +12,7 @@ from typing import Any
 
 from arena.models import Match
 from arena.play.hub import local_hub
+from arena.record.turns import shown_status
 
 #: The matches this process broadcast lately, by (id, ply, status): a page of this process that hears the update
 #: renders it from the match as it was recorded instead of reading it again. Touched on the event loop only.
@@ -26,11 +27,12 @@ def broadcast_match(match_id: int, ply: int, status: str) -> Match | None:
 
 async def broadcast_match_updated(match: Match) -> None:
     """Tell every page watching the match that its record changed (how far it got, never state)."""
-    _broadcast[match.pk, match.ply, str(match.status)] = match
+    status = shown_status(match)  # a pause changes what the page shows at the same ply
+    _broadcast[match.pk, match.ply, str(status)] = match
     while len(_broadcast) > _BROADCAST_KEPT:
         _broadcast.popitem(last=False)
     # This process's pages hear it at once; the others through the channel layer.
-    await local_hub().publish({"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": match.status})
+    await local_hub().publish({"type": "match.updated", "match_id": match.pk, "ply": match.ply, "status": status})
 
 
 async def announce_on_match_updated(sender: type, *, match: Match, **kwargs: Any) -> None:

@@ -20,7 +20,6 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.utils import await_many_dispatch
 from django.db import close_old_connections
-from django.utils import timezone
 
 from arena.models import Agent, Match
 from arena.pages.ratelimit import ConnectionBudget, person_key, socket_address
@@ -28,11 +27,12 @@ from arena.pages.rendering import live_match_html, live_seats
 from arena.play.broadcast import broadcast_match, broadcast_match_updated
 from arena.play.hub import Inbox, local_hub
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
+from arena.record import turns
 from arena.record.people import person_flag, person_move, person_resign
-from arena.record.services import STALE_AFTER_S, ServiceError, match_claim
+from arena.record.services import ServiceError
 from arena.record.visibility import study_match_hidden, without_study_matches
 from arena.runner.loop import default_worker_id, run_match
-from games import IllegalAction, get_game
+from games import IllegalAction
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,6 @@ MAX_FRAME_BYTES = 16384
 FRAME_TYPES = {"move", "resign", "flag"}
 #: A ply no match reaches; keeps absurd numbers out of every comparison and message.
 MAX_PLY = 10**9
-STALE_AFTER = timezone.timedelta(seconds=STALE_AFTER_S)
 
 #: Bot and model turns started by this process; kept so the tasks are not garbage-collected.
 _running: set[asyncio.Task] = set()
@@ -94,28 +93,14 @@ def kick_runner(match_id: int, handed: Match | None = None) -> None:
 
 
 def needs_runner(match: Match, seats: list[dict[str, Any]], mine: tuple[int, ...]) -> bool:
-    """True when this viewer's page must start the match, or set a bot or model to move that nobody runs.
-
-    Only a page of a seated person (`mine`, their seats) does: spectators and other people only
-    watch, and a match with nobody's person seated (a tournament's) belongs to the workers.
-    `seats` is `live_seats(match)`, which the consumer keeps.
-    """
-    if not mine:
-        return False
-    if match.status == Match.Status.PENDING:
-        return True  # the runner starts it, plays any opening bot moves, then waits for the person
-    if match.status != Match.Status.RUNNING:
-        return False
-    if match.claimed_by and match.heartbeat_at and timezone.now() - match.heartbeat_at < STALE_AFTER:
-        return False  # its holder is alive and on it
-    game = get_game(match.game)
-    seat = game.current_player(game.from_json(match.state))
-    if seat is None:
-        return False
-    return seats[seat]["agent"].kind != Agent.Kind.HUMAN
+    """Whether this viewer's page must set a runner going (arena.record.turns.needs_runner); `seats` is
+    `live_seats(match)`, which the consumer keeps, and `mine` the viewer's seats."""
+    people = frozenset(seat["index"] for seat in seats if seat["agent"].kind == Agent.Kind.HUMAN)
+    return turns.needs_runner(match, viewer_seats=mine, person_seats=people)
 
 
-STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, Match.Status.FINISHED, Match.Status.ABORTED]
+#: A pause comes after running at the same ply (the next decision's ply supersedes it), before the end.
+STATUS_ORDER = [Match.Status.PENDING, Match.Status.RUNNING, turns.PAUSED, Match.Status.FINISHED, Match.Status.ABORTED]
 
 
 def shown_key(ply: int, status: str) -> tuple[int, int]:
@@ -149,7 +134,7 @@ class FragmentCache:
 
     def frame(self, match: Match, viewer: Agent | None, seats: list[dict[str, Any]], mine: tuple[int, ...]) -> str:
         """The viewer's live panel of `match` as a websocket frame, rendered unless a fresh one is kept."""
-        key = (match.pk, match.ply, match.status, mine)
+        key = (match.pk, match.ply, turns.shown_status(match), mine)
         frame = self.get(key)
         if frame is None:
             html = live_match_html(match, viewer, seats)
@@ -287,19 +272,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if study_match_hidden(match, self.mine, getattr(self.scope.get("user"), "is_staff", False)):
             return None
         needs = needs_runner(match, self.seats, self.mine)
-        if needs and match.status == Match.Status.PENDING and self.first_move_is_mine(match):
+        if needs and match.status == Match.Status.PENDING and turns.to_move(match) in self.mine:
             # Nothing for a runner to play before this person's move: the match starts in this trip (the claim
             # holds it for nobody), and the page's first panel is the started match's, drawn once.
-            started = match_claim(match_id=match.pk, worker=default_worker_id())
-            if started is not None and not started.claimed_by:
-                match, needs, self.started = started, False, started
-        self.shown = shown_key(match.ply, match.status)
+            turn = turns.match_claim(match_id=match.pk, worker=default_worker_id())
+            if isinstance(turn, turns.AwaitingPerson):
+                match, needs, self.started = turn.match, False, turn.match
+        self.shown = shown_key(match.ply, turns.shown_status(match))
         frame = fragments.frame(match, self.viewer, self.seats, self.mine)
-        return (match.pk, match.ply, match.status, self.mine), frame, needs
-
-    def first_move_is_mine(self, match: Match) -> bool:
-        game = get_game(match.game)
-        return game.current_player(game.from_json(match.state)) in self.mine
+        return (match.pk, match.ply, turns.shown_status(match), self.mine), frame, needs
 
     async def renew_lease(self) -> None:
         """Keep this socket counted in its limits for as long as it stays open (see arena.play.live_limits)."""
@@ -355,7 +336,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match = person_flag(match_id=self.match_id, agent=self.viewer)
         if match is None:
             return None, False, ""
-        self.shown = shown_key(match.ply, match.status)
+        self.shown = shown_key(match.ply, turns.shown_status(match))
         return (
             match,
             match.claimed_by == runner or needs_runner(match, self.seats, self.mine),
@@ -381,4 +362,5 @@ class MatchConsumer(AsyncWebsocketConsumer):
         match = match or Match.objects.get(pk=self.match_id)
         if self.seats is None:
             self.seats = live_seats(match)
-        return shown_key(match.ply, match.status), fragments.frame(match, self.viewer, self.seats, self.mine)
+        shown = shown_key(match.ply, turns.shown_status(match))
+        return shown, fragments.frame(match, self.viewer, self.seats, self.mine)

@@ -34,6 +34,7 @@ from arena.record.services import (
     variant_options,
 )
 from arena.record.signals import agents_merged
+from arena.record.turns import ByPerson
 from games import IllegalAction, get_game
 
 #: Longest move text a person may send: room for a plan game's JSON plan, nothing near a flood.
@@ -278,8 +279,8 @@ def _move_write(match: Match, game: Any, state: Any, action: Any, text: str, run
     elapsed_ms = round(thought_s * 1000)  # a person's thinking time, recorded like a model's
     attempt = AttemptData(verdict="ok", raw_text=text, latency_ms=elapsed_ms)
     decision = DecisionResult(action=action, attempts=[attempt], elapsed_ms=elapsed_ms)
-    people = socket_seats(match.uid)
-    return decisions_write(locked=match, ply=match.ply, decisions=[decision], release_to=people, hand_to=runner)
+    by = ByPerson(runner=runner, people=socket_seats(match.uid))
+    return decisions_write(locked=match, ply=match.ply, decisions=[decision], by=by)
 
 
 @transaction.atomic
@@ -344,6 +345,7 @@ def matches_waiting_on_people(*, idle_s: int) -> QuerySet[Match]:
     """Running games nobody is working on (a person is to move) without a move for `idle_s` seconds."""
     last_move = Decision.objects.filter(match=OuterRef("pk")).order_by("-created_at").values("created_at")[:1]
     running = Match.objects.filter(status__in=[Match.Status.PENDING, Match.Status.RUNNING], claimed_by="")
+    running = running.filter(paused_until=None)  # a paused match waits for its model server, not for a person
     with_people = running.filter(seats__agent_version__agent__kind=Agent.Kind.HUMAN).distinct()
     idle = with_people.annotate(last_activity=Coalesce(Subquery(last_move), "started_at", "created_at"))
     return idle.filter(last_activity__lt=timezone.now() - timedelta(seconds=idle_s)).order_by("last_activity")

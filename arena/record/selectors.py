@@ -175,6 +175,8 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
         "running": counts.get(Match.Status.RUNNING, 0),
         "pending": counts.get(Match.Status.PENDING, 0),
         "aborted": counts.get(Match.Status.ABORTED, 0),
+        # Running, but waiting for a model server that is not answering (arena.record.turns).
+        "paused": tournament.matches.filter(status=Match.Status.RUNNING).exclude(paused_until=None).count(),
         "standings": standings,
     }
 

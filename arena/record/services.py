@@ -18,8 +18,8 @@ from django.utils import timezone
 from arena.models import Agent, Attempt, Decision, Match, Seat
 from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
-from arena.record.selectors import socket_seats
 from arena.record.signals import match_finished
+from arena.record.turns import ByHolder, ByPerson, by_holder, holder_after, write_refused
 from arena.record.versions import PROMPT_VERSION, code_version
 from games import get_game
 
@@ -94,56 +94,6 @@ def match_create(
     return match
 
 
-#: A running match's holder writes a heartbeat this often; one silent for STALE_AFTER_S is up for grabs.
-HEARTBEAT_INTERVAL_S = 10.0
-STALE_AFTER_S = 30.0
-
-
-def _held_by_another(match: Match, worker: str, now, stale_after_s: float = STALE_AFTER_S) -> bool:
-    """Whether someone other than `worker` holds the match and proved it within `stale_after_s`."""
-    if not match.claimed_by or match.claimed_by == worker:
-        return False
-    return bool(match.heartbeat_at) and (now - match.heartbeat_at).total_seconds() < stale_after_s
-
-
-@transaction.atomic
-def match_claim(*, match_id: int, worker: str, stale_after_s: float = STALE_AFTER_S) -> Match | None:
-    """Take a match to run: a pending one, a running one nobody holds, or one whose holder went quiet.
-
-    Returns None when someone else holds it (or it is over): the caller must not run it. A match whose seat to
-    move is a person's (a move arriving through a websocket) is started but not held (`claimed_by` empty):
-    nobody runs it until that move, which hands it to its own process's runner.
-    """
-    match = Match.objects.select_for_update().get(pk=match_id)
-    now = timezone.now()
-    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-        return None
-    if _held_by_another(match, worker, now, stale_after_s):
-        return None
-    game = get_game(match.game)
-    to_move = game.current_player(game.from_json(match.state))
-    match.status = Match.Status.RUNNING
-    match.claimed_by = "" if to_move in socket_seats(match.uid) else worker
-    match.heartbeat_at = now
-    match.started_at = match.started_at or now
-    match.save(update_fields=["status", "claimed_by", "heartbeat_at", "started_at"])
-    return match
-
-
-def match_heartbeat(*, match_id: int, worker: str) -> bool:
-    """Prove `worker` is still running the match; False when it no longer holds it."""
-    return bool(
-        Match.objects.filter(pk=match_id, claimed_by=worker, status=Match.Status.RUNNING).update(
-            heartbeat_at=timezone.now()
-        )
-    )
-
-
-def match_release(*, match_id: int, worker: str) -> None:
-    """Let go of a running match (it now waits for a person), so whoever gets the next move can run it."""
-    Match.objects.filter(pk=match_id, claimed_by=worker).update(claimed_by="")
-
-
 @transaction.atomic
 def decision_record(
     *,
@@ -169,9 +119,7 @@ def decision_record(
     decision = DecisionResult(action=action, attempts=list(attempts), elapsed_ms=elapsed_ms, fallback=fallback)
     facts = {"round": round, "revised": revised, "plan_similarity": plan_similarity}
     locked = match_lock(match_id=match.pk)
-    return decisions_write(
-        locked=locked, ply=ply, decisions=[decision], worker=worker, release_to=release_to, facts=facts
-    )
+    return decisions_write(locked=locked, ply=ply, decisions=[decision], by=by_holder(worker, release_to), facts=facts)
 
 
 @transaction.atomic
@@ -182,19 +130,18 @@ def decisions_record(
     decisions: Sequence[DecisionResult],
     worker: str | None = None,
     release_to: Collection[int] = (),
+    as_left: bool = False,
 ) -> Match:
     """Record consecutive decisions from `ply` on (a run of bots' turns) in one transaction, as
     `decision_record` would one by one: all of them or, on any refusal, none.
 
-    A `worker`'s match as its own last write left it (this function's, or the person's move that handed it over:
-    no tries can wait at its ply) is not read again: the record is written only if the match still stands there.
+    `as_left`: `match` is as `worker`'s own last write left it (its own, or the person's move that handed it over:
+    no tries can wait at its ply), so it is not read again: the record is written only if it still stands there.
     """
-    held = worker is not None and match.claimed_by == worker and match.ply == ply
-    as_left = held and getattr(match, "tries_waiting", None) is False
+    as_left = as_left and worker is not None and match.claimed_by == worker and match.ply == ply
+    by = by_holder(worker, release_to, as_left=as_left)
     locked = copy.copy(match) if as_left else match_lock(match_id=match.pk)  # a copy: the caller's, if refused, stays
-    return decisions_write(
-        locked=locked, ply=ply, decisions=decisions, worker=worker, release_to=release_to, unread=as_left
-    )
+    return decisions_write(locked=locked, ply=ply, decisions=decisions, by=by)
 
 
 #: `match_lock`'s query, built once (each use clones it): building its EXISTS each time cost as much as the read.
@@ -214,23 +161,19 @@ def decisions_write(
     locked: Match,
     ply: int,
     decisions: Sequence[DecisionResult],
-    worker: str | None = None,
-    release_to: Collection[int] = (),
-    hand_to: str = "",
+    by: ByHolder | ByPerson | None = None,
     facts: dict[str, Any] | None = None,
-    unread: bool = False,
 ) -> Match:
     """`decisions_record`'s work, inside the caller's transaction on a match `match_lock` locked in it.
 
-    `hand_to`: when the seat to move next is not in `release_to` (a bot's or a model's) and nobody else holds
-    the match, it is claimed for this worker in the same write (a person's move hands the reply to its runner).
-    `unread`: `locked` is the `worker`'s copy of the match as its last write left it, not read in this transaction;
-    the write is refused (ServiceError, nothing recorded) unless the match still stands at `ply`, run by `worker`.
+    `by`: who records, which decides who holds the match afterwards (arena.record.turns): its holder (None: a
+    setup or tool outside any run). A holder's `as_left` copy is not read in this transaction: the write is
+    refused (ServiceError, nothing recorded) unless the match still stands at `ply`, run by that worker.
     """
     if locked.status != Match.Status.RUNNING:
         raise ServiceError(f"Match {locked.pk} is {locked.status}; no more moves can be recorded.")
-    if worker is not None and locked.claimed_by != worker:
-        raise ServiceError(f"Match {locked.pk} is now run by {locked.claimed_by or 'nobody'}, not {worker}.")
+    if refusal := write_refused(by, locked):
+        raise ServiceError(refusal)
     if ply != locked.ply:
         raise ServiceError(f"Match {locked.pk} is at ply {locked.ply}, not {ply}; this decision is stale.")
     if not decisions:
@@ -270,23 +213,24 @@ def decisions_write(
         Decision.objects.bulk_create(rows)
     except IntegrityError:
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
-    _attempts_attach(locked, rows, [result.attempts for result in decisions])
+    unread = isinstance(by, ByHolder) and by.as_left
+    waiting = not unread and locked.tries_waiting  # `match_lock` read it; an `as_left` copy has none by definition
+    _attempts_attach(locked, rows, [result.attempts for result in decisions], tries_waiting=waiting)
     locked.recorded_decisions = rows  # the pages of this process that draw the match need not read them back
     now = timezone.now()
     to_move = game.current_player(state)
     fields = ["state", "ply", "heartbeat_at"]
-    if worker is not None and to_move in release_to:
-        locked.claimed_by = ""
-        fields.append("claimed_by")
-    elif hand_to and to_move is not None and to_move not in release_to and not _held_by_another(locked, hand_to, now):
-        locked.claimed_by = hand_to
+    if (holder := holder_after(by, locked, to_move, now)) is not None:
+        locked.claimed_by = holder
         fields.append("claimed_by")
     locked.state = state_json
     locked.ply = ply + len(rows)  # safe: the row is locked (or `unread`'s write checks it) and `ply` was checked
     locked.heartbeat_at = now
-    locked.tries_waiting = False  # none at the new ply yet: so its holder may record the next decisions unread
+    if locked.pause is not None:  # the model server answered: the outage it waited out is over
+        locked.pause = None
+        fields.append("pause")
     if unread:
-        still_there = Match.objects.filter(pk=locked.pk, status=Match.Status.RUNNING, claimed_by=worker, ply=ply)
+        still_there = Match.objects.filter(pk=locked.pk, status=Match.Status.RUNNING, claimed_by=by.worker, ply=ply)
         if not still_there.update(**{name: getattr(locked, name) for name in fields}):
             raise ServiceError(f"Match {locked.pk} ended or changed hands before ply {ply} was recorded.")
         fields = []
@@ -299,13 +243,15 @@ def decisions_write(
     return locked
 
 
-def _attempts_attach(match: Match, decisions: list[Decision], attempts: list[list[AttemptData]]) -> None:
-    """Store each decision's attempts. Tries turned down earlier (a person's illegal moves) belong to the first
-    decision and its attempts are numbered after them: a try is stored only at the match's current ply, so the
-    later decisions of a batch, at plies the record had not reached, have none."""
+def _attempts_attach(
+    match: Match, decisions: list[Decision], attempts: list[list[AttemptData]], *, tries_waiting: bool
+) -> None:
+    """Store each decision's attempts. Tries turned down earlier (a person's illegal moves, a paused model's failed
+    calls) belong to the first decision and its attempts are numbered after them: a try is stored only at the
+    match's current ply, so the later decisions of a batch, at plies the record had not reached, have none."""
     first = decisions[0]
     earlier = 0
-    if match.tries_waiting:
+    if tries_waiting:
         earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
     if not any(attempts):
         return  # bots' decisions: no tries to store
@@ -374,17 +320,3 @@ def match_abort(*, match: Match, reason: str, transient: bool = False) -> Match:
         locked.record = {**locked.record, "transient_failure": True}
     _close(locked, status=Match.Status.ABORTED, scores=None, termination=reason, also=["record"] if transient else ())
     return locked
-
-
-@transaction.atomic
-def match_release_stale(*, stale_after_s: float) -> list[int]:
-    """Hand matches whose worker went quiet for `stale_after_s` back to the queue (pending)."""
-    cutoff = timezone.now() - timezone.timedelta(seconds=stale_after_s)
-    stale = (
-        Match.objects.select_for_update()
-        .filter(status=Match.Status.RUNNING, heartbeat_at__lte=cutoff)
-        .exclude(claimed_by="")
-    )
-    ids = list(stale.values_list("pk", flat=True))
-    Match.objects.filter(pk__in=ids).update(status=Match.Status.PENDING, claimed_by="")
-    return ids

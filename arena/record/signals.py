@@ -15,6 +15,9 @@ account) and `match_ids` (the guest's matches). Receivers move what they keep by
 `match_updated` is sent (`asend`, on the event loop) by the runner after it recorded a change to a match
 (started, a move, ended): `sender=Match`, `match` as recorded. Live play's receiver tells the match's pages
 (`arena.play.broadcast`); receivers are async and must not block.
+
+`match_paused` is sent by `arena.record.turns` when the transaction that paused a match (its model server not
+answering) has committed, with `sender=Match`, `match_id` and `until`, the instant it may be taken up again.
 """
 
 from __future__ import annotations
@@ -24,3 +27,4 @@ from django.dispatch import Signal
 match_finished = Signal()
 agents_merged = Signal()
 match_updated = Signal()
+match_paused = Signal()

@@ -22,16 +22,24 @@ from arena.agents.outside import OUTSIDE_AGENTS, close_agents
 from arena.models import Agent, AgentVersion, Match
 from arena.record.selectors import moves_arrive_by_socket, seat_versions
 from arena.record.services import (
-    HEARTBEAT_INTERVAL_S,
     ServiceError,
     attempt_record_rejected,
     decisions_record,
     match_abort,
-    match_claim,
-    match_heartbeat,
     match_resign,
 )
 from arena.record.signals import match_updated
+from arena.record.turns import (
+    HEARTBEAT_INTERVAL_S,
+    AwaitingPerson,
+    Claimed,
+    GaveUp,
+    Paused,
+    Refused,
+    match_claim,
+    match_heartbeat,
+    match_pause,
+)
 from games import Game, get_game
 
 logger = logging.getLogger(__name__)
@@ -59,20 +67,15 @@ def seat_agent(version: AgentVersion, *, match_id: int | None = None) -> SeatAge
     raise ServiceError(f"{agent.slug} is a {agent.get_kind_display()}; the runner cannot seat it yet.")
 
 
-def _load(match_id: int, worker: str, handed: Match | None = None):
-    """Claim the match (unless it was `handed` to this worker); its agents; its state (the stored one: it is
-    written with every decision)."""
+def _load(match_id: int, worker: str, handed: Match | None = None) -> tuple[Claimed | AwaitingPerson | Refused, list]:
+    """Claim the match (unless it was `handed` to this worker: it holds it already), and its agents."""
     if handed is not None and handed.claimed_by == worker:
-        match, was_pending = handed, False
+        turn = Claimed(handed, started=False)
     else:
-        match = match_claim(match_id=match_id, worker=worker)
-        if match is None:
-            return None, None, None, False
-        # The claim stamps `started_at` only when it starts the match, with the same instant as the
-        # heartbeat: equal stamps say "was pending" without another query on every bot turn.
-        was_pending = match.started_at == match.heartbeat_at
-    agents = [seat_agent(version, match_id=match.pk) for version in seat_versions(match.uid)]
-    return match, agents, get_game(match.game).from_json(match.state), was_pending
+        turn = match_claim(match_id=match_id, worker=worker)
+    if isinstance(turn, Refused):
+        return turn, []
+    return turn, [seat_agent(version, match_id=turn.match.pk) for version in seat_versions(turn.match.uid)]
 
 
 async def _heartbeat(match_id: int, worker: str) -> None:
@@ -93,22 +96,25 @@ async def run_match(match_id: int, *, worker: str | None = None, handed: Match |
     the match or it is already over.
     """
     worker = worker or default_worker_id()
-    match, agents, state, was_pending = await sync_to_async(_load)(match_id, worker, handed)
-    if match is None:
+    turn, agents = await sync_to_async(_load)(match_id, worker, handed)
+    if isinstance(turn, Refused):
         return None
-    if was_pending:
-        await match_updated.asend(sender=Match, match=match)  # watchers see the match start
-    if not match.claimed_by:
-        return match  # a person is to move: started, and held by nobody until that move
+    if turn.started:
+        await match_updated.asend(sender=Match, match=turn.match)  # watchers see the match start
+    if isinstance(turn, AwaitingPerson):
+        return turn.match  # a person is to move: started, and held by nobody until that move
+    game = get_game(turn.match.game)
+    # A handed match is as the person's move left it: no tries wait at its ply, so its first write need not read it.
+    as_left = handed is turn.match
     try:
-        return await _play(match, agents, state, get_game(match.game), worker)
+        return await _play(turn.match, agents, game.from_json(turn.match.state), game, worker, as_left)
     finally:
         await close_agents(agents)  # kept-running programs and engines stop with the run
 
 
-async def _play(match: Match, agents: list, state: Any, game: Game, worker: str) -> Match:
+async def _play(match: Match, agents: list, state: Any, game: Game, worker: str, as_left: bool) -> Match:
     """Take the bots' and models' turns from `state` on, while this worker holds the match: the record lets go of
-    it in the write that leaves a person to move (or ends it)."""
+    it in the write that leaves a person to move (or ends it). `as_left`: `match` is as the last write left it."""
     match_id = match.pk
     people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
     while (seat := game.current_player(state)) is not None and seat not in people:
@@ -117,6 +123,10 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
             decisions = await _decide(game, state, agents, seat, match.seed)
         finally:
             beating.cancel()
+        if decisions[0].action is None and (outage := _outage(decisions[0])):
+            paused = await sync_to_async(_pause)(match, seat, decisions[0], outage, worker)
+            await match_updated.asend(sender=Match, match=paused)
+            return paused
         if decisions[0].action is None:
             result, ended = await sync_to_async(_apply_fallback)(match, game, state, seat, decisions[0])
             if ended is not None:
@@ -125,8 +135,15 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str)
             decisions = [_arrived(game, state, result)]
         try:
             match = await _with_database_retries(
-                decisions_record, match=match, ply=match.ply, decisions=decisions, worker=worker, release_to=people
+                decisions_record,
+                match=match,
+                ply=match.ply,
+                decisions=decisions,
+                worker=worker,
+                release_to=people,
+                as_left=as_left,
             )
+            as_left = True  # this write left it so: the next one need not read it
         except ServiceError:
             # The match ended (resignation, time) or changed hands while the agent thought.
             return await Match.objects.aget(pk=match_id)
@@ -177,21 +194,39 @@ def _arrived(game: Game, state: Any, result: DecisionResult) -> DecisionResult:
     return replace(result, action=game.arrival(state, result.action, result.elapsed_ms / 1000))
 
 
+def _outage(result: DecisionResult) -> str:
+    """Why the agent's server could not be reached for this decision ("" when it answered, however badly)."""
+    if result.outage:
+        return result.outage
+    if result.attempts and all(a.transient for a in result.attempts):
+        return "the agent's server is not answering"
+    return ""
+
+
+def _pause(match: Match, seat: int, result: DecisionResult, outage: str, worker: str) -> Match:
+    """The agent's server is down: keep its tries in the trace and pause the match (arena.record.turns) until it
+    may answer again, queueing its resumption; an outage that outlasts the longest pause aborts it instead."""
+    for attempt in result.attempts:
+        attempt_record_rejected(match=match, ply=match.ply, seat=seat, attempt=attempt)
+    step = match_pause(match_id=match.pk, worker=worker, outage=outage)
+    if isinstance(step, GaveUp):
+        return match_abort(match=match, reason=step.reason, transient=True)
+    if isinstance(step, Paused):  # its resumption is queued by whoever listens (arena.runner.tasks)
+        logger.warning("match %s paused until %s: %s", match.pk, step.until.isoformat(), step.reason)
+    return Match.objects.get(pk=match.pk)
+
+
 def _apply_fallback(
     match: Match, game: Game, state: Any, seat: int, result: DecisionResult
 ) -> tuple[DecisionResult, Match | None]:
-    """An agent ran out of tries: apply the match's fallback policy (and record why).
+    """An agent ran out of tries with its server answering: apply the match's fallback policy (and record why).
 
     Returns the decision to record instead, or the match if the policy ended it.
     """
-    transient = bool(result.attempts) and all(a.transient for a in result.attempts)
     policy = match.record.get("policies", {}).get("fallback", "random_legal")
-    if transient or policy in ("forfeit", "abort"):
+    if policy in ("forfeit", "abort"):
         for attempt in result.attempts:
             attempt_record_rejected(match=match, ply=match.ply, seat=seat, attempt=attempt)
-        if transient:
-            reason = result.outage or "provider failure (transient)"
-            return result, match_abort(match=match, reason=reason, transient=True)
         if policy == "forfeit":
             return result, match_resign(match=match, seat=seat, reason="forfeit after invalid answers")
         return result, match_abort(match=match, reason=f"seat {seat} gave no valid answer (abort policy)")

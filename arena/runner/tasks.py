@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
+from datetime import datetime
 
+from asgiref.sync import sync_to_async
 from django.tasks import TaskResultStatus, task
 
+from arena.models import Match
 from arena.runner.loop import run_match
 
 #: The id a worker's task runner claims its matches under (`manage.py worker` runs several per process, each with
@@ -18,6 +21,12 @@ def enqueue_matches(match_ids: list[int], *, priority: int = 0) -> None:
     task = run_match_task.using(priority=priority) if priority else run_match_task
     for match_id in match_ids:
         task.enqueue(match_id)
+
+
+def match_resume_enqueue(*, match_id: int, until: datetime, **_: object) -> None:
+    """`match_paused`'s receiver: queue the match for any worker to take up again from `until` (the queue is
+    stored: a restart keeps it)."""
+    run_match_task.using(run_after=until).enqueue(match_id)
 
 
 def matches_waiting_in_queue(match_ids: list[int]) -> set[int]:
@@ -40,4 +49,14 @@ def matches_waiting_in_queue(match_ids: list[int]) -> set[int]:
 async def run_match_task(match_id: int) -> str:
     """Play a match to its end (or resume it); its tournament schedules what follows when it ends."""
     match = await run_match(match_id, worker=runner_id.get())
+    if match is None and (until := await _paused_until(match_id)) is not None:
+        # Taken up a little early (the clocks of the pausing and this machine differ): queued again, for then.
+        await sync_to_async(match_resume_enqueue)(match_id=match_id, until=until)
+        return "skipped: paused"
     return "skipped: held by another worker or already over" if match is None else match.status
+
+
+async def _paused_until(match_id: int) -> datetime | None:
+    """When the match's pause ends, if it is paused."""
+    paused = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).exclude(paused_until=None)
+    return await paused.values_list("paused_until", flat=True).afirst()

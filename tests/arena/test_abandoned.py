@@ -11,7 +11,8 @@ from django.utils import timezone
 from arena.models import Match
 from arena.record.agents import bots_ensure
 from arena.record.people import guest_agent_create
-from arena.record.services import match_claim, match_create
+from arena.record.services import match_create
+from arena.record.turns import match_claim
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,8 @@ from arena.agents.base import AttemptData
 from arena.models import Agent, Annotation, Attempt, Decision, Match, Seat
 from arena.record.agents import agent_create
 from arena.record.dataset import DatasetError, export_dataset, import_dataset
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 
@@ -38,7 +39,8 @@ def played(ttt_bots, django_user_model):
     )
     async_to_sync(run_tournament)(tournament.pk)
     model = agent_create(slug="m", name="M", kind="llm", config={"model": "x", "api_key_env": "M_KEY"})
-    match = match_claim(match_id=match_create(game="tic-tac-toe", agents=[model, agents[0]], seed=9).pk, worker="w")
+    created = match_create(game="tic-tac-toe", agents=[model, agents[0]], seed=9)
+    match = match_claim(match_id=created.pk, worker="w").match
     for ply, cell in enumerate([0, 3, 1, 4, 2]):
         attempts = [AttemptData(verdict="ok", raw_text=f"Answer: {cell}", completion_tokens=4)] if ply % 2 == 0 else []
         match = decision_record(match=match, ply=ply, action=cell, attempts=attempts)

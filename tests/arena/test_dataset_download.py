@@ -10,7 +10,8 @@ from django.core.management import call_command
 
 from arena.record.dataset import import_dataset
 from arena.record.people import guest_agent_create, person_consent_set
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.runner.loop import run_match
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +65,7 @@ def test_withdrawn_consent_is_never_served_from_the_cache(client, ttt_bots):
     person_consent_set(agent=person, consent=True)
     match = match_claim(
         match_id=match_create(game="tic-tac-toe", agents=[person, ttt_bots["tic-tac-toe-lv0"]], seed=3).pk, worker="w"
-    )
+    ).match
     for ply, cell in enumerate([0, 3, 1, 4, 2]):
         match = decision_record(match=match, ply=ply, action=cell)
     assert person.slug in download(client)[2].decode()

@@ -7,7 +7,8 @@ import pytest
 from arena.models import Agent, Match, Seat
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
-from arena.record.services import decision_record, match_claim
+from arena.record.services import decision_record
+from arena.record.turns import match_claim
 from ratings.models import RatingCell
 from ratings.services import snapshot_refresh
 
@@ -31,7 +32,7 @@ def _play_as_guest(client) -> Match:
 
 
 def _finish(match: Match) -> None:
-    match = match_claim(match_id=match.pk, worker="w")
+    match = match_claim(match_id=match.pk, worker="w").match
     for ply, cell in enumerate(TOP_ROW):
         match = decision_record(match=match, ply=ply, action=cell)
 

@@ -17,7 +17,8 @@ from arena.models import Attempt, Decision, Match
 from arena.pages.rendering import live_seats
 from arena.play.consumers import needs_runner
 from arena.record.people import person_agent_for_user, person_match_create, person_move, person_resign, person_seats
-from arena.record.services import STALE_AFTER_S, ServiceError, decisions_record, match_claim, match_release_stale
+from arena.record.services import ServiceError, decisions_record
+from arena.record.turns import STALE_AFTER_S, Claimed, Refused, match_claim, match_release_stale
 from arena.runner import loop
 from games import IllegalAction
 from tests.arena.test_consumers import connect, make_match, next_fragment, person_cookie  # noqa: F401 (a fixture)
@@ -29,7 +30,7 @@ GONE = "gone:2"  # a process that died after the move, before its runner recorde
 def _started(user, seat: int = 0) -> Match:
     """A person's tic-tac-toe game against Lv0, started as a page starts it (the person to move)."""
     match = make_match(user, seat=seat)
-    return match_claim(match_id=match.pk, worker="page")
+    return match_claim(match_id=match.pk, worker="page").match
 
 
 def _age(match: Match, seconds: float) -> Match:
@@ -57,7 +58,7 @@ def test_a_move_hands_the_bots_reply_to_the_runner_which_plays_it_without_claimi
     moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=HERE)
     assert (moved.ply, moved.claimed_by) == (1, HERE)
     assert Match.objects.get(pk=match.pk).claimed_by == HERE  # in the same write as the move
-    assert match_claim(match_id=match.pk, worker="someone-else") is None  # held: nobody else runs it
+    assert match_claim(match_id=match.pk, worker="someone-else") is Refused.HELD  # held: nobody else runs it
     with CaptureQueriesContext(connection) as queries:
         replied = async_to_sync(loop.run_match)(match.pk, worker=HERE, handed=moved)
     assert (replied.ply, replied.claimed_by) == (2, "")  # the person is to move: let go in the same write
@@ -84,7 +85,7 @@ def test_a_move_whose_runner_never_started_is_resumed_once_the_claim_is_stale(dj
     fresh = Match.objects.get(pk=match.pk)
     assert not _page_would_start_it(fresh, user)  # its holder may still be alive
     assert match_release_stale(stale_after_s=STALE_AFTER_S) == []
-    assert match_claim(match_id=match.pk, worker=HERE) is None
+    assert match_claim(match_id=match.pk, worker=HERE) is Refused.HELD
 
     stale = _age(match, STALE_AFTER_S + 1)
     assert _page_would_start_it(stale, user)  # the person's next page starts a runner
@@ -202,9 +203,10 @@ def test_a_runner_whose_match_was_taken_over_records_nothing_and_keeps_its_copy(
     match = _started(user)
     moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=GONE)
     _age(match, STALE_AFTER_S + 1)
-    assert match_claim(match_id=match.pk, worker=HERE) is not None  # GONE went quiet: HERE takes over
+    assert isinstance(match_claim(match_id=match.pk, worker=HERE), Claimed)  # GONE went quiet: HERE takes over
+    reply = [DecisionResult(action=0)]
     with pytest.raises(ServiceError, match="ended or changed hands"):
-        decisions_record(match=moved, ply=1, decisions=[DecisionResult(action=0)], worker=GONE, release_to={0})
+        decisions_record(match=moved, ply=1, decisions=reply, worker=GONE, release_to={0}, as_left=True)
     assert (moved.ply, moved.claimed_by, Match.objects.get(pk=match.pk).ply) == (1, GONE, 1)
     assert list(Decision.objects.filter(match=match).values_list("ply", flat=True)) == [0]
     mine = Match.objects.get(pk=match.pk)

@@ -21,7 +21,8 @@ from arena.play import consumers
 from arena.play.live_limits import TOO_MANY_SOCKETS
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
-from arena.record.services import match_claim, match_create, match_release
+from arena.record.services import match_create
+from arena.record.turns import match_claim, match_release
 from tests.arena.test_consumers import connect, make_match, next_error, next_fragment
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -12,7 +12,8 @@ from arena.pages.live_panel import live_panel_html
 from arena.pages.rendering import live_match_html, live_panel_context, replay_html
 from arena.record.agents import agent_create, bots_ensure
 from arena.record.people import person_agent_for_user
-from arena.record.services import decision_record, match_abort, match_claim, match_create
+from arena.record.services import decision_record, match_abort, match_create
+from arena.record.turns import match_claim
 from games import get_game
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def person(django_user_model):
 
 def model_moves_first(game_slug: str, model, person, text: str | None = None):
     """The model (seat 0) makes its first move with a reply that explains it; the person is to move next."""
-    match = match_claim(match_id=match_create(game=game_slug, agents=[model, person], seed=4).pk, worker="w")
+    match = match_claim(match_id=match_create(game=game_slug, agents=[model, person], seed=4).pk, worker="w").match
     game = get_game(game_slug)
     state = game.from_json(match.state)
     action = game.parse_action(state, text) if text else game.legal_actions(state)[0]
@@ -60,7 +61,8 @@ def test_a_models_reasoning_stays_hidden_in_a_hidden_information_game(model, per
 
 def test_werewolf_night_turn_is_not_shown_in_the_players_list_or_the_replay(person):
     bot = {a.slug: a for a in bots_ensure(game="werewolf")}["werewolf-lv0"]
-    match = match_claim(match_id=match_create(game="werewolf", agents=[person] + [bot] * 7, seed=427).pk, worker="w")
+    created = match_create(game="werewolf", agents=[person] + [bot] * 7, seed=427)
+    match = match_claim(match_id=created.pk, worker="w").match
     game = get_game("werewolf")
     state = game.from_json(match.state)
     assert state.phase == "night"
@@ -94,7 +96,7 @@ NASTY_ESCAPED = "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; &quot;q
 
 def test_every_untrusted_text_the_panel_prints_is_escaped(person):
     model = agent_create(slug="m", name=f"Model {NASTY}", kind="llm", config={"model": "x", "api_key_env": "M_KEY"})
-    match = match_claim(match_id=match_create(game="tic-tac-toe", agents=[model, person], seed=4).pk, worker="w")
+    match = match_claim(match_id=match_create(game="tic-tac-toe", agents=[model, person], seed=4).pk, worker="w").match
     game = get_game("tic-tac-toe")
     state = game.from_json(match.state)
     reply = AttemptData(verdict="ok", raw_text="Answer: b2", reasoning_text=f"Why: {NASTY}\x1b")
@@ -127,7 +129,7 @@ def test_drawing_a_panel_takes_a_few_hundred_calls_where_the_template_took_a_tho
     import pstats
 
     bot = {a.slug: a for a in bots_ensure(game="connect-four")}["connect-four-lv0"]
-    match = match_claim(match_id=match_create(game="connect-four", agents=[person, bot], seed=1).pk, worker="w")
+    match = match_claim(match_id=match_create(game="connect-four", agents=[person, bot], seed=1).pk, worker="w").match
     game = get_game("connect-four")
     for column in "abcdefgd":
         state = game.from_json(match.state)

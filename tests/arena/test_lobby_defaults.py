@@ -11,7 +11,8 @@ from arena.agents.llm.local import local_llm_agents
 from arena.models import Agent, Challenge, Match
 from arena.pages.rendering import live_match_html
 from arena.record.agents import agent_ensure, bots_ensure
-from arena.record.services import decision_record, match_claim
+from arena.record.services import decision_record
+from arena.record.turns import match_claim
 from tests.arena.llm.scripted_server import ScriptedServer
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def bots():
 def test_without_models_the_lobby_offers_the_lowest_bot_level_not_yet_beaten(client):
     assert selected_opponent(client.get("/play/?game=tic-tac-toe").content.decode()) == "tic-tac-toe-lv0"
     client.post("/play/", {**GUEST, "game": "tic-tac-toe", "opponent": "tic-tac-toe-lv0"})
-    match = match_claim(match_id=Match.objects.get().pk, worker="w")
+    match = match_claim(match_id=Match.objects.get().pk, worker="w").match
     for ply, cell in enumerate([0, 3, 1, 4, 2]):  # Lv0 plays what we give it here: the top row wins
         match = decision_record(match=match, ply=ply, action=cell)
     assert match.scores == [1.0, 0.0]

@@ -6,8 +6,9 @@ import pytest
 from django.db import transaction
 
 from arena.models import Match
-from arena.record.services import match_abort, match_claim, match_create, match_resign
+from arena.record.services import match_abort, match_create, match_resign
 from arena.record.signals import match_finished
+from arena.record.turns import match_claim
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +28,7 @@ def heard():
 
 def _running(ttt_bots):
     match = match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv1"], ttt_bots["tic-tac-toe-lv0"]])
-    return match_claim(match_id=match.pk, worker="test")
+    return match_claim(match_id=match.pk, worker="test").match
 
 
 def test_sent_once_after_commit_with_the_closed_match(ttt_bots, heard):

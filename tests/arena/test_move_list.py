@@ -15,7 +15,8 @@ from arena.pages.move_list import move_list_html
 from arena.pages.rendering import live_match_html
 from arena.record.agents import bots_ensure
 from arena.record.people import guest_agent_create, person_match_create
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.runner.loop import run_match
 from games import get_game
 
@@ -32,7 +33,7 @@ def move_list(html: str) -> str:
 
 def test_chess_moves_read_as_san_live_and_in_the_replay(client):
     bots = bots_ensure(game="chess")
-    match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t")
+    match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t").match
     for ply, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1"]):
         match = decision_record(match=match, ply=ply, action=uci)
     live = live_match_html(match, None)
@@ -81,7 +82,7 @@ def test_a_sealed_plan_s_summary_shows_only_to_its_author_while_the_match_runs()
     person = guest_agent_create(nickname="Planner")
     opponent = Agent.objects.get(slug="battle-card-lv0")
     match = person_match_create(person=person, opponent=opponent, game="battle-card", seat=0)
-    match = match_claim(match_id=match.pk, worker="t")
+    match = match_claim(match_id=match.pk, worker="t").match
     game = get_game("battle-card")
     plan = json.dumps(game.example_plans(0, dict(game.from_json(match.state).options))[0])
     match = decision_record(match=match, ply=0, action=game.parse_action(game.from_json(match.state), plan))
@@ -131,7 +132,7 @@ def test_the_kept_rows_draw_the_live_panel_a_fresh_read_draws_and_a_ply_already_
     from arena.pages import move_list as kept
 
     bots = bots_ensure(game="chess")
-    match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t")
+    match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t").match
     for ply, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1"]):
         match = decision_record(match=match, ply=ply, action=uci)
         with CaptureQueriesContext(connection) as queries:

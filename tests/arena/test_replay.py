@@ -6,7 +6,8 @@ import pytest
 
 from arena.agents.base import AttemptData
 from arena.record.agents import agent_create
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +20,7 @@ CONTROL = "line\x00with\x07control\x1bchars"
 def traced_match(ttt_bots):
     model = agent_create(slug="chatty", name="Chatty <b>model</b>", kind="llm", config={"model": "m"})
     match = match_create(game="tic-tac-toe", agents=[model, ttt_bots["tic-tac-toe-lv0"]], seed=3)
-    match = match_claim(match_id=match.pk, worker="t")
+    match = match_claim(match_id=match.pk, worker="t").match
     attempts = [
         AttemptData(
             verdict="unparseable",

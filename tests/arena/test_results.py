@@ -14,7 +14,8 @@ from arena.pages.rendering import board_html, live_match_html
 from arena.pages.results import result_text
 from arena.record.agents import bots_ensure
 from arena.record.people import guest_agent_create, person_move, person_resign
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.runner.loop import run_match
 from games import get_game
 
@@ -79,7 +80,7 @@ def test_a_random_fallback_is_marked_in_the_live_move_list_and_counted_for_its_p
     person = guest_agent_create(nickname="Robin")
     match = match_claim(
         match_id=match_create(game="tic-tac-toe", agents=[bots["tic-tac-toe-lv1"], person], seed=1).pk, worker="w"
-    )
+    ).match
     match = decision_record(match=match, ply=0, action=4, fallback="random_legal")
     match = decision_record(match=match, ply=1, action=0)
     html = live_match_html(match, person)

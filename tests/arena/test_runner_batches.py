@@ -16,14 +16,8 @@ from arena.agents.base import AttemptData, DecisionResult
 from arena.models import Attempt, Decision, Match
 from arena.record.agents import bots_ensure
 from arena.record.selectors import match_replayed_state
-from arena.record.services import (
-    ServiceError,
-    attempt_record_rejected,
-    decision_record,
-    decisions_record,
-    match_claim,
-    match_create,
-)
+from arena.record.services import ServiceError, attempt_record_rejected, decision_record, decisions_record, match_create
+from arena.record.turns import match_claim
 from arena.runner import loop
 from games import IllegalAction
 from tests.arena.test_worker_resume import ROOT, Site
@@ -33,7 +27,7 @@ TOP_ROW = [0, 3, 1, 4, 2]  # X takes the top row at ply 4
 
 def _running(ttt_bots, seed=1) -> Match:
     match = match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv0"]] * 2, seed=seed)
-    return match_claim(match_id=match.pk, worker="test")
+    return match_claim(match_id=match.pk, worker="test").match
 
 
 def _rows(match: Match) -> list[tuple]:
@@ -157,7 +151,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 import django
 django.setup()
 from asgiref.sync import async_to_sync
-from arena.record.services import match_release_stale
+from arena.record.turns import match_release_stale
 from arena.runner.loop import run_match
 
 assert match_release_stale(stale_after_s=0) == [2]

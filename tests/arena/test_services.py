@@ -9,15 +9,8 @@ from arena.agents.base import AttemptData
 from arena.models import Agent, Attempt, Decision, Match
 from arena.record.agents import agent_create, agent_update, bots_ensure
 from arena.record.selectors import match_replayed_state
-from arena.record.services import (
-    ServiceError,
-    attempt_record_rejected,
-    decision_record,
-    match_claim,
-    match_create,
-    match_release_stale,
-    match_resign,
-)
+from arena.record.services import ServiceError, attempt_record_rejected, decision_record, match_create, match_resign
+from arena.record.turns import Refused, match_claim, match_release_stale
 from arena.runner.loop import run_match
 from games import IllegalAction
 
@@ -28,7 +21,7 @@ def _running(ttt_bots, seed=1):
     match = match_create(
         game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv1"], ttt_bots["tic-tac-toe-lv0"]], seed=seed
     )
-    return match_claim(match_id=match.pk, worker="test")
+    return match_claim(match_id=match.pk, worker="test").match
 
 
 def test_editing_a_config_that_has_played_creates_a_new_version(ttt_bots):
@@ -115,13 +108,13 @@ def test_finishing_writes_scores_to_match_and_seats(ttt_bots):
 
 def test_resign_and_claims(ttt_bots):
     match = _running(ttt_bots)
-    assert match_claim(match_id=match.pk, worker="other") is None  # held and alive
+    assert match_claim(match_id=match.pk, worker="other") is Refused.HELD  # held and alive
     assert match_release_stale(stale_after_s=3600) == []
     assert match_release_stale(stale_after_s=0) == [match.pk]
-    assert match_claim(match_id=match.pk, worker="other").claimed_by == "other"
+    assert match_claim(match_id=match.pk, worker="other").match.claimed_by == "other"
     resigned = match_resign(match=match, seat=1)
     assert resigned.scores == [1.0, 0.0]
-    assert match_claim(match_id=match.pk, worker="other") is None
+    assert match_claim(match_id=match.pk, worker="other") is Refused.OVER
 
 
 def test_runner_plays_a_whole_match_and_the_record_replays(ttt_bots):
@@ -139,7 +132,7 @@ def test_resumed_match_matches_an_uninterrupted_one(ttt_bots):
     straight = async_to_sync(run_match)(match_create(game="tic-tac-toe", agents=agents, seed=42).pk)
 
     interrupted = match_create(game="tic-tac-toe", agents=agents, seed=42)
-    claimed = match_claim(match_id=interrupted.pk, worker="doomed-worker")
+    claimed = match_claim(match_id=interrupted.pk, worker="doomed-worker").match
     for decision in straight.decisions.order_by("ply")[:2]:
         claimed = decision_record(match=claimed, ply=decision.ply, action=decision.action, worker="doomed-worker")
     assert match_release_stale(stale_after_s=0) == [interrupted.pk]

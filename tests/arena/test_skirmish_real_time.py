@@ -13,7 +13,8 @@ from django.utils import timezone
 from arena.models import Attempt, Decision, Match
 from arena.pages.rendering import live_match_html
 from arena.record.people import guest_agent_create, person_move
-from arena.record.services import match_claim, match_create, match_release
+from arena.record.services import match_create
+from arena.record.turns import match_claim, match_release
 from games import get_game
 
 pytestmark = pytest.mark.django_db

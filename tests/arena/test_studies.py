@@ -19,7 +19,8 @@ from django.utils import timezone
 from arena.models import Agent, Decision, Match
 from arena.record.agents import bots_ensure
 from arena.record.people import matches_abandoned_end
-from arena.record.services import decision_record, match_claim
+from arena.record.services import decision_record
+from arena.record.turns import match_claim
 from arena.studies.bootstrap import Rows, interval, pooled_rating, resample_ratings
 from arena.studies.design import latin_square
 from arena.studies.models import Participant, Study
@@ -85,7 +86,7 @@ def play_next(client: Client, person_wins: bool) -> Match:
     assert client.get(response.url).status_code == 200
     seat = next(s.index for s in match.seats.all() if s.agent_version.agent.kind == Agent.Kind.HUMAN)
     winner = seat if person_wins else 1 - seat
-    match = match_claim(match_id=match.pk, worker="w")
+    match = match_claim(match_id=match.pk, worker="w").match
     for ply, action in enumerate(WINS[match.game][winner]):
         match = decision_record(match=match, ply=ply, action=action)
     assert match.scores[seat] == (1.0 if person_wins else 0.0)
@@ -343,7 +344,7 @@ def test_a_match_abandoned_mid_way_is_ended_by_the_rules_and_marked(study, staff
     participant = join(client, "a")
     response = client.post("/studies/two-games/next/")
     match = Match.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
-    match = match_claim(match_id=match.pk, worker="w")
+    match = match_claim(match_id=match.pk, worker="w").match
     decision_record(match=match, ply=0, action=4)  # the person (seat 0) moved once, then left
     long_ago = timezone.now() - timedelta(seconds=settings.ARENA_ABANDON_AFTER_S + 60)
     Decision.objects.filter(match=match).update(created_at=long_ago)

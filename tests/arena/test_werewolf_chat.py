@@ -12,7 +12,8 @@ from arena.models import Match
 from arena.pages.rendering import live_match_html, replay_html
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from games.bots.werewolf import LADDER
 from games.werewolf import Werewolf
 
@@ -59,7 +60,7 @@ def person_match(django_user_model):
     person = person_agent_for_user(user=user)
     bot = {a.slug: a for a in bots_ensure(game="werewolf")}["werewolf-lv0"]
     match = match_create(game="werewolf", agents=[person] + [bot] * 7, seed=SEED)
-    match = record(match_claim(match_id=match.pk, worker="test"), *ROUND_ONE, *ROUND_TWO)
+    match = record(match_claim(match_id=match.pk, worker="test").match, *ROUND_ONE, *ROUND_TWO)
     state = GAME.from_json(match.state)
     assert state.roles == ROLES
     assert (GAME.current_player(state), state.phase, state.round) == (0, "debate", 2)

@@ -16,7 +16,8 @@ from datetime import timedelta
 from django.utils import timezone
 from arena.models import Match
 from arena.record.people import guest_agent_create
-from arena.record.services import match_claim, match_create, match_release
+from arena.record.services import match_create
+from arena.record.turns import match_claim, match_release
 made = {}
 for name, thought in (("fresh", 0), ("warning", 0), ("closed", 60)):
     agents = [guest_agent_create(nickname=f"{name} red"), guest_agent_create(nickname=f"{name} blue")]

@@ -17,10 +17,11 @@ import json
 from arena.models import Agent
 from arena.agents.base import AttemptData
 from arena.record.agents import agent_create
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 model = agent_create(slug="hostile-model", name={PAYLOAD!r}, kind="llm", config={{"model": "x"}})
 match = match_create(game="tic-tac-toe", agents=[model, Agent.objects.get(slug="tic-tac-toe-lv0")], seed=1)
-match = match_claim(match_id=match.pk, worker="plant")
+match = match_claim(match_id=match.pk, worker="plant").match
 attempt = AttemptData(verdict="ok", raw_text={PAYLOAD!r}, reasoning_text={PAYLOAD!r}, parsed_action="b2",
                       messages=[{{"role": "user", "content": {PAYLOAD!r}}}])
 decision_record(match=match, ply=0, action=4, attempts=[attempt])

@@ -12,7 +12,8 @@ from arena.models import Agent
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
 from arena.record.selectors import agent_game_records
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.runner.loop import run_match
 from games import get_game
 from games.bots.werewolf import LADDER
@@ -81,7 +82,8 @@ def test_a_person_among_bots_is_rated(django_user_model):
     # The lobby's Werewolf: a person in seat 0, one bot agent in the other seven seats (so on both sides).
     person = person_agent_for_user(user=django_user_model.objects.create_user("ana", password="x"))
     bot = {a.slug: a for a in bots_ensure(game="werewolf")}["werewolf-lv2"]
-    match = match_claim(match_id=match_create(game="werewolf", agents=[person] + [bot] * 7, seed=2).pk, worker="t")
+    created = match_create(game="werewolf", agents=[person] + [bot] * 7, seed=2)
+    match = match_claim(match_id=created.pk, worker="t").match
     game, rng = get_game("werewolf"), random.Random(1)
     while game.current_player(state := game.from_json(match.state)) is not None:  # the rule bot plays every seat
         match = decision_record(match=match, ply=match.ply, action=LADDER[2].choose(game, state, rng))

@@ -12,7 +12,8 @@ from asgiref.sync import async_to_sync
 from arena.models import Agent
 from arena.record.agents import agent_create, bots_ensure
 from arena.record.people import guest_agent_create, person_consent_set
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 from ratings.models import RatingSnapshot
@@ -39,7 +40,7 @@ def _play():
     for seed in range(3):  # the person beats Lv0 three times with the top row
         match = match_claim(
             match_id=match_create(game="tic-tac-toe", agents=[person, agents[0]], seed=seed).pk, worker="w"
-        )
+        ).match
         for ply, cell in enumerate([0, 3, 1, 4, 2]):
             match = decision_record(match=match, ply=ply, action=cell)
     return bots
@@ -142,7 +143,7 @@ def test_the_human_baseline_carries_percentile_bands_of_individual_people(client
         person = guest_agent_create(nickname=f"P{n}")
         person_consent_set(agent=person, consent=True)
         for seed, seats in enumerate([[person, lv0]] * (n + 1) + [[lv0, person]]):
-            match = match_claim(match_id=match_create(game="tic-tac-toe", agents=seats, seed=seed).pk, worker="w")
+            match = match_claim(match_id=match_create(game="tic-tac-toe", agents=seats, seed=seed).pk, worker="w").match
             for ply, cell in enumerate([0, 3, 1, 4, 2]):  # the first seat takes the top row
                 match = decision_record(match=match, ply=ply, action=cell)
     snapshot_refresh(game="tic-tac-toe")
@@ -165,7 +166,7 @@ def test_every_agent_kind_is_filterable_and_paired_on_the_leaderboard_and_analys
         match = match_claim(
             match_id=match_create(game="tic-tac-toe", agents=[program, results["tic-tac-toe-lv0"]], seed=seed).pk,
             worker="w",
-        )
+        ).match
         for ply, cell in enumerate([0, 3, 1, 4, 2]):
             match = decision_record(match=match, ply=ply, action=cell)
     snapshot_refresh(game="")

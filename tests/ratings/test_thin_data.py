@@ -14,7 +14,8 @@ from django.test import override_settings
 
 from arena.record.agents import bots_ensure
 from arena.record.people import guest_agent_create
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 from ratings.glossary import TERMS
@@ -45,7 +46,7 @@ def results(django_capture_on_commit_callbacks):
         for seed in range(2):
             match = match_claim(
                 match_id=match_create(game="tic-tac-toe", agents=[person, agents[0]], seed=seed).pk, worker="w"
-            )
+            ).match
             for ply, cell in enumerate([0, 3, 1, 4, 2]):
                 match = decision_record(match=match, ply=ply, action=cell)
     snapshot_refresh(game="")

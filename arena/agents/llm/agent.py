@@ -108,7 +108,7 @@ class LLMAgent:
         if search is not None and run.attempts:
             _charge_search(run.attempts[0], search, title)
         result = DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
-        if action is None and run.attempts and all(attempt.transient for attempt in run.attempts):
+        if action is None and run.provider_gave_up:
             local = endpoint_is_local(config["base_url"])
             result.outage = f"the {'local model server' if local else 'model provider'} is not answering"
         return result
@@ -150,6 +150,8 @@ class _DecisionRun:
         self.attempts: list[AttemptData] = []
         #: BotzoneBench's own prompt for this game, if the scaffold is `botzone` and Appendix C shows one.
         self.template = botzone_prompts.template_for(game, self.config["scaffold"], state)
+        #: The last tries ended with the provider failing, not with an answer: an outage, not the model's doing.
+        self.provider_gave_up = False
         self.limiter = llm_client.provider_limiter(self.config["base_url"], int(self.config["max_concurrency"]))
 
     async def play(self, messages: list[dict]) -> Any:
@@ -166,6 +168,7 @@ class _DecisionRun:
             if chosen:
                 return _majority(chosen).action
             mistakes = [(records[-1], parsed) for records, parsed, _stop in tries if parsed is not None]
+            self.provider_gave_up = all(stop == STOP_PROVIDER for _records, _parsed, stop in tries)
             if not mistakes or any(stop == STOP_BUDGET for _records, _parsed, stop in tries):
                 return None  # the provider gave up, the config is wrong, or time ran out
             attempt, parsed = mistakes[0]
@@ -201,13 +204,18 @@ class _DecisionRun:
     async def model_try(self, messages: list[dict]) -> tuple[list[AttemptData], Parsed | None, str]:
         """One try by the model: provider failures are re-sent (and recorded), then the reply is judged.
 
-        Returns the attempts, the judged reply (None when there was none) and why it stopped if so.
+        A 429 is waited out (its Retry-After honoured up to `backoff_max_s`) without counting as a failure, until
+        the try has waited `rate_limit_wait_s` for them. Returns the attempts, the judged reply (None when there
+        was none) and why it stopped if so.
         """
         records: list[AttemptData] = []
         request = self.request(messages)
         timeout_s = float(self.config["timeout_s"])
         provider_retries = int(self.config["provider_retries"])
-        for failures in range(provider_retries + 1):
+        rate_limit_wait_s = float(self.config["rate_limit_wait_s"])
+        failures = limited = 0
+        waited_s = 0.0
+        while True:
             remaining = self.deadline - time.perf_counter() if self.deadline is not None else None
             if remaining is not None and remaining <= 0:
                 return records, None, STOP_BUDGET
@@ -238,13 +246,18 @@ class _DecisionRun:
                 return records, None, STOP_BUDGET
             if not result.transient:
                 return records, None, STOP_FATAL
-            if failures == provider_retries:
+            if result.rate_limited and waited_s < rate_limit_wait_s:
+                delay = min(self.backoff(limited, result.retry_after_s), rate_limit_wait_s - waited_s)
+                limited += 1
+                waited_s += delay
+            elif failures == provider_retries:
                 return records, None, STOP_PROVIDER
-            delay = self.backoff(failures, result.retry_after_s)
+            else:
+                delay = self.backoff(failures, result.retry_after_s)
+                failures += 1
             if self.deadline is not None and time.perf_counter() + delay >= self.deadline:
                 return records, None, STOP_BUDGET
             await asyncio.sleep(delay)
-        return records, None, STOP_PROVIDER
 
     def backoff(self, failures: int, retry_after_s: float | None) -> float:
         """Exponential backoff with jitter, at least what the server asked for (capped)."""

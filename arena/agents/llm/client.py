@@ -58,6 +58,8 @@ class Completion:
     message: str = ""
     transient: bool = False
     retry_after_s: float | None = None
+    #: HTTP 429: the provider is up and asks us to wait; not counted as a failure (see `rate_limit_wait_s`).
+    rate_limited: bool = False
 
 
 class ProviderLimiter:
@@ -305,6 +307,7 @@ async def complete(
                 message=f"HTTP {status}: {detail}",
                 transient=status in TRANSIENT_STATUS,
                 retry_after_s=_retry_after(error.response.headers),
+                rate_limited=status == 429,
                 latency_ms=elapsed(),
             )
         except (openai.APIConnectionError, httpx2.HTTPError, OSError) as error:

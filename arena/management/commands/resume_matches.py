@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand
 
 from arena.models import Match
 from arena.record.people import matches_abandoned_end
-from arena.record.services import STALE_AFTER_S, match_release_stale
-from arena.runner.tasks import enqueue_matches, matches_waiting_in_queue
+from arena.record.turns import STALE_AFTER_S, match_release_stale
+from arena.runner.tasks import enqueue_matches, match_resume_enqueue, matches_waiting_in_queue
 
 
 class Command(BaseCommand):
@@ -32,7 +32,15 @@ class Command(BaseCommand):
         queued = matches_waiting_in_queue(pending)
         pending = [pk for pk in pending if pk not in queued]
         enqueue_matches(pending)
+        # A paused match's resumption is queued when it pauses; one whose task was lost is queued again.
+        running = Match.objects.filter(status=Match.Status.RUNNING)
+        paused = dict(running.exclude(paused_until=None).values_list("pk", "paused_until"))
+        still_queued = matches_waiting_in_queue(list(paused))
+        lost = [pk for pk in paused if pk not in still_queued]
+        for pk in lost:
+            match_resume_enqueue(match_id=pk, until=paused[pk])
         self.stdout.write(
             f"released {len(released)} orphaned matches; ended {len(abandoned)} abandoned games; "
-            f"enqueued {len(pending)} matches ({len(queued)} already queued)"
+            f"enqueued {len(pending)} matches ({len(queued)} already queued); {len(paused)} paused "
+            f"({len(lost)} queued again)"
         )

@@ -147,6 +147,7 @@ class Command(BaseCommand):
             f"{tournament.slug} ({tournament.get_format_display()}, {tournament.status}): "
             f"{progress['done']}/{progress['total']} matches done, {progress['running']} running, "
             f"{progress['aborted']} aborted"
+            + (f", {progress['paused']} paused (a model server is not answering)" if progress["paused"] else "")
         )
         for row in progress["standings"]:
             self.stdout.write(f"  {row['game']:<14} {row['agent']:<24} {row['summary']}")

@@ -12,8 +12,9 @@ from io import StringIO
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.management import call_command
+from django.utils import timezone
 
-from arena.models import Agent, AgentVersion, Attempt, Match
+from arena.models import Agent, AgentVersion, Attempt, Decision, Match
 from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
@@ -135,6 +136,21 @@ async def test_server_errors_are_retried_and_each_is_recorded(agent_server):
     first = [a async for a in Attempt.objects.filter(match=match, seat=0, ply=0).order_by("number")]
     assert [a.verdict for a in first] == ["api_error", "api_error", "ok"]
     assert all(a.transient for a in first[:2])
+
+
+async def test_an_agent_server_that_stays_down_pauses_the_match_which_resumes_when_it_answers(agent_server):
+    server = agent_server(failures=3)  # every send of the first decision: the first and two re-sends
+    match = await play("tic-tac-toe", server.url)
+    assert (match.status, match.claimed_by) == (Match.Status.RUNNING, "")
+    assert match.pause["reason"] == "the agent's server is not answering; the match resumes when it does"
+    assert not await Decision.objects.filter(match=match).aexists()
+    await Match.objects.filter(pk=match.pk).aupdate(paused_until=timezone.now())  # the pause is over
+    await run_match(match.pk)
+    match = await Match.objects.aget(pk=match.pk)
+    assert match.status == Match.Status.FINISHED
+    assert not await Decision.objects.filter(match=match).exclude(fallback="").aexists()
+    first = [a.verdict async for a in Attempt.objects.filter(match=match, seat=0, ply=0).order_by("number")]
+    assert first == ["api_error"] * 3 + ["ok"]
 
 
 async def test_in_a_hidden_information_game_a_remote_agent_gets_its_seat_view_only(agent_server):

@@ -14,7 +14,8 @@ from arena.models import Match
 from arena.pages.move_list import move_groups
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
-from arena.record.services import decision_record, match_claim, match_create
+from arena.record.services import decision_record, match_create
+from arena.record.turns import match_claim
 from arena.record.visibility import match_secret
 from games.werewolf import Werewolf
 from tests.arena.api.test_api import bearer, make_token
@@ -33,7 +34,8 @@ def running(django_user_model):
     user = django_user_model.objects.create_user("villager", password="pw-123456")
     person = person_agent_for_user(user=user)
     bot = {a.slug: a for a in bots_ensure(game="werewolf")}["werewolf-lv0"]
-    match = match_claim(match_id=match_create(game="werewolf", agents=[person] + [bot] * 7, seed=SEED).pk, worker="t")
+    created = match_create(game="werewolf", agents=[person] + [bot] * 7, seed=SEED)
+    match = match_claim(match_id=created.pk, worker="t").match
     for text in [*NIGHT_ONE, *DAY_ONE, "kill P7"]:
         match = decision_record(match=match, ply=match.ply, action=GAME.parse_action(GAME.from_json(match.state), text))
     assert match.status == Match.Status.RUNNING

@@ -169,7 +169,7 @@ class Received:
 class ScriptedServer:
     """Serve `/v1/chat/completions` from a queue of replies; `responder` answers when the queue is empty."""
 
-    def __init__(self, responder: Callable[[dict], Reply] | None = None, *, record: bool = True) -> None:
+    def __init__(self, responder: Callable[[dict], Reply] | None = None, *, record: bool = True, port: int = 0) -> None:
         self.queue: deque[Reply | Callable[[dict], Reply]] = deque()
         self.responder = responder
         self.record = record
@@ -178,7 +178,7 @@ class ScriptedServer:
         self.max_in_flight = 0
         self.lock = threading.Lock()
         self.stopping = threading.Event()
-        self.httpd = _Server(("127.0.0.1", 0), _handler_for(self))
+        self.httpd = _Server(("127.0.0.1", port), _handler_for(self))  # `port`: a closed server's, to come back
         # A short poll interval makes shutdown (once per test) quick.
         self.thread = threading.Thread(
             target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="scripted-llm", daemon=True

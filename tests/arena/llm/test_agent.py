@@ -111,6 +111,31 @@ async def test_the_provider_is_given_up_on_after_three_retries(scripted, llm_con
     assert len(scripted.chat_requests()) == 4
 
 
+async def test_429s_do_not_use_up_provider_retries_until_their_wait_runs_out(scripted, llm_config, ttt):
+    game, state = ttt
+    scripted.push(*[rate_limited("0") for _ in range(5)], answer("c3"))
+    result = await LLMAgent({**llm_config, "provider_retries": 0}).decide(game, state, 0, 7)
+    assert result.action == 2
+    assert verdicts(result) == [("api_error", True)] * 5 + [("ok", False)]
+    assert result.outage == ""
+
+    scripted.responder = lambda body: rate_limited("0.01")  # the provider never stops asking to wait
+    config = {**llm_config, "provider_retries": 1, "rate_limit_wait_s": 0.03}
+    result = await LLMAgent(config).decide(game, state, 0, 7)
+    assert result.action is None
+    assert result.outage == "the local model server is not answering"  # the runner pauses, not a fallback
+    assert verdicts(result)[-1] == ("api_error", True)
+
+
+async def test_a_provider_that_dies_after_a_wrong_answer_is_an_outage_not_the_models_failure(scripted, llm_config, ttt):
+    game, state = ttt
+    scripted.push(Reply(content="hmm"), server_error(503), server_error(503))
+    result = await LLMAgent({**llm_config, "retries": 1, "provider_retries": 1}).decide(game, state, 0, 7)
+    assert result.action is None
+    assert verdicts(result) == [("unparseable", False), ("api_error", True), ("api_error", True)]
+    assert result.outage == "the local model server is not answering"
+
+
 async def test_a_client_error_stops_at_once_and_is_not_transient(scripted, llm_config, ttt):
     game, state = ttt
     scripted.push(Reply(status=401, raw_body=b'{"error": {"message": "Incorrect API key"}}'))

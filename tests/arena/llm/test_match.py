@@ -66,21 +66,24 @@ def test_forfeit_policy_ends_the_match_with_the_llm_losing(ttt_bots, scripted, l
     assert all(a.decision is None for a in rejected)
 
 
-def test_a_local_model_server_that_is_down_ends_the_match_with_the_reason_shown(ttt_bots, scripted, llm_config):
+def test_a_local_model_server_that_is_down_pauses_the_match_with_the_reason_shown(ttt_bots, scripted, llm_config):
     scripted.close()  # the embedded server died: nothing answers on its port
     match = _play(ttt_bots, {**llm_config, "provider_retries": 1})
-    assert match.status == Match.Status.ABORTED
-    assert match.termination == "the local model server is not answering"
+    assert match.status == Match.Status.RUNNING
+    assert match.claimed_by == ""
+    assert match.pause["reason"] == "the local model server is not answering; the match resumes when it does"
+    assert not Decision.objects.filter(match=match).exists()
     attempts = Attempt.objects.filter(match=match)
-    assert [(a.verdict, a.transient) for a in attempts] == [("api_error", True)] * 2
+    assert [(a.verdict, a.transient, a.decision_id) for a in attempts] == [("api_error", True, None)] * 2
     assert all(a.message.startswith("Connection failed") for a in attempts)
 
 
-def test_provider_failure_aborts_the_match_as_transient(ttt_bots, scripted, llm_config):
+def test_a_provider_failing_with_5xx_pauses_the_match_without_a_fallback(ttt_bots, scripted, llm_config):
     scripted.responder = lambda body: server_error(502)
     match = _play(ttt_bots, {**llm_config, "provider_retries": 1})
-    assert match.status == Match.Status.ABORTED
-    assert match.record["transient_failure"] is True
+    assert match.status == Match.Status.RUNNING
+    assert match.paused_until is not None
     assert match.scores is None
+    assert not Decision.objects.filter(match=match).exists()
     attempts = Attempt.objects.filter(match=match)
     assert [(a.verdict, a.transient) for a in attempts] == [("api_error", True)] * 2
