@@ -1,14 +1,17 @@
 """Model decisions per second from worker processes, against a bare asyncio + openai loop on the same server.
 
-Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 64] [--workers 1]
+Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 128] [--workers 1]
 
 A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
 prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away
 site on SQLite gets an LLM agent on that server and `--matches` LLM-vs-bot matches (connect-four and kuhn-poker,
 against their Lv0 bots, both seat orders), queued; `--workers` worker processes with `--in-flight` runners each
-play them. The peer, in the same run: a bare asyncio loop of the openai SDK sending as many requests as the
-matches made, `--cap` at a time, to the same server. Then `verify_replays` checks the record, and every call
-the server answered must be one attempt on record.
+play them (by default twice `--cap`: the agent's own cap keeps `--cap` calls at the server while the other matches
+are between calls, at a bot's move or a database write, and while the last matches drain). The peer, in the same
+run: a bare asyncio loop of the openai SDK sending as many requests as the matches made, `--cap` at a time, to the
+same server. Then `verify_replays` checks the record, and every call
+the server answered must be one answered attempt on record (an HTTP 429 is an attempt the server refused, waited
+out and tried again, as a provider's would be).
 
 Prints the medians of nothing (one run each: the figure is a throughput over minutes) and:
   figure evaluate_throughput_ratio <ours / peer>
@@ -69,8 +72,8 @@ def manage(env: dict, *args: str) -> str:
     return done.stdout
 
 
-def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int) -> tuple[int, float, float, Path]:
-    """Decisions (model calls answered), seconds, the largest worker's peak RSS (MB), the site's var dir."""
+def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int) -> tuple[int, int, float, float, Path]:
+    """Model calls answered, calls refused (429), seconds, the largest worker's peak RSS (MB), the site's var dir."""
     var = Path(tempfile.mkdtemp(prefix="arena-bench-evaluate-"))
     env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "ARENA_SEED_MATCHES": "0"}
     env.pop("DATABASE_URL", None)
@@ -99,9 +102,10 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int) ->
     with sqlite3.connect(var / "arena.sqlite3") as db:
         unfinished = db.execute("SELECT count(*) FROM arena_match WHERE status != 'finished'").fetchone()[0]
         attempts = db.execute("SELECT count(*) FROM arena_attempt").fetchone()[0]
+        refused = db.execute("SELECT count(*) FROM arena_attempt WHERE message LIKE 'HTTP 429%'").fetchone()[0]
     if unfinished:
         raise SystemExit(f"{unfinished} matches did not finish")
-    return attempts, elapsed, peak_mb, var
+    return attempts - refused, refused, elapsed, peak_mb, var
 
 
 async def peer_loop(base_url: str, requests: int, cap: int) -> float:
@@ -128,7 +132,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--latency", type=float, default=0.5, help="Seconds the model takes per call.")
     parser.add_argument("--cap", type=int, default=64, help="Calls the server takes at once (429 above).")
-    parser.add_argument("--in-flight", type=int, default=64, help="Runners per worker process.")
+    parser.add_argument("--in-flight", type=int, help="Runners per worker process (default: twice --cap).")
     parser.add_argument("--workers", type=int, default=1)
     options = parser.parse_args()
 
@@ -137,8 +141,9 @@ def main() -> None:
     server.start()
     base_url = parent.recv()
     try:
-        attempts, elapsed, peak_mb, var = ours(
-            base_url, options.matches, options.in_flight, options.workers, options.cap
+        in_flight = options.in_flight or 2 * options.cap
+        attempts, refused, elapsed, peak_mb, var = ours(
+            base_url, options.matches, in_flight, options.workers, options.cap
         )
         parent.send("count")
         answered = parent.recv()
@@ -150,13 +155,14 @@ def main() -> None:
         parent.send("stop")
         server.join(5)
     ours_rate, peer_rate = attempts / elapsed, attempts / peer_s
-    print(f"matches {options.matches}, {options.workers} worker(s) x {options.in_flight} runners, "
+    print(f"matches {options.matches}, {options.workers} worker(s) x {in_flight} runners, "
           f"model latency {options.latency:g} s, server cap {options.cap}")  # fmt: skip
-    print(f"arena: {attempts} decisions in {elapsed:.1f} s = {ours_rate:.1f}/s; server answered {answered}")
+    print(f"arena: {attempts} answered calls in {elapsed:.1f} s = {ours_rate:.1f}/s; server answered {answered}; "
+          f"{refused} calls refused with 429 and tried again")  # fmt: skip
     print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s")
     print(f"verify_replays: {verified}")
     if answered != attempts:
-        print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {attempts} attempts")
+        print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {attempts} answered attempts")
     print(f"figure evaluate_throughput_ratio {ours_rate / peer_rate:.2f}")
     print(f"figure evaluate_worker_rss_mb {peak_mb:.0f}")
 
