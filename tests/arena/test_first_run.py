@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -100,3 +101,16 @@ def test_the_seeding_can_be_skipped(settings):
     call_command(*SEED, stdout=io.StringIO())
     assert not Tournament.objects.exists()
     assert not Match.objects.exists()
+
+
+def test_measuring_reports_the_levels_scores_and_the_size_they_call_for():
+    out = io.StringIO()
+    call_command("measure_first_run", "--game", "tic-tac-toe", "--games-per-seat", "4", "--rounds", "50", stdout=out)
+    first, second, *figures = out.getvalue().splitlines()
+    assert first.startswith("tic-tac-toe          4/seat   24 matches")
+    # Each pair's eight matches, scored for the higher level: a mean of k/16 (draws score ½) to 3 places.
+    pairs = re.findall(r"Lv(\d)-Lv(\d) (\d\.\d{3}) \(var (\d\.\d{3})\)", second)
+    assert [(high, low) for high, low, _, _ in pairs] == [("1", "0"), ("2", "0"), ("2", "1")]
+    assert all(abs(float(mean) * 16 - round(float(mean) * 16)) < 0.01 for _, _, mean, _ in pairs)
+    assert re.search(r"separating size (\d+|never)$", second)
+    assert figures[0] == "figure first_run_matches_at_4_per_seat 24 matches"
