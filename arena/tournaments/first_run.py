@@ -43,25 +43,25 @@ MEASURED_SCORES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple
 #: MEASURED_SCORES call for (`separating_games_per_seat`), rounded up to a multiple of 8. Chess and Hive mostly
 #: draw at these levels (75% and 59% of Lv1–Lv0 games), so their levels are close, but separable within minutes.
 FIRST_RUN_GAMES_PER_SEAT: dict[str, int] = {
-    "tic-tac-toe": 48,
-    "connect-four": 40,
-    "gomoku": 40,
-    "reversi": 56,
-    "ataxx": 80,
-    "chess": 40,
-    "santorini": 40,
-    "tower-defense": 48,
-    "battle-card": 40,
-    "attribute-battle": 40,
-    "kuhn-poker": 72,
-    "leduc-holdem": 56,
-    "holdem": 64,
-    "skirmish": 56,
-    "stratego": 64,
-    "sea-battle": 48,
-    "hive": 80,
-    "air-land-sea": 48,
-    "arctic-scavengers": 56,
+    "tic-tac-toe": 72,
+    "connect-four": 64,
+    "gomoku": 64,
+    "reversi": 72,
+    "ataxx": 112,
+    "chess": 64,
+    "santorini": 56,
+    "tower-defense": 64,
+    "battle-card": 56,
+    "attribute-battle": 56,
+    "kuhn-poker": 104,
+    "leduc-holdem": 80,
+    "holdem": 112,
+    "skirmish": 72,
+    "stratego": 88,
+    "sea-battle": 72,
+    "hive": 120,
+    "air-land-sea": 64,
+    "arctic-scavengers": 80,
 }
 #: A game not measured yet.
 DEFAULT_GAMES_PER_SEAT = 16
@@ -69,21 +69,23 @@ DEFAULT_GAMES_PER_SEAT = 16
 
 #: The pairs of levels a first-run round robin plays, (lower, higher), in the order of a game's MEASURED_SCORES.
 LEVEL_PAIRS = ((0, 1), (0, 2), (1, 2))
-#: Intervals are 95% (z = 1.96); a size must let a fresh sample separate each adjacent pair 95% of the time.
-INTERVAL_Z, SEPARATION_Z = 1.959964, 1.644854
+#: Intervals are 95% (z = 1.96). A size must let a fresh sample separate each adjacent pair 99.74% of the time
+#: (z = 2.79), so that a whole first run shows all 38 pairs of its 19 games apart 90% of the time (0.9974³⁸).
+INTERVAL_Z, SEPARATION_Z = 1.959964, 2.79
 
 
 def separating_games_per_seat(scores: tuple[tuple[float, float], ...]) -> int | None:
     """The fewest seeds per pairing (each played in both seat orders) at which a fresh sample of a game's round
-    robin shows Lv0 < Lv1 < Lv2 with non-overlapping 95% intervals 95% of the time for each adjacent pair, given
+    robin shows Lv0 < Lv1 < Lv2 with non-overlapping 95% intervals, each adjacent pair with probability
+    Φ(SEPARATION_Z), given
     the higher level's mean score and its variance per match in each of LEVEL_PAIRS; None if the levels are not
     in order (no size separates them).
 
     The leaderboard fits Bradley–Terry with Lv0 as the anchor and resamples matches: its intervals for Lv1 and
     Lv2 are those of s − s_Lv0, about ±1.96 standard errors of the sandwich covariance H⁻¹JH⁻¹ (H: the model's
     information, J: the scores' spread, draws included, plus any misfit of three pairs to one scale). Lv1's
-    lower bound must clear Lv0 and Lv2's lower bound Lv1's upper one, with 1.645 standard errors of the gap to
-    spare. Every standard error shrinks as 1/√n, so the smallest n follows in closed form."""
+    lower bound must clear Lv0 and Lv2's lower bound Lv1's upper one, with SEPARATION_Z standard errors of the
+    gap to spare. Every standard error shrinks as 1/√n, so the smallest n follows in closed form."""
     strengths = np.zeros(3)
     for _ in range(100):  # Newton on the fit's score equations, Lv0 held at 0
         gradient, hessian = np.zeros(3), np.zeros((3, 3))
