@@ -49,7 +49,7 @@ class Config:
     abandon_after_s: int = 3600
     #: Rated games an agent needs before a leaderboard ranks it and shows its interval.
     rank_min_games: int = 10
-    seed_matches: int = 5208
+    seed_matches: int = 8832
     #: Where collectstatic puts the site's static files (outside the private var/ when a proxy serves them).
     static_root: Path | None = None
 
@@ -206,7 +206,7 @@ def from_env(env: dict[str, str] | None = None) -> Config:
         adjourn_after_s=_count(env, "ARENA_ADJOURN_AFTER_S", 600),
         abandon_after_s=_count(env, "ARENA_ABANDON_AFTER_S", 3600),
         rank_min_games=_count(env, "ARENA_RANK_MIN_GAMES", 10),
-        seed_matches=_count(env, "ARENA_SEED_MATCHES", 5208, least=0),
+        seed_matches=_count(env, "ARENA_SEED_MATCHES", 8832, least=0),
         secret_key=_secret_key(env, var_dir),
         static_root=Path(env["ARENA_STATIC_ROOT"]) if env.get("ARENA_STATIC_ROOT") else var_dir / "static",
     )

@@ -81,6 +81,27 @@ def _seats_shown(game: str, versions: tuple[AgentVersion, ...]) -> tuple[dict[st
     )
 
 
+def current_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`seats` with each guest's agent read afresh: a guest who signs up mid-match takes the account's name, and
+    the live page shows it from its next frame on. One small read, made only while a guest sits in the match
+    (the names of bots, models and accounts are fixed, so theirs stay as `live_seats` read them once)."""
+    guests = [seat["agent"].pk for seat in seats if _guest(seat["agent"])]
+    if not guests:
+        return seats
+    fresh = Agent.objects.in_bulk(guests)
+    link = get_template("arena/partials/agent-link.html")
+    return [
+        {**seat, "agent": agent, "link": link.render({"agent": agent})}
+        if (agent := fresh.get(seat["agent"].pk)) is not None and agent.name != seat["agent"].name
+        else seat
+        for seat in seats
+    ]
+
+
+def _guest(agent: Agent) -> bool:
+    return agent.kind == Agent.Kind.HUMAN and agent.user_id is None
+
+
 def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> str:
     """The play/spectate panel of a match as one viewer (a person's agent, or None) sees it.
 
@@ -94,7 +115,7 @@ def live_panel_context(match: Match, viewer, seats: list[dict[str, Any]] | None 
     game = get_game(match.game)
     state = game.from_json(match.state)
     scores = match.scores or [None] * len(game.seat_names)
-    seats = [{**seat, "score": scores[seat["index"]]} for seat in seats or live_seats(match)]
+    seats = [{**seat, "score": scores[seat["index"]]} for seat in current_names(seats or live_seats(match))]
     mine = [seat["index"] for seat in seats if viewer is not None and seat["agent"].pk == viewer.pk]
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)

@@ -229,3 +229,36 @@ async def test_the_persons_page_starts_the_match_it_moves_first_in_and_shows_it_
     assert "Your move." not in seen["html"]
     for ws in (spectator, player):
         await ws.disconnect()
+
+
+async def test_a_guest_who_signs_up_mid_game_is_named_by_the_account_from_the_next_frame(client):
+    """The live page names seats from what a process read once; a guest's new name still reaches it."""
+    await sync_to_async(bots_ensure)(game="tic-tac-toe")
+    await sync_to_async(client.post)(
+        "/play/",
+        {"nickname": "Robin", "consent": "yes", "seat": "0", "time_limit": "", "game": "tic-tac-toe",
+         "opponent": "tic-tac-toe-lv0"},
+    )  # fmt: skip
+    match = await Match.objects.aget()
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    guest_name, account_name = (f'<span class="kind-dot" aria-hidden="true"></span>{n}</a>' for n in ("Robin", "r42"))
+    page = (await sync_to_async(client.get)(f"/play/{match.pk}/")).content.decode()
+    assert guest_name in page
+    player, spectator = await connect(match.pk, cookie), await connect(match.pk)
+    assert guest_name in (await next_fragment(player))["html"]
+    assert guest_name in (await next_fragment(spectator))["html"]
+
+    password = "Sx9!long-pass"
+    await sync_to_async(client.post)(
+        "/accounts/signup/", {"username": "r42", "password1": password, "password2": password}
+    )
+    assert await Agent.objects.filter(name="r42", kind=Agent.Kind.HUMAN).aexists()  # the guest's seat, renamed
+    await player.send_to(text_data=json.dumps({"type": "move", "move": "b2", "ply": 0}))
+    for ws in (player, spectator):
+        html = (await next_fragment(ws, min_ply=1))["html"]
+        assert account_name in html
+        assert guest_name not in html
+        await ws.disconnect()
+    page = (await sync_to_async(client.get)(f"/play/{match.pk}/")).content.decode()
+    assert account_name in page
+    assert guest_name not in page

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -11,7 +12,14 @@ from django_tasks_db.models import DBTaskResult
 
 from arena.config import Config
 from arena.models import Match, Tournament
-from arena.tournaments.first_run import FIRST_RUN_GAMES_PER_SEAT, first_run_games, first_run_matches, games_per_seat
+from arena.tournaments.first_run import (
+    FIRST_RUN_GAMES_PER_SEAT,
+    MEASURED_SCORES,
+    first_run_games,
+    first_run_matches,
+    games_per_seat,
+    separating_games_per_seat,
+)
 from arena.tournaments.run import run_tournament
 from ratings.services import snapshot_refresh
 
@@ -61,11 +69,32 @@ def test_seed_then_resume_queues_each_match_once(django_capture_on_commit_callba
 
 
 def test_every_first_run_game_has_a_measured_size_and_the_default_plays_them_all():
-    assert set(FIRST_RUN_GAMES_PER_SEAT) == set(first_run_games())
-    assert Config.seed_matches == first_run_matches() == 5208  # ARENA_SEED_MATCHES' default
-    assert games_per_seat(["tic-tac-toe", "chess"], 5208) == {"tic-tac-toe": 32, "chess": 8}
-    # A smaller cap scales every game down evenly: 40 seeds in all asked, 12 allowed (72 matches).
-    assert games_per_seat(["tic-tac-toe", "chess"], 72) == {"tic-tac-toe": 9, "chess": 2}
+    assert set(FIRST_RUN_GAMES_PER_SEAT) == set(MEASURED_SCORES) == set(first_run_games())
+    assert Config.seed_matches == first_run_matches() == 8832  # ARENA_SEED_MATCHES' default
+    assert games_per_seat(["tic-tac-toe", "chess"], 8832) == {"tic-tac-toe": 72, "chess": 64}
+    # A smaller cap scales every game down evenly: 136 seeds in all asked, 12 allowed (72 matches).
+    assert games_per_seat(["tic-tac-toe", "chess"], 72) == {"tic-tac-toe": 6, "chess": 5}
+
+
+def test_each_game_plays_the_seeds_its_measured_scores_call_for_to_separate_its_levels():
+    """Every game, chess, Hive and Hold'em included, is sized so a fresh first run shows Lv0 < Lv1 < Lv2 apart
+    (each adjacent pair 99.74% of the time: all 38 pairs of the 19 games 90% of the time)."""
+    for game, scores in MEASURED_SCORES.items():
+        needed = separating_games_per_seat(scores)
+        assert needed is not None, game  # the levels are in order
+        assert needed <= FIRST_RUN_GAMES_PER_SEAT[game] < needed + 8, game  # the rule's size, rounded up to 8s
+
+
+def test_the_separating_size_follows_from_the_scores_fisher_information():
+    """Worked by hand for levels one step of log-odds ln 3 apart, no draws (variance p(1−p)), so the model fits:
+    per seed (two matches) Cov(s1, s2) = H⁻¹/2 with H = [[.375, −.1875], [−.1875, .2775]], so the standard
+    errors are 1.419 (Lv1), 1.650 (Lv2) and 1.419 (the gap); Lv2 clears Lv1 with 2.79 standard errors of the gap
+    to spare when √n·ln 3 ≥ 1.96·(1.419 + 1.650) + 2.79·1.419, n ≥ 82.4, and Lv1 clears Lv0 already at n ≥ 37.6."""
+    assert separating_games_per_seat(((0.75, 0.1875), (0.9, 0.09), (0.75, 0.1875))) == 83
+    # Draws shrink the spread of the scores, so the same means separate sooner.
+    assert separating_games_per_seat(((0.75, 0.1), (0.9, 0.05), (0.75, 0.1))) < 83
+    # Lv2 no better than Lv1: no size separates them.
+    assert separating_games_per_seat(((0.75, 0.1875), (0.7, 0.21), (0.5, 0.25))) is None
 
 
 def test_the_seeding_can_be_skipped(settings):
@@ -73,3 +102,16 @@ def test_the_seeding_can_be_skipped(settings):
     call_command(*SEED, stdout=io.StringIO())
     assert not Tournament.objects.exists()
     assert not Match.objects.exists()
+
+
+def test_measuring_reports_the_levels_scores_and_the_size_they_call_for():
+    out = io.StringIO()
+    call_command("measure_first_run", "--game", "tic-tac-toe", "--games-per-seat", "4", "--rounds", "50", stdout=out)
+    first, second, *figures = out.getvalue().splitlines()
+    assert first.startswith("tic-tac-toe          4/seat   24 matches")
+    # Each pair's eight matches, scored for the higher level: a mean of k/16 (draws score ½) to 3 places.
+    pairs = re.findall(r"Lv(\d)-Lv(\d) (\d\.\d{3}) \(var (\d\.\d{3})\)", second)
+    assert [(high, low) for high, low, _, _ in pairs] == [("1", "0"), ("2", "0"), ("2", "1")]
+    assert all(abs(float(mean) * 16 - round(float(mean) * 16)) < 0.01 for _, _, mean, _ in pairs)
+    assert re.search(r"separating size (\d+|never)$", second)
+    assert figures[0] == "figure first_run_matches_at_4_per_seat 24 matches"

@@ -32,7 +32,7 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="At most this many bot-vs-bot ladder matches for the worker (default: ARENA_SEED_MATCHES, "
-            "5208; 0: none).",
+            "8832; 0: none).",
         )
         parser.add_argument(
             "--first-run-seed",
