@@ -47,7 +47,7 @@ def main() -> None:
     for ply in range(args.plies):  # columns a, b, c … in turn: no four in a row in the first 12 plies
         if ply % 2 == 0:
             text = game.action_to_text(game.from_json(match.state), ply % 7)
-            match = person_move(match_id=match.pk, agent=person, text=text, ply=ply, runner="w")
+            match = person_move(match_id=match.pk, agent=person, text=text, ply=ply, runner="w").match
         else:
             match = decision_record(match=match, ply=ply, action=ply % 7, worker="w", release_to={0})
     assert "Your move." in live_match_html(match, person)  # also warms the kept rows, labels and seats
