@@ -24,20 +24,32 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=8)
     parser.add_argument("--renders", type=int, default=300, help="Renders per timed batch.")
     args = parser.parse_args()
+    if args.plies % 2:
+        parser.error("--plies must be even: the panel drawn is the person's, at their turn")
     setup_django()
     from django.contrib.auth.models import User
 
     from arena.pages.rendering import live_match_html
     from arena.record.agents import bots_ensure
-    from arena.record.people import person_agent_for_user
+    from arena.record.people import person_agent_for_user, person_move
     from arena.record.services import decision_record, match_create
-    from arena.record.turns import match_claim
+    from arena.record.turns import AwaitingPerson, match_claim
+    from games import get_game
 
+    game = get_game("connect-four")
     person = person_agent_for_user(user=User.objects.create_user("pat", password="pw-123456"))
     bot = {agent.slug: agent for agent in bots_ensure(game="connect-four")}["connect-four-lv0"]
-    match = match_claim(match_id=match_create(game="connect-four", agents=[person, bot], seed=1).pk, worker="w").match
+    # The person moves first: the match starts held by nobody, each person's move hands it to this process's
+    # runner "w" for the bot's reply, and the reply hands it back to nobody, as live play records them.
+    claim = match_claim(match_id=match_create(game="connect-four", agents=[person, bot], seed=1).pk, worker="w")
+    assert isinstance(claim, AwaitingPerson), claim
+    match = claim.match
     for ply in range(args.plies):  # columns a, b, c … in turn: no four in a row in the first 12 plies
-        match = decision_record(match=match, ply=ply, action=ply % 7, worker="w")
+        if ply % 2 == 0:
+            text = game.action_to_text(game.from_json(match.state), ply % 7)
+            match = person_move(match_id=match.pk, agent=person, text=text, ply=ply, runner="w").match
+        else:
+            match = decision_record(match=match, ply=ply, action=ply % 7, worker="w", release_to={0})
     assert "Your move." in live_match_html(match, person)  # also warms the kept rows, labels and seats
     profile = cProfile.Profile()
     profile.enable()

@@ -1,7 +1,7 @@
 from django.urls import path
 
+from ratings import report_views as reports
 from ratings import views
-from ratings.reports import views as reports
 
 urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),

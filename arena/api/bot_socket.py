@@ -29,7 +29,7 @@ from arena.play.broadcast import broadcast_match_updated
 from arena.play.consumers import MAX_FRAME_BYTES, MAX_PLY, FrameError
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease
 from arena.record.people import person_move
-from arena.record.services import ServiceError
+from arena.record.services import Recorded, ServiceError
 from arena.record.tokens import api_token_touch, live_token
 from arena.runner.loop import run_match
 from games import IllegalAction, get_game
@@ -203,7 +203,7 @@ class BotConsumer(AsyncWebsocketConsumer):
             if not self.budget.allow():
                 raise FrameError("Too many messages; slow down.")
             match_id, ply, action = parse_bot_frame(text_data)
-            match = await sync_to_async(self._move)(match_id, ply, action)
+            recorded = await sync_to_async(self._move)(match_id, ply, action)
         except (ServiceError, IllegalAction, Match.DoesNotExist) as error:
             self.sent.discard((match_id, ply))  # ask again: the turn is still this bot's if the move was refused
             await self.send(text_data=json.dumps({"type": "error", "match": match_id, "message": str(error)}))
@@ -217,10 +217,10 @@ class BotConsumer(AsyncWebsocketConsumer):
             message = "The server could not handle that."
             await self.send(text_data=json.dumps({"type": "error", "match": match_id, "message": message}))
             return
-        await broadcast_match_updated(match)  # a person playing this bot sees its move
+        await broadcast_match_updated(recorded.match, recorded.decisions)  # a person playing this bot sees its move
         await run_match(match_id)  # the other seats' bots and models move until this bot's next turn
 
-    def _move(self, match_id: int, ply: int, action: str) -> Match:
+    def _move(self, match_id: int, ply: int, action: str) -> Recorded:
         match = Match.objects.get(pk=match_id)
         mine = [
             seat.agent_version.agent

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 from uuid import UUID
 
@@ -15,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 
-from arena.models import Match
+from arena.models import Decision, Match
 from arena.record.visibility import visible_action, visible_seat
 from games import Game
 
@@ -49,18 +50,19 @@ _ROWS_KEPT_MATCHES = 4096
 _rows: OrderedDict[UUID, tuple[MoveRow, ...]] = OrderedDict()
 
 
-def move_rows(match: Match) -> list[MoveRow]:
+def move_rows(match: Match, recorded: Sequence[Decision] = ()) -> list[MoveRow]:
     """The match's decisions in ply order. Decisions are append-only (one per ply, recorded with the match's ply
     in one transaction), so the rows this process has read are kept per match and a render reads only the plies
-    after them, with what labelling those needs; none at all when the kept rows reach `match.ply`."""
+    after them, with what labelling those needs; none at all when the kept rows reach `match.ply`, or when
+    `recorded` (the decisions the write that left `match` so stored) are the plies after them."""
     with _labels_lock:
         kept = _rows.get(match.uid, ())
         if kept:
             _rows.move_to_end(match.uid)
     if match.ply and len(kept) >= match.ply:
         return list(kept)
-    if recorded := _recorded_after(match, len(kept)):
-        new = recorded
+    if fresh := _recorded_after(match, len(kept), recorded):
+        new = fresh
     else:
         new = match.decisions.filter(ply__gte=len(kept)).order_by("ply").values_list(*_COLUMNS)
         new = [MoveRow(*row) for row in new]
@@ -72,10 +74,8 @@ def move_rows(match: Match) -> list[MoveRow]:
     return [*kept, *new]
 
 
-def _recorded_after(match: Match, kept: int) -> list[MoveRow]:
-    """The decisions this process recorded with `match` (arena.record.services sets `recorded_decisions` on the
-    match it returns), when they are the plies from `kept` to the match's ply; else none."""
-    recorded = getattr(match, "recorded_decisions", [])
+def _recorded_after(match: Match, kept: int, recorded: Sequence[Decision]) -> list[MoveRow]:
+    """The `recorded` decisions as rows, when they are the plies from `kept` to the match's ply; else none."""
     plies = [decision.ply for decision in recorded]
     if plies != list(range(kept, match.ply)) or any(decision.pk is None for decision in recorded):
         return []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 from uuid import UUID
@@ -102,15 +103,20 @@ def _guest(agent: Agent) -> bool:
     return agent.kind == Agent.Kind.HUMAN and agent.user_id is None
 
 
-def live_match_html(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> str:
+def live_match_html(
+    match: Match, viewer, seats: list[dict[str, Any]] | None = None, recorded: Sequence[Decision] = ()
+) -> str:
     """The play/spectate panel of a match as one viewer (a person's agent, or None) sees it.
 
-    `seats` is `live_seats(match)` when the caller keeps it (a websocket consumer does).
+    `seats` is `live_seats(match)` when the caller keeps it (a websocket consumer does); `recorded`, the decisions
+    the write that left `match` so stored, when the caller has them (`arena.record.services.Recorded`).
     """
-    return live_panel_html(live_panel_context(match, viewer, seats))
+    return live_panel_html(live_panel_context(match, viewer, seats, recorded))
 
 
-def live_panel_context(match: Match, viewer, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def live_panel_context(
+    match: Match, viewer, seats: list[dict[str, Any]] | None = None, recorded: Sequence[Decision] = ()
+) -> dict[str, Any]:
     """What the live panel shows one viewer (arena.pages.live_panel draws it; a game's controls template reads it)."""
     game = get_game(match.game)
     state = game.from_json(match.state)
@@ -120,7 +126,7 @@ def live_panel_context(match: Match, viewer, seats: list[dict[str, Any]] | None 
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
     shown_to_move = game.shown_to_move(state, view_seat) if to_move is not None else None
-    decisions = move_rows(match)  # one read serves the move list, the fallback badges and the clock
+    decisions = move_rows(match, recorded)  # one read serves the move list, the fallback badges and the clock
     fallbacks = Counter(row.seat for row in decisions if row.fallback)
     seats = [{**seat, "fallbacks": fallbacks[seat["index"]]} for seat in seats]
     reasoning = None

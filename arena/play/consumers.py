@@ -11,7 +11,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -21,7 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.utils import await_many_dispatch
 from django.db import close_old_connections
 
-from arena.models import Agent, Match
+from arena.models import Agent, Decision, Match
 from arena.pages.ratelimit import ConnectionBudget, person_key, socket_address
 from arena.pages.rendering import live_match_html, live_seats
 from arena.play.broadcast import broadcast_match, broadcast_match_updated
@@ -29,7 +29,7 @@ from arena.play.hub import Inbox, local_hub
 from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.record import turns
 from arena.record.people import person_flag, person_move, person_resign
-from arena.record.services import ServiceError
+from arena.record.services import Recorded, ServiceError
 from arena.record.visibility import study_match_hidden, without_study_matches
 from arena.runner.loop import default_worker_id, run_match
 from games import IllegalAction
@@ -132,12 +132,20 @@ class FragmentCache:
             return None
         return found[1]
 
-    def frame(self, match: Match, viewer: Agent | None, seats: list[dict[str, Any]], mine: tuple[int, ...]) -> str:
-        """The viewer's live panel of `match` as a websocket frame, rendered unless a fresh one is kept."""
+    def frame(
+        self,
+        match: Match,
+        viewer: Agent | None,
+        seats: list[dict[str, Any]],
+        mine: tuple[int, ...],
+        recorded: Sequence[Decision] = (),
+    ) -> str:
+        """The viewer's live panel of `match` as a websocket frame, rendered unless a fresh one is kept;
+        `recorded`: the decisions the write that left `match` so stored, if the caller has them."""
         key = (match.pk, match.ply, turns.shown_status(match), mine)
         frame = self.get(key)
         if frame is None:
-            html = live_match_html(match, viewer, seats)
+            html = live_match_html(match, viewer, seats, recorded)
             frame = json.dumps({"type": "fragment", "ply": match.ply, "html": html})
             self.frames[key] = (time.monotonic(), frame)
             while len(self.frames) > self.size:
@@ -145,11 +153,11 @@ class FragmentCache:
         self.frames.move_to_end(key)
         return frame
 
-    async def after(self, key: tuple, render: Callable[[Match | None], Awaitable[Shown]]) -> Shown:
+    async def after(self, key: tuple, render: Callable[[Recorded | None], Awaitable[Shown]]) -> Shown:
         """The panel for the update `key` names: kept, or rendered once by `render` however many pages of the
-        viewer kind ask at once. `render` is given the match as this process broadcast it at `key`, if it did
-        (the runner's or a player's move here), and reads the match as it is now otherwise (a later position
-        than `key`'s, perhaps)."""
+        viewer kind ask at once. `render` is given the match as this process broadcast it at `key` with the
+        decisions recorded, if it did (the runner's or a player's move here), and reads the match as it is now
+        otherwise (a later position than `key`'s, perhaps)."""
         _, ply, status, _ = key
         frame = self.get(key)
         if frame is not None:
@@ -301,7 +309,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             frame = parse_frame(text_data)
             if self.viewer is None:
                 raise FrameError("Spectators cannot move, resign or flag a clock; start your own game from the lobby.")
-            match, needs, shown = await sync_to_async(self.act)(frame)
+            recorded, needs, shown = await sync_to_async(self.act)(frame)
         except (FrameError, ServiceError, IllegalAction) as error:
             await self.send(text_data=json.dumps({"type": "error", "message": str(error)}))
             return
@@ -310,16 +318,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             logger.exception("match %s: a frame could not be handled", self.match_id)
             await self.send(text_data=json.dumps({"type": "error", "message": "The server could not handle that."}))
             return
-        if match is None:
+        if recorded is None:
             return  # nobody has run out of time: nothing changed
         await self.send(text_data=shown)
-        await broadcast_match_updated(match)
+        await broadcast_match_updated(recorded.match, recorded.decisions)
         if needs:
-            kick_runner(self.match_id, handed=match)
+            kick_runner(self.match_id, handed=recorded.match)
 
-    def act(self, frame: dict[str, Any]) -> tuple[Match | None, bool, str]:
-        """Carry out a player's frame through the services: the match afterwards (None if nothing
-        changed), whether a bot or model must now be set to move, and the player's new fragment.
+    def act(self, frame: dict[str, Any]) -> tuple[Recorded | None, bool, str]:
+        """Carry out a player's frame through the services: the match afterwards and the decisions recorded
+        (None if nothing changed), whether a bot or model must now be set to move, and the player's new fragment.
 
         The fragment is rendered from the match the service returned, in the same trip to the
         database thread: the player sees their move without the match being read again.
@@ -327,20 +335,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
         close_old_connections()  # as a request starts (see `dispatch`)
         runner = default_worker_id()  # this process's runner: a bot's or model's reply is handed to it
         if frame["type"] == "move":
-            match = person_move(
+            recorded = person_move(
                 match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"], runner=runner
             )
-        elif frame["type"] == "resign":
-            match = person_resign(match_id=self.match_id, agent=self.viewer)
         else:
-            match = person_flag(match_id=self.match_id, agent=self.viewer)
-        if match is None:
-            return None, False, ""
+            if frame["type"] == "resign":
+                ended = person_resign(match_id=self.match_id, agent=self.viewer)
+            else:
+                ended = person_flag(match_id=self.match_id, agent=self.viewer)
+            if ended is None:
+                return None, False, ""
+            recorded = Recorded(ended, ())
+        match = recorded.match
         self.shown = shown_key(match.ply, turns.shown_status(match))
         return (
-            match,
+            recorded,
             match.claimed_by == runner or needs_runner(match, self.seats, self.mine),
-            fragments.frame(match, self.viewer, self.seats, self.mine),
+            fragments.frame(match, self.viewer, self.seats, self.mine, recorded.decisions),
         )
 
     async def match_updated(self, event: dict[str, Any]) -> None:
@@ -354,13 +365,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.shown = shown
         await self.send(text_data=frame)
 
-    async def render(self, match: Match | None = None) -> Shown:
-        """The panel of `match`, or of the match as it is now, for this page's viewer kind."""
-        return await sync_to_async(self.render_now)(match)
+    async def render(self, recorded: Recorded | None = None) -> Shown:
+        """The panel of `recorded`'s match, or of the match as it is now, for this page's viewer kind."""
+        return await sync_to_async(self.render_now)(recorded)
 
-    def render_now(self, match: Match | None = None) -> Shown:
-        match = match or Match.objects.get(pk=self.match_id)
+    def render_now(self, recorded: Recorded | None = None) -> Shown:
+        match = recorded.match if recorded else Match.objects.get(pk=self.match_id)
         if self.seats is None:
             self.seats = live_seats(match)
         shown = shown_key(match.ply, turns.shown_status(match))
-        return shown, fragments.frame(match, self.viewer, self.seats, self.mine)
+        return shown, fragments.frame(match, self.viewer, self.seats, self.mine, recorded.decisions if recorded else ())

@@ -9,7 +9,7 @@ import functools
 import random
 import secrets
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -25,6 +25,7 @@ from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.selectors import socket_seats
 from arena.record.services import (
     LOCK_QUERY,
+    Recorded,
     ServiceError,
     attempt_record_rejected,
     decisions_write,
@@ -232,8 +233,9 @@ def _seats_held(match_uid: uuid.UUID, agent_pk: int) -> tuple[int, ...]:
     return tuple(seats.values_list("index", flat=True))
 
 
-def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str = "") -> Match:
-    """A person's move, as typed or clicked. Illegal moves are recorded as rejected tries and raise.
+def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str = "") -> Recorded:
+    """A person's move, as typed or clicked: the match afterwards and the decision recorded. Illegal moves are
+    recorded as rejected tries and raise.
 
     Raises ServiceError (not your turn, stale position) or IllegalAction (with the rules' message);
     in both cases nothing about the game changes. `runner`: this process's runner, which the match is
@@ -242,6 +244,7 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str
     """
     with transaction.atomic():  # one read, locked, then the writes: the match is not read twice
         match = match_lock(match_id=match_id, query=_MOVE_QUERY)
+        since = _thinking_since(match)
         game, state, seat = _check_turn(match, agent, ply)
         text = text.strip()
         if len(text) > MAX_MOVE_TEXT:
@@ -252,7 +255,7 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str
         except IllegalAction as error:
             refused = error  # recorded after this transaction, which would otherwise roll the record back
         else:
-            return _move_write(match, game, state, action, text, runner)
+            return _move_write(match, game, state, action, text, runner, since)
     person_rejection_record(match=match, ply=ply, seat=seat, text=text, message=str(refused))
     raise refused
 
@@ -271,9 +274,10 @@ def _check_turn(match: Match, agent: Agent, ply: int) -> tuple[Any, Any, int]:
     return game, state, seat
 
 
-def _move_write(match: Match, game: Any, state: Any, action: Any, text: str, runner: str) -> Match:
-    """Record a legal move on the locked `match`, handing the reply to `runner` if a bot or a model makes it."""
-    thought_s = time_used_s(match)
+def _move_write(match: Match, game: Any, state: Any, action: Any, text: str, runner: str, since: datetime) -> Recorded:
+    """Record a legal move on the locked `match`, handing the reply to `runner` if a bot or a model makes it;
+    the person has been thinking `since` then."""
+    thought_s = time_used_s(since)
     if game.clock_runs(state):  # real-time games: the person's thinking delays the command
         action = game.arrival(state, action, thought_s)
     elapsed_ms = round(thought_s * 1000)  # a person's thinking time, recorded like a model's
@@ -301,19 +305,21 @@ def _last_move_at() -> Subquery:
     return Subquery(Decision.objects.filter(match=OuterRef("pk")).order_by("-ply").values("created_at")[:1])
 
 
+#: The annotation a move's read and a flag's read carry the last decision's time in, for `_thinking_since`.
+_LAST_MOVE_AT = "last_move_at"
 #: A move's read: the match, locked, with its clock (built once, as LOCK_QUERY).
-_MOVE_QUERY = LOCK_QUERY.annotate(last_move_at=_last_move_at())
+_MOVE_QUERY = LOCK_QUERY.annotate(**{_LAST_MOVE_AT: _last_move_at()})
 
 
-def _match_with_last_move(match_id: int) -> Match:
-    """The match and, in the same query, when its last decision was made (`last_move_at`)."""
-    return Match.objects.annotate(last_move_at=_last_move_at()).get(pk=match_id)
+def _thinking_since(match: Match) -> datetime:
+    """Since when the side to move has been thinking (the last decision, else the start), from a match read with
+    the `_LAST_MOVE_AT` annotation; the annotation is taken off, so the match goes on with only its fields."""
+    last_move_at = vars(match).pop(_LAST_MOVE_AT)
+    return last_move_at or match.started_at or match.created_at
 
 
-def time_used_s(match: Match) -> float:
-    """Seconds the side to move has been thinking (since the last decision or the start); `match` is read by
-    `_match_with_last_move` or `person_move`'s lock."""
-    since = match.last_move_at or match.started_at or match.created_at
+def time_used_s(since: datetime) -> float:
+    """Seconds the side to move has been thinking, `since` being `_thinking_since` the match."""
     return (timezone.now() - since).total_seconds()
 
 
@@ -322,11 +328,12 @@ def person_flag(*, match_id: int, agent: Agent | None) -> Match | None:
 
     Only a player of the match may call the flag (ServiceError for anyone else).
     """
-    match = _match_with_last_move(match_id)
+    match = Match.objects.annotate(**{_LAST_MOVE_AT: _last_move_at()}).get(pk=match_id)
+    since = _thinking_since(match)
     if not person_seats(match, agent):
         raise ServiceError("Only the players of this match can flag its clock.")
     limit = match.record.get("policies", {}).get("move_time_limit_s")
-    if not limit or match.status != Match.Status.RUNNING or time_used_s(match) <= limit:
+    if not limit or match.status != Match.Status.RUNNING or time_used_s(since) <= limit:
         return None
     seat = get_game(match.game).current_player(get_game(match.game).from_json(match.state))
     return match_resign(match=match, seat=seat, reason="ran out of time")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import secrets
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -119,7 +120,17 @@ def decision_record(
     decision = DecisionResult(action=action, attempts=list(attempts), elapsed_ms=elapsed_ms, fallback=fallback)
     facts = {"round": round, "revised": revised, "plan_similarity": plan_similarity}
     locked = match_lock(match_id=match.pk)
-    return decisions_write(locked=locked, ply=ply, decisions=[decision], by=by_holder(worker, release_to), facts=facts)
+    by = by_holder(worker, release_to)
+    return decisions_write(locked=locked, ply=ply, decisions=[decision], by=by, facts=facts).match
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A write of decisions: the match as it left it, and the decisions it stored, in ply order (with their ids),
+    for a caller that draws the match next (the move list need not read them back)."""
+
+    match: Match
+    decisions: tuple[Decision, ...]
 
 
 @transaction.atomic
@@ -131,7 +142,7 @@ def decisions_record(
     worker: str | None = None,
     release_to: Collection[int] = (),
     as_left: bool = False,
-) -> Match:
+) -> Recorded:
     """Record consecutive decisions from `ply` on (a run of bots' turns) in one transaction, as
     `decision_record` would one by one: all of them or, on any refusal, none.
 
@@ -163,7 +174,7 @@ def decisions_write(
     decisions: Sequence[DecisionResult],
     by: ByHolder | ByPerson | None = None,
     facts: dict[str, Any] | None = None,
-) -> Match:
+) -> Recorded:
     """`decisions_record`'s work, inside the caller's transaction on a match `match_lock` locked in it.
 
     `by`: who records, which decides who holds the match afterwards (arena.record.turns): its holder (None: a
@@ -216,7 +227,6 @@ def decisions_write(
     unread = isinstance(by, ByHolder) and by.as_left
     waiting = not unread and locked.tries_waiting  # `match_lock` read it; an `as_left` copy has none by definition
     _attempts_attach(locked, rows, [result.attempts for result in decisions], tries_waiting=waiting)
-    locked.recorded_decisions = rows  # the pages of this process that draw the match need not read them back
     now = timezone.now()
     to_move = game.current_player(state)
     fields = ["state", "ply", "heartbeat_at"]
@@ -240,7 +250,7 @@ def decisions_write(
         _close(locked, status=Match.Status.FINISHED, scores=scores, termination=outcome.reason, also=fields)
     elif fields:
         locked.save(update_fields=fields)
-    return locked
+    return Recorded(locked, tuple(rows))
 
 
 def _attempts_attach(

@@ -13,7 +13,8 @@ moved to an account and before the guest is deleted: `sender=Agent`, `source` (t
 account) and `match_ids` (the guest's matches). Receivers move what they keep by agent (the ratings' cells).
 
 `match_updated` is sent (`asend`, on the event loop) by the runner after it recorded a change to a match
-(started, a move, ended): `sender=Match`, `match` as recorded. Live play's receiver tells the match's pages
+(started, a move, ended): `sender=Match`, `match` as recorded and, when the change recorded moves, `decisions`,
+their rows in ply order (`arena.record.services.Recorded`). Live play's receiver tells the match's pages
 (`arena.play.broadcast`); receivers are async and must not block.
 
 `match_paused` is sent by `arena.record.turns` when the transaction that paused a match (its model server not

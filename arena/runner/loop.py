@@ -22,6 +22,7 @@ from arena.agents.outside import OUTSIDE_AGENTS, close_agents
 from arena.models import Agent, AgentVersion, Match
 from arena.record.selectors import moves_arrive_by_socket, seat_versions
 from arena.record.services import (
+    Recorded,
     ServiceError,
     attempt_record_rejected,
     decisions_record,
@@ -134,7 +135,7 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
                 return ended
             decisions = [_arrived(game, state, result)]
         try:
-            match = await _with_database_retries(
+            recorded = await _with_database_retries(
                 decisions_record,
                 match=match,
                 ply=match.ply,
@@ -147,7 +148,8 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
         except ServiceError:
             # The match ended (resignation, time) or changed hands while the agent thought.
             return await Match.objects.aget(pk=match_id)
-        await match_updated.asend(sender=Match, match=match)
+        match = recorded.match
+        await match_updated.asend(sender=Match, match=match, decisions=recorded.decisions)
         if not match.claimed_by:
             return match  # over, or a person is to move: the record let go of the match
         state = game.from_json(match.state)
@@ -238,7 +240,7 @@ def _apply_fallback(
 DATABASE_RETRY_DELAYS_S = (1, 2, 4, 8, 16, 30)
 
 
-async def _with_database_retries(write: Callable[..., Match], **kwargs: Any) -> Match:
+async def _with_database_retries(write: Callable[..., Recorded], **kwargs: Any) -> Recorded:
     """Call a (sync, atomic) service, retrying while the database is unreachable; nothing is half-written."""
     for delay in (*DATABASE_RETRY_DELAYS_S, None):
         try:

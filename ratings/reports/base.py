@@ -18,7 +18,7 @@ from arena.agents.llm_config import SCAFFOLDS
 from arena.models import Agent, Match
 from ratings.filters import FilterError, choice, strict_date
 from ratings.maths.metrics import Estimate
-from ratings.reports.record import Baseline, study_baseline
+from ratings.report_record import Baseline, study_baseline
 
 #: The query parameters every report accepts, in the order forms and links write them.
 FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until", "bots", "study")

@@ -16,9 +16,9 @@ from ratings.maths import process_metrics as pm
 from ratings.maths.ladder import Record, ladder_rating
 from ratings.maths.metrics import proportion, wilson_interval
 from ratings.models import ReferenceRecord
+from ratings.report_record import seat_labels
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.published import with_published
-from ratings.reports.record import seat_labels
 
 TITLE = "BotzoneBench: anchored skill against graded bot ladders"
 CITATION = "BotzoneBench §4.5 (ladder rating), Table 2, Table 3 (hold'em actions), Appendix C (prompt)."

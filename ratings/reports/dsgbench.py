@@ -15,10 +15,10 @@ from games.stratego.pieces import COLONEL, COUNTS, GENERAL, MARSHAL, SPY, owner_
 from ratings.game_metrics import diplomacy_metrics
 from ratings.maths import process_metrics as pm
 from ratings.maths.metrics import proportion
+from ratings.report_record import Result, results, seat_labels
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.gamebench import min_games
 from ratings.reports.published import with_published
-from ratings.reports.record import Result, results, seat_labels
 
 TITLE = "DSGBench: capability dimensions and Werewolf's social measures"
 CITATION = "DSGBench §3 Eq. 3, Table 2 (dimension → metrics), Tables 15, 17 and 19 (Diplomacy, Werewolf, Stratego), GA."

@@ -15,9 +15,9 @@ from ratings.maths import bradley_terry as bt
 from ratings.maths.metrics import Estimate, bootstrap_mean
 from ratings.models import ReferenceRecord
 from ratings.refit import bootstrap_rounds
+from ratings.report_record import Result, label_kinds, results
 from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
 from ratings.reports.published import with_published
-from ratings.reports.record import Result, label_kinds, results
 
 TITLE = "GameBench: Bradley–Terry ratings per game and reasoning category"
 CITATION = "Costarelli et al., GameBench (2024), §3.3 (rating), Figure 1, Table 3 (categories)."

@@ -13,9 +13,9 @@ from arena.models import Decision, Match
 from ratings.game_metrics import star_error_rates, star_performance
 from ratings.maths import elo
 from ratings.maths.metrics import Estimate, bootstrap_quantile, proportion
+from ratings.report_record import Result, results
 from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
 from ratings.reports.published import with_published
-from ratings.reports.record import Result, results
 
 TITLE = "STAR: strategic reasoning and rapid decisions (skirmish)"
 CITATION = "Li et al., Beyond Scaling (STAR, 2026), §4.1 eqs. (2)–(4), Tables 1–3, §4.3 (strategy–execution gap)."

@@ -69,7 +69,7 @@ def test_a_running_match_hides_other_powers_orders_and_traces_in_the_phase(djang
     game = get_game("diplomacy")
     match = async_to_sync(run_match)(match.pk)
     for _ in range(2):  # two rounds of Spring: the person (Austria) seals first, the bots after
-        match = person_move(match_id=match.pk, agent=person, text="orders: A VIE - GAL", ply=match.ply)
+        match = person_move(match_id=match.pk, agent=person, text="orders: A VIE - GAL", ply=match.ply).match
         match = async_to_sync(run_match)(match.pk)
     assert game.from_json(match.state).history[-1][0] == "S1901M"
     england = match.decisions.get(ply=1).action_text

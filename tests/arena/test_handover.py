@@ -55,7 +55,7 @@ def test_a_match_waiting_on_a_person_is_started_but_held_by_nobody(django_user_m
 def test_a_move_hands_the_bots_reply_to_the_runner_which_plays_it_without_claiming(django_user_model):
     user = django_user_model.objects.create_user("ann")
     match = _started(user)
-    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=HERE)
+    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=HERE).match
     assert (moved.ply, moved.claimed_by) == (1, HERE)
     assert Match.objects.get(pk=match.pk).claimed_by == HERE  # in the same write as the move
     assert match_claim(match_id=match.pk, worker="someone-else") is Refused.HELD  # held: nobody else runs it
@@ -73,7 +73,7 @@ def test_a_move_between_people_hands_nothing(django_user_model):
     ann, bob = (person_agent_for_user(user=django_user_model.objects.create_user(name)) for name in ("ann", "bob"))
     match = person_match_create(person=ann, opponent=bob, game="tic-tac-toe", seat=0)
     match_claim(match_id=match.pk, worker="page")
-    moved = person_move(match_id=match.pk, agent=ann, text="b2", ply=0, runner=HERE)
+    moved = person_move(match_id=match.pk, agent=ann, text="b2", ply=0, runner=HERE).match
     assert (moved.ply, moved.claimed_by) == (1, "")
 
 
@@ -110,7 +110,7 @@ def test_a_stale_claim_is_taken_over_by_another_runner_directly(django_user_mode
 def test_a_runner_handed_a_match_someone_else_holds_does_not_run_it(django_user_model):
     user = django_user_model.objects.create_user("ann")
     match = _started(user)
-    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=GONE)
+    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=GONE).match
     assert async_to_sync(loop.run_match)(match.pk, worker=HERE, handed=moved) is None  # GONE is alive for all we know
     assert Match.objects.get(pk=match.pk).ply == 1
 
@@ -120,7 +120,7 @@ def test_a_move_does_not_take_the_match_from_a_live_holder(django_user_model):
     user = django_user_model.objects.create_user("ann")
     match = _started(user)
     Match.objects.filter(pk=match.pk).update(claimed_by=GONE, heartbeat_at=timezone.now())
-    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=HERE)
+    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=HERE).match
     assert (moved.ply, moved.claimed_by) == (1, GONE)
 
 
@@ -128,7 +128,7 @@ def test_a_move_does_not_take_the_match_from_a_live_holder(django_user_model):
 def test_two_runners_handed_the_same_move_record_one_reply(django_user_model):
     user = django_user_model.objects.create_user("ann")
     match = _started(user)
-    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=HERE)
+    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=HERE).match
 
     async def both():
         return await asyncio.gather(*(loop.run_match(match.pk, worker=HERE, handed=moved) for _ in range(2)))
@@ -144,7 +144,7 @@ def test_a_resignation_while_the_bot_thinks_ends_the_match_and_the_reply_is_drop
     user = django_user_model.objects.create_user("ann")
     match = _started(user)
     person = person_agent_for_user(user=user)
-    moved = person_move(match_id=match.pk, agent=person, text="b2", ply=0, runner=HERE)
+    moved = person_move(match_id=match.pk, agent=person, text="b2", ply=0, runner=HERE).match
     person_resign(match_id=match.pk, agent=person)  # lands before the runner records the bot's reply
     after = async_to_sync(loop.run_match)(match.pk, worker=HERE, handed=moved)
     assert (after.status, after.scores, after.ply, after.claimed_by) == (Match.Status.FINISHED, [0.0, 1.0], 1, "")
@@ -201,7 +201,7 @@ def test_a_runner_whose_match_was_taken_over_records_nothing_and_keeps_its_copy(
     """The reply is written without reading the match again: the write itself checks where the match stands."""
     user = django_user_model.objects.create_user("ann")
     match = _started(user)
-    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=GONE)
+    moved = person_move(match_id=match.pk, agent=person_agent_for_user(user=user), text="b2", ply=0, runner=GONE).match
     _age(match, STALE_AFTER_S + 1)
     assert isinstance(match_claim(match_id=match.pk, worker=HERE), Claimed)  # GONE went quiet: HERE takes over
     reply = [DecisionResult(action=0)]
@@ -210,5 +210,7 @@ def test_a_runner_whose_match_was_taken_over_records_nothing_and_keeps_its_copy(
     assert (moved.ply, moved.claimed_by, Match.objects.get(pk=match.pk).ply) == (1, GONE, 1)
     assert list(Decision.objects.filter(match=match).values_list("ply", flat=True)) == [0]
     mine = Match.objects.get(pk=match.pk)
-    replied = decisions_record(match=mine, ply=1, decisions=[DecisionResult(action=0)], worker=HERE, release_to={0})
+    replied = decisions_record(
+        match=mine, ply=1, decisions=[DecisionResult(action=0)], worker=HERE, release_to={0}
+    ).match
     assert (replied.ply, replied.claimed_by) == (2, "")  # HERE's claim read the match: the locked write

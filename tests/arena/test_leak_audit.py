@@ -176,7 +176,7 @@ def play_to_mid_game(slug: str, people: list[Agent], harmless: str) -> Match:
             state = game.from_json(match.state)
             seat = game.current_player(state)
             text = game.action_to_text(state, game.random_action(state, rng))
-            match = person_move(match_id=match.pk, agent=agents[seat], text=text, ply=match.ply)
+            match = person_move(match_id=match.pk, agent=agents[seat], text=text, ply=match.ply).match
         if match.status == Match.Status.RUNNING and mid_game(game, match, harmless):
             return match
     raise AssertionError(f"{slug}: no match stayed running to ply {MIN_PLY} in 10 tries")

@@ -14,8 +14,9 @@ from arena.models import Agent
 from arena.pages.move_list import move_list_html
 from arena.pages.rendering import live_match_html
 from arena.record.agents import bots_ensure
+from arena.record.decisions import DecisionResult
 from arena.record.people import guest_agent_create, person_match_create
-from arena.record.services import decision_record, match_create
+from arena.record.services import decision_record, decisions_record, match_create
 from arena.record.turns import match_claim
 from arena.runner.loop import run_match
 from games import get_game
@@ -134,9 +135,10 @@ def test_the_kept_rows_draw_the_live_panel_a_fresh_read_draws_and_a_ply_already_
     bots = bots_ensure(game="chess")
     match = match_claim(match_id=match_create(game="chess", agents=bots[:2], seed=1).pk, worker="t").match
     for ply, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1"]):
-        match = decision_record(match=match, ply=ply, action=uci)
+        recorded = decisions_record(match=match, ply=ply, decisions=[DecisionResult(action=uci)])
+        match = recorded.match
         with CaptureQueriesContext(connection) as queries:
-            live_match_html(match, None)  # the new ply comes with the recorded match
+            live_match_html(match, None, recorded=recorded.decisions)  # the new ply comes with its write
         assert not [q["sql"] for q in queries if 'FROM "arena_decision"' in q["sql"]]
 
     def drawn():  # the panel without its clock, the seconds since the last move

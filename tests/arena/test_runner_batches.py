@@ -41,7 +41,7 @@ def test_a_batch_leaves_the_record_one_by_one_decisions_leave(ttt_bots):
         one_by_one = decision_record(match=one_by_one, ply=ply, action=cell, worker="test")
     batched = decisions_record(
         match=_running(ttt_bots), ply=0, decisions=[DecisionResult(action=cell) for cell in TOP_ROW], worker="test"
-    )
+    ).match
     assert _rows(batched) == _rows(one_by_one)
     assert [row[2] for row in _rows(batched)] == ["a3", "a2", "b3", "b2", "c3"]
     assert (batched.status, batched.ply, batched.scores, batched.state) == (

@@ -53,7 +53,7 @@ def test_a_persons_command_arrives_after_their_thinking_time_and_a_late_one_is_d
     text = first_move(match)
     assert text.startswith("@0 move ")
     think(match, 3.5)
-    match = person_move(match_id=match.pk, agent=red, text=text, ply=0)
+    match = person_move(match_id=match.pk, agent=red, text=text, ply=0).match
     decision = match.decisions.get(ply=0)
     assert decision.action_text == "@4 " + text.removeprefix("@0 ")  # clock 0 + ⌈3.5 s × 1 tick/s⌉
     assert Attempt.objects.get(decision=decision).raw_text == text  # what the person sent, as sent
@@ -63,7 +63,7 @@ def test_a_persons_command_arrives_after_their_thinking_time_and_a_late_one_is_d
     units_before = state.units
     late = first_move(match)
     think(match, 20.5)  # tick 5 + 21 ≥ the window's end at tick 10
-    match = person_move(match_id=match.pk, agent=red, text=late, ply=1)
+    match = person_move(match_id=match.pk, agent=red, text=late, ply=1).match
     decision = match.decisions.get(ply=1)
     assert int(decision.action_text.split()[0].removeprefix("@")) >= 10
     state = GAME.from_json(match.state)
@@ -77,7 +77,7 @@ def test_thinking_time_does_not_stamp_turn_based_commands():
     match, red, _ = person_match(mode="turn-based")
     text = first_move(match)
     think(match, 60)
-    match = person_move(match_id=match.pk, agent=red, text=text, ply=0)
+    match = person_move(match_id=match.pk, agent=red, text=text, ply=0).match
     assert match.decisions.get(ply=0).action_text == text
     assert GAME.from_json(match.state).failed == (0, 0)
 
@@ -99,7 +99,7 @@ def test_the_live_fragment_shows_the_real_time_timers():
     assert "Red has" in live_match_html(match, None)  # spectators
 
     think(match, 2.5)
-    match = person_move(match_id=match.pk, agent=red, text=first_move(match), ply=0)  # arrives at tick 3
+    match = person_move(match_id=match.pk, agent=red, text=first_move(match), ply=0).match  # arrives at tick 3
     after = live_match_html(match, red)
     assert 'data-clock-tick="4"' in after
     assert 'data-countdown-s="5"' in after

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from arena.asgi import application
-from arena.models import Agent, Match
+from arena.models import Agent, Decision, Match
 from arena.play.broadcast import broadcast_match_updated
 from arena.play.consumers import FragmentCache
 from arena.play.ws_auth import viewer_middleware_stack
@@ -67,19 +67,21 @@ async def test_pages_asking_for_the_same_update_share_one_render():
 
 
 @pytest.mark.asyncio
-async def test_an_update_this_process_broadcast_is_rendered_from_the_match_it_broadcast():
+async def test_an_update_this_process_broadcast_is_rendered_from_the_match_and_decisions_it_broadcast():
     cache = FragmentCache()
     given = []
 
-    async def render(match=None):
-        given.append(match)
+    async def render(recorded=None):
+        given.append(recorded)
         return (4, 1), "frame"
 
     match = Match(pk=991, ply=4, status=Match.Status.RUNNING)
-    await broadcast_match_updated(match)
+    decision = Decision(match=match, ply=3, seat=1)
+    await broadcast_match_updated(match, [decision])
     await cache.after((991, 4, "running", ()), render)
     await cache.after((991, 5, "running", ()), render)  # an update made elsewhere: read afresh
-    assert given[0] is match
+    assert given[0].match is match
+    assert given[0].decisions == (decision,)
     assert given[1] is None
 
 

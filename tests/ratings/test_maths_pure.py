@@ -1,4 +1,4 @@
-"""ratings.maths stays pure and below the record: it imports without Django, and the contracts name the whole app."""
+"""ratings.maths stays pure below the record, ratings' record side below its pages: the contracts name the whole app."""
 
 from __future__ import annotations
 
@@ -52,3 +52,15 @@ def test_record_contract_forbids_the_whole_ratings_app():
     record = contract("record-below-ratings-app")
     assert record["source_modules"] == ["arena.record"]
     assert set(record["forbidden_modules"]) == ratings_app_modules()
+
+
+def test_web_contract_covers_every_room_below_ratings_pages():
+    layers = contract("ratings-layers")
+    assert layers["containers"] == ["ratings"]
+    assert layers["exhaustive"] is True
+    rooms = [{f"ratings.{r.strip()}" for r in layer.split("|")} for layer in layers["layers"]]
+    assert rooms[0] == {"ratings.urls", "ratings.apps", "ratings.management"}
+    assert rooms[1] == {"ratings.views", "ratings.report_views"}
+    below_pages = set().union(*rooms[2:])
+    assert below_pages == ratings_app_modules() - rooms[0] - rooms[1] | {"ratings.maths"}
+    assert set(contract("ratings-record-below-web")["source_modules"]) == below_pages
