@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.agents.llm import client as llm_client
+from arena.agents.llm.spend import Spend
 
 #: llm-reasoners' MCTS defaults (reasoners/algorithm/mcts.py): UCT exploration weight `w_exp`.
 EXPLORATION = 1.0
@@ -112,15 +113,9 @@ class Node:
 
 
 @dataclass
-class Search:
+class Search(Spend):
     """What one decision's search spent and found."""
 
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float = 0.0
-    latency_ms: int = 0
     #: The model id the server last reported.
     model: str = ""
     #: "logprobs" while the endpoint returns them, "sampling" once it has not.
@@ -205,12 +200,7 @@ class Planner:
             api_key=self.run.api_key,
         )
         s = self.search
-        prices = (float(self.config.get("price_in_per_mtok") or 0), float(self.config.get("price_out_per_mtok") or 0))
-        s.prompt_tokens += result.prompt_tokens
-        s.completion_tokens += result.completion_tokens
-        s.reasoning_tokens += result.reasoning_tokens
-        s.cost += (result.prompt_tokens * prices[0] + result.completion_tokens * prices[1]) / 1_000_000
-        s.latency_ms += result.latency_ms
+        s.charge(result, self.config)
         s.model = result.model or s.model
         return result
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.parsing import clean
+from arena.agents.llm.spend import Spend
 
 MOVE_RE = re.compile(r"^\s*\**\s*move\s*\**\s*[:：]\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 VALUE_RE = re.compile(r"value\s*\**\s*[:：]\s*([01](?:\.\d+)?|\.\d+)", re.IGNORECASE)
@@ -40,15 +41,9 @@ class Node:
 
 
 @dataclass
-class Search:
+class Search(Spend):
     """What the search spent and found: calls, a readable log, and per root move (mean value, visits)."""
 
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float = 0.0
-    latency_ms: int = 0
     log: list[str] = field(default_factory=list)
     values: dict[str, tuple[float, int]] = field(default_factory=dict)
 
@@ -97,13 +92,8 @@ class Planner:
             timeout_s=float(self.config["timeout_s"]),
             api_key=self.run.api_key,
         )
-        prices = (float(self.config.get("price_in_per_mtok") or 0), float(self.config.get("price_out_per_mtok") or 0))
         s = self.search
-        s.prompt_tokens += result.prompt_tokens
-        s.completion_tokens += result.completion_tokens
-        s.reasoning_tokens += result.reasoning_tokens
-        s.cost += (result.prompt_tokens * prices[0] + result.completion_tokens * prices[1]) / 1_000_000
-        s.latency_ms += result.latency_ms
+        s.charge(result, self.config)
         s.log.append(f"## call {s.calls}\n{prompt}\n→ {result.content if result.ok else result.verdict}")
         return result.content if result.ok else None
 
