@@ -1,17 +1,18 @@
 """Model decisions per second from worker processes, against a bare asyncio + openai loop on the same server.
 
 Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 128] [--workers 1]
+                                          [--database-url postgres://…]
 
 A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
-prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away
-site on SQLite gets an LLM agent on that server and `--matches` LLM-vs-bot matches (connect-four and kuhn-poker,
-against their Lv0 bots, both seat orders), queued; `--workers` worker processes with `--in-flight` runners each
-play them (by default twice `--cap`: the agent's own cap keeps `--cap` calls at the server while the other matches
-are between calls, at a bot's move or a database write, and while the last matches drain). The peer, in the same
-run: a bare asyncio loop of the openai SDK sending as many requests as the matches made, `--cap` at a time, to the
-same server. Then `verify_replays` checks the record, and every call
-the server answered must be one answered attempt on record (an HTTP 429 is an attempt the server refused, waited
-out and tried again, as a provider's would be).
+prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away site
+on SQLite (or on the empty database at `--database-url`) gets an LLM agent on that server and `--matches` LLM-vs-bot
+matches (connect-four and kuhn-poker, against their Lv0 bots, both seat orders), queued; `--workers` worker
+processes with `--in-flight` runners each play them (by default twice `--cap`: the agent's own cap keeps `--cap`
+calls at the server while the other matches are between calls, at a bot's move or a database write, and while the
+last matches drain). The peer, in the same run: a bare asyncio loop of the openai SDK sending as many requests as
+the matches made, `--cap` at a time, to the same server. Then `verify_replays` checks the record, and every call the
+server answered must be one answered attempt on record (an HTTP 429 is an attempt the server refused, waited out and
+tried again, as a provider's would be).
 
 Prints the medians of nothing (one run each: the figure is a throughput over minutes) and:
   figure evaluate_throughput_ratio <ours / peer>
@@ -25,7 +26,6 @@ import asyncio
 import multiprocessing
 import os
 import resource
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -72,11 +72,27 @@ def manage(env: dict, *args: str) -> str:
     return done.stdout
 
 
-def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int) -> tuple[int, int, float, float, Path]:
-    """Model calls answered, calls refused (429), seconds, the largest worker's peak RSS (MB), the site's var dir."""
-    var = Path(tempfile.mkdtemp(prefix="arena-bench-evaluate-"))
+def site_env(var: Path, database_url: str) -> dict:
+    """The throw-away site's environment: SQLite in `var`, or the (empty) database at `database_url`."""
     env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "ARENA_SEED_MATCHES": "0"}
     env.pop("DATABASE_URL", None)
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    return env
+
+
+COUNTS = (
+    "from arena.models import Attempt, Match; "
+    "print(Match.objects.exclude(status='finished').count(), Attempt.objects.count(), "
+    "Attempt.objects.filter(message__startswith='HTTP 429').count())"
+)
+
+
+def ours(
+    base_url: str, matches: int, in_flight: int, workers: int, cap: int, database_url: str
+) -> tuple[int, int, float, float, dict]:
+    """Model calls answered, calls refused (429), seconds, the largest worker's peak RSS (MB), the site's env."""
+    env = site_env(Path(tempfile.mkdtemp(prefix="arena-bench-evaluate-")), database_url)
     manage(env, "migrate", "--noinput")
     manage(env, "seed", "--no-demo", *[arg for game in GAMES for arg in ("--game", game)])
     manage(
@@ -99,13 +115,10 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int) ->
         process.wait()
     elapsed = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    with sqlite3.connect(var / "arena.sqlite3") as db:
-        unfinished = db.execute("SELECT count(*) FROM arena_match WHERE status != 'finished'").fetchone()[0]
-        attempts = db.execute("SELECT count(*) FROM arena_attempt").fetchone()[0]
-        refused = db.execute("SELECT count(*) FROM arena_attempt WHERE message LIKE 'HTTP 429%'").fetchone()[0]
+    unfinished, attempts, refused = map(int, manage(env, "shell", "-c", COUNTS).splitlines()[-1].split())
     if unfinished:
         raise SystemExit(f"{unfinished} matches did not finish")
-    return attempts - refused, refused, elapsed, peak_mb, var
+    return attempts - refused, refused, elapsed, peak_mb, env
 
 
 async def peer_loop(base_url: str, requests: int, cap: int) -> float:
@@ -134,6 +147,9 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=64, help="Calls the server takes at once (429 above).")
     parser.add_argument("--in-flight", type=int, help="Runners per worker process (default: twice --cap).")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--database-url", default="", help="An empty PostgreSQL database to play on (default: SQLite in a temp dir)."
+    )
     options = parser.parse_args()
 
     parent, child = multiprocessing.Pipe()
@@ -142,13 +158,11 @@ def main() -> None:
     base_url = parent.recv()
     try:
         in_flight = options.in_flight or 2 * options.cap
-        attempts, refused, elapsed, peak_mb, var = ours(
-            base_url, options.matches, in_flight, options.workers, options.cap
+        attempts, refused, elapsed, peak_mb, env = ours(
+            base_url, options.matches, in_flight, options.workers, options.cap, options.database_url
         )
         parent.send("count")
         answered = parent.recv()
-        env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only"}
-        env.pop("DATABASE_URL", None)
         verified = manage(env, "verify_replays").strip().splitlines()[-1]
         peer_s = asyncio.run(peer_loop(base_url, attempts, options.cap))
     finally:
