@@ -45,7 +45,7 @@ def test_round_robin_plays_every_seed_in_both_seat_orders(ttt_bots):
     assert sum(1 for m in matches if m.duplicate_of_id) == 9
 
 
-def _ladder(ttt_bots, candidate: str, slug: str) -> dict:
+def _ladder(ttt_bots, candidate: str, slug: str, first_seed: int | None = None) -> dict:
     tournament = tournament_create(
         slug=slug,
         name=slug,
@@ -53,6 +53,7 @@ def _ladder(ttt_bots, candidate: str, slug: str) -> dict:
         games=["tic-tac-toe"],
         agents=[ttt_bots[candidate]],
         games_per_seat=8,
+        first_seed=first_seed,
     )
     async_to_sync(run_tournament)(tournament.pk)
     tournament.refresh_from_db()
@@ -61,7 +62,9 @@ def _ladder(ttt_bots, candidate: str, slug: str) -> dict:
 
 
 def test_ladder_evaluation_tops_out_with_perfect_play(ttt_bots):
-    progress = _ladder(ttt_bots, "tic-tac-toe-lv4", "perfect")
+    # Fixed seeds: perfect play never loses, but Lv3 plays perfectly 70% of the time, so on some sets of random
+    # seeds all 16 games against it are drawn, and a level with no decisive game is not passed.
+    progress = _ladder(ttt_bots, "tic-tac-toe-lv4", "perfect", first_seed=1)
     (standing,) = progress["standings"]
     assert standing["topped"] is True
     assert standing["summary"] == "Lv5, topped"
