@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import pkgutil
-import subprocess
-import sys
-import tomllib
-from pathlib import Path
 
 import ratings
 import ratings.maths
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def contract(contract_id: str) -> dict:
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    return next(c for c in contracts if c["id"] == contract_id)
+from tests.purity import import_contract as contract
+from tests.purity import loaded_with
 
 
 def ratings_app_modules() -> set[str]:
@@ -27,17 +18,8 @@ def ratings_app_modules() -> set[str]:
 def test_every_maths_module_imports_without_django():
     modules = sorted(m.name for m in pkgutil.walk_packages(ratings.maths.__path__, "ratings.maths."))
     assert {"ratings.maths.bradley_terry", "ratings.maths.elo", "ratings.maths.ladder"} <= set(modules)
-    script = (
-        "import importlib, os, sys\n"
-        "os.environ.pop('DJANGO_SETTINGS_MODULE', None)\n"
-        f"for name in {modules!r}:\n"
-        "    importlib.import_module(name)\n"
-        "leaked = sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'arena'))\n"
-        "print(','.join(leaked))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "", f"ratings.maths imported: {result.stdout.strip()}"
+    leaked = loaded_with(modules, ("django", "arena"))
+    assert leaked == [], f"ratings.maths imported: {','.join(leaked)}"
 
 
 def test_maths_contract_forbids_the_whole_ratings_app():
