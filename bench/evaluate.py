@@ -1,7 +1,7 @@
 """Model decisions per second from worker processes, against a bare asyncio + openai loop on the same server.
 
-Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 128] [--workers 1]
-                                          [--database-url postgres://…]
+Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 128]
+                                          [--workers 1 [2 …]] [--database-url postgres://…]
 
 A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
 prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away site
@@ -12,7 +12,8 @@ calls at the server while the other matches are between calls, at a bot's move o
 last matches drain). The peer, in the same run: a bare asyncio loop of the openai SDK sending as many requests as
 the matches made, `--cap` at a time, to the same server. Then `verify_replays` checks the record, and every call the
 server answered must be one answered attempt on record (an HTTP 429 is an attempt the server refused, waited out and
-tried again, as a provider's would be).
+tried again, as a provider's would be). Several `--workers` counts play one evaluation each, on a fresh site, one
+after the other; the peer sends as many requests as the last one made.
 
 Our clock runs from the first match's start to the last one's end, as the peer's runs from its first request to
 its last answer: a worker is a long-lived process, so its start (Django's set-up, about 2 s) is paid once, not per
@@ -21,6 +22,7 @@ evaluation; the time with the workers' start and exit is printed beside it.
 Prints the medians of nothing (one run each: the figure is a throughput over minutes) and:
   figure evaluate_throughput_ratio <ours / peer>
   figure evaluate_worker_rss_mb <the largest worker's peak resident memory>
+  figure evaluate_worker_scaling <the last count's calls/s / the first's> (with several --workers counts)
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ import argparse
 import asyncio
 import multiprocessing
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -96,9 +97,10 @@ COUNTS = (
 
 def ours(
     base_url: str, matches: int, in_flight: int, workers: int, cap: int, database_url: str
-) -> tuple[int, int, float, float, float, dict]:
+) -> tuple[int, int, float, float, float, float, dict]:
     """Model calls answered, calls refused (429), seconds from the first match's start to the last one's end,
-    seconds from starting the worker processes to their exit, the largest worker's peak RSS (MB), the site's env."""
+    seconds from starting the worker processes to their exit, the largest worker's peak RSS (MB), the workers'
+    CPU seconds (user + system), the site's env."""
     env = site_env(Path(tempfile.mkdtemp(prefix="arena-bench-evaluate-")), database_url)
     manage(env, "migrate", "--noinput")
     manage(env, "seed", "--no-demo", *[arg for game in GAMES for arg in ("--game", game)])
@@ -118,18 +120,19 @@ def ours(
     started = time.perf_counter()
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     processes = [subprocess.Popen(command, cwd=ROOT, env=env, **quiet) for _ in range(workers)]
-    for process in processes:
-        process.wait()
+    usages = [os.wait4(process.pid, 0)[2] for process in processes]
     elapsed = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    peak_mb = max(usage.ru_maxrss for usage in usages) / 1024
+    cpu_s = sum(usage.ru_utime + usage.ru_stime for usage in usages)
     unfinished, attempts, refused, span = manage(env, "shell", "-c", COUNTS).splitlines()[-1].split()
     if int(unfinished):
         raise SystemExit(f"{unfinished} matches did not finish")
-    return int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, env
+    return int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, cpu_s, env
 
 
-async def peer_loop(base_url: str, requests: int, cap: int) -> float:
-    """Seconds for `requests` chat completions, `cap` at a time, from one asyncio loop with the openai SDK."""
+async def peer_loop(base_url: str, requests: int, cap: int) -> tuple[float, float]:
+    """Seconds for `requests` chat completions, `cap` at a time, from one asyncio loop with the openai SDK, and
+    the CPU seconds they took."""
     import openai
 
     client = openai.AsyncOpenAI(base_url=base_url, api_key="none", max_retries=0)
@@ -140,11 +143,11 @@ async def peer_loop(base_url: str, requests: int, cap: int) -> float:
         async with gate:
             await client.chat.completions.create(model="scripted-model", messages=prompt)
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(*(one() for _ in range(requests)))
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     await client.close()
-    return elapsed
+    return elapsed, cpu
 
 
 def main() -> None:
@@ -153,40 +156,54 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.5, help="Seconds the model takes per call.")
     parser.add_argument("--cap", type=int, default=64, help="Calls the server takes at once (429 above).")
     parser.add_argument("--in-flight", type=int, help="Runners per worker process (default: twice --cap).")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--workers", type=int, nargs="+", default=[1], help="Worker processes; several counts: one evaluation each."
+    )
     parser.add_argument(
         "--database-url", default="", help="An empty PostgreSQL database to play on (default: SQLite in a temp dir)."
     )
     options = parser.parse_args()
+    if options.database_url and len(options.workers) > 1:
+        parser.error("--database-url takes one evaluation: give one --workers count")
 
     parent, child = multiprocessing.Pipe()
     server = multiprocessing.Process(target=serve, args=(child, options.latency, options.cap), daemon=True)
     server.start()
     base_url = parent.recv()
+    in_flight = options.in_flight or 2 * options.cap
+    print(f"matches {options.matches}, {in_flight} runners per worker, model latency {options.latency:g} s, "
+          f"server cap {options.cap}")  # fmt: skip
+    rates, peak_mb = [], 0.0
     try:
-        in_flight = options.in_flight or 2 * options.cap
-        attempts, refused, span, elapsed, peak_mb, env = ours(
-            base_url, options.matches, in_flight, options.workers, options.cap, options.database_url
-        )
-        parent.send("count")
-        answered = parent.recv()
-        verified = manage(env, "verify_replays").strip().splitlines()[-1]
-        peer_s = asyncio.run(peer_loop(base_url, attempts, options.cap))
+        for workers in options.workers:
+            attempts, refused, span, elapsed, peak, cpu_s, env = ours(
+                base_url, options.matches, in_flight, workers, options.cap, options.database_url
+            )
+            parent.send("count")
+            answered = parent.recv()
+            verified = manage(env, "verify_replays").strip().splitlines()[-1]
+            rates.append(attempts / span)
+            peak_mb = max(peak_mb, peak)
+            print(f"arena, {workers} worker(s): {attempts} answered calls in {span:.1f} s (first match started to "
+                  f"last finished; {elapsed:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
+                  f"({attempts / elapsed:.1f}/s); server answered {answered}; {refused} calls refused with 429 and "
+                  f"tried again; CPU {cpu_s:.1f} s = {1000 * cpu_s / attempts:.2f} ms per answered call; "
+                  f"peak RSS {peak:.0f} MB")  # fmt: skip
+            print(f"verify_replays: {verified}")
+            if answered != attempts:
+                print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {attempts} answered "
+                      "attempts")  # fmt: skip
+        peer_s, peer_cpu_s = asyncio.run(peer_loop(base_url, attempts, options.cap))
     finally:
         parent.send("stop")
         server.join(5)
-    ours_rate, peer_rate = attempts / span, attempts / peer_s
-    print(f"matches {options.matches}, {options.workers} worker(s) x {in_flight} runners, "
-          f"model latency {options.latency:g} s, server cap {options.cap}")  # fmt: skip
-    print(f"arena: {attempts} answered calls in {span:.1f} s (first match started to last finished; "
-          f"{elapsed:.1f} s with the workers' start and exit) = {ours_rate:.1f}/s ({attempts / elapsed:.1f}/s); "
-          f"server answered {answered}; {refused} calls refused with 429 and tried again")  # fmt: skip
-    print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s")
-    print(f"verify_replays: {verified}")
-    if answered != attempts:
-        print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {attempts} answered attempts")
-    print(f"figure evaluate_throughput_ratio {ours_rate / peer_rate:.2f}")
+    peer_rate = attempts / peer_s
+    print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s, "
+          f"{1000 * peer_cpu_s / attempts:.2f} ms CPU per call")  # fmt: skip
+    print(f"figure evaluate_throughput_ratio {rates[0] / peer_rate:.2f}")
     print(f"figure evaluate_worker_rss_mb {peak_mb:.0f}")
+    if len(rates) > 1:
+        print(f"figure evaluate_worker_scaling {rates[-1] / rates[0]:.2f}")
 
 
 if __name__ == "__main__":

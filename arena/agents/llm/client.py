@@ -112,6 +112,8 @@ class ProviderLimiter:
             waiter.set_result(None)
 
 
+#: Idle connections a client keeps per provider: as many calls as one worker process may have in flight.
+KEPT_ALIVE = 256
 _limiters: dict[str, ProviderLimiter] = {}
 _limiters_lock = threading.Lock()
 _ssl_context: ssl.SSLContext | None = None
@@ -133,9 +135,10 @@ def open_client(base_url: str) -> openai.AsyncOpenAI:
     if _ssl_context is None:
         # Building a TLS context costs tens of milliseconds; one serves every client.
         _ssl_context = ssl.create_default_context()
-    http_client = httpx2.AsyncClient(
-        verify=_ssl_context, timeout=httpx2.Timeout(None), limits=httpx2.Limits(max_keepalive_connections=64)
-    )
+    # Calls in flight are bounded by the provider's limiter, not here: one client serves all of a worker's matches
+    # on its loop, and every connection it opens stays alive for the next call.
+    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=KEPT_ALIVE)
+    http_client = httpx2.AsyncClient(verify=_ssl_context, timeout=httpx2.Timeout(None), limits=limits)
     return openai.AsyncOpenAI(base_url=base_url, api_key=NO_KEY, max_retries=0, http_client=http_client)
 
 

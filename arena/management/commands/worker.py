@@ -1,25 +1,32 @@
 """django-tasks-db's `db_worker` that runs several matches at once and waits out database outages.
 
-`--max-in-flight N` runs N task runners in one process, each a thread with its own event loop and its own
-worker id (`<host>:<pid>/<n>`, what a match's claim records): a model's calls are I/O, so N matches waiting on
-their providers cost one interpreter and N database connections, not N processes. The providers' caps
-(`max_concurrency` per endpoint) are process-wide and hold across the runners; bots still think on the
-runner's shared thread pool. SIGINT/SIGTERM stop every runner taking new tasks and let each finish its match;
-a second signal exits at once (the matches left running are resumed by the next worker, see `STALE_AFTER_S`).
+`--max-in-flight N` runs N task runners in one process, all on one event loop, each under its own worker id
+(`<host>:<pid>/<n>`, what a match's claim records): a model's calls are I/O, so N matches waiting on their
+providers cost one interpreter, one thread and one database connection (the loop's database work runs on one
+thread, one call at a time), not N of each. The providers' caps (`max_concurrency` per endpoint) hold across the
+runners; bots still think on the runner's shared thread pool, and a task written as a plain function (a ratings
+refit) runs on a thread of its own. SIGINT/SIGTERM stop every runner taking new tasks and let each finish its
+match; a second signal exits at once (the matches left running are resumed by the next worker, see
+`STALE_AFTER_S`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import random
 import signal
-import threading
-import time
+from inspect import iscoroutinefunction
 
+from asgiref.sync import sync_to_async
 from django.core.management.base import CommandError
-from django.db import InterfaceError, OperationalError, connections
+from django.db import InterfaceError, OperationalError, close_old_connections, connections
+from django_tasks_db.compat import TaskContext, task_finished, task_started
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from arena.runner.loop import default_worker_id
 from arena.runner.tasks import runner_id
@@ -30,13 +37,13 @@ logger = logging.getLogger(__name__)
 RECONNECT_DELAYS_S = (1, 2, 4, 8, 15)
 #: Matches one worker process runs at once by default: room for a few model matches on a laptop.
 DEFAULT_IN_FLIGHT = 4
-#: The most a worker may be asked for: each runner holds a thread, an event loop and a database connection.
+#: The most a worker may be asked for: each runner holds a match's state and its calls in flight.
 MAX_IN_FLIGHT = 256
 
 
 class Runner(Worker):
-    """One of a process's task runners: django-tasks-db's loop under its own worker id, retried through database
-    outages; the process's signal handler stops them all."""
+    """One of a process's task runners: django-tasks-db's loop as a coroutine under its own worker id, retried
+    through database outages; the process's signal handler stops them all."""
 
     def __init__(self, *, slot: str, **options) -> None:
         super().__init__(**options)
@@ -45,21 +52,76 @@ class Runner(Worker):
     def configure_signals(self) -> None:  # the process's handler, set once in the main thread
         pass
 
-    def serve(self) -> None:
+    def claim(self) -> tuple[DBTaskResult | None, bool]:
+        """The next ready task, claimed under this runner's id (None: none ready), and whether the queue could be
+        read (False: the database was locked)."""
+        close_old_connections()
+        tasks = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
+        if not self.process_all_queues:
+            tasks = tasks.filter(queue_name__in=self.queue_names)
+        if self.excluded_queue_names:
+            tasks = tasks.exclude(queue_name__in=self.excluded_queue_names)
+        with exclusive_transaction(tasks.db):
+            try:
+                task_result = tasks.get_locked()
+                if task_result is not None:
+                    task_result.claim(self.worker_id)
+                return task_result, True
+            except OperationalError as error:
+                if is_locked_database_exception(error):
+                    return None, False
+                raise
+
+    async def serve(self) -> None:
         runner_id.set(self.slot)  # run_match_task claims its matches under this id
+        if self.startup_delay and self.interval:
+            await asyncio.sleep(random.random())  # no thundering herd of workers
         failures = 0
         while self.running:
             try:
-                self.run()
-                return  # stopped, or --batch / --max-tasks ran out
+                task_result, read = await sync_to_async(self.claim)()
+                if task_result is not None:
+                    await self.run_task_async(task_result)
+                failures = 0
             except (OperationalError, InterfaceError) as error:
                 delay = RECONNECT_DELAYS_S[min(failures, len(RECONNECT_DELAYS_S) - 1)]
                 failures += 1
                 logger.warning("database unavailable (%s); reconnecting in %s s", error, delay)
-                connections.close_all()
-                time.sleep(delay)
-            finally:
-                connections.close_all()  # this thread's connection
+                await sync_to_async(connections.close_all)()
+                await asyncio.sleep(delay)
+                continue
+            if self.batch and read and task_result is None:
+                return  # --batch: the queue is empty
+            if self.max_tasks is not None and self._run_tasks >= self.max_tasks:
+                return
+            if self.running and task_result is None:
+                await asyncio.sleep(self.interval)
+
+    async def run_task_async(self, db_task_result: DBTaskResult) -> None:
+        """`Worker.run_task` on the loop: an async task (a match) is awaited here beside the others; a plain
+        function runs whole on a thread of its own, with its own database connection."""
+        if not iscoroutinefunction(db_task_result.task.func):
+            await sync_to_async(self._run_apart, thread_sensitive=False)(db_task_result)
+            return
+        try:
+            task, task_result = db_task_result.task, db_task_result.task_result
+            sender = type(task.get_backend())
+            task_started.send(sender=sender, task_result=task_result)
+            arguments = (TaskContext(task_result=task_result),) if task.takes_context else ()
+            value = await task.acall(*arguments, *task_result.args, **task_result.kwargs)
+            await sync_to_async(db_task_result.set_successful)(value)
+            task_finished.send(sender=sender, task_result=db_task_result.task_result)
+        except Exception as error:
+            await sync_to_async(db_task_result.set_failed)(error)
+            task_finished.send(sender=type(db_task_result.task.get_backend()), task_result=db_task_result.task_result)
+        finally:
+            self._run_tasks += 1
+
+    def _run_apart(self, db_task_result: DBTaskResult) -> None:
+        try:
+            self.run_task(db_task_result)
+        finally:
+            connections.close_all()  # this thread's connection
 
 
 class Command(DbWorkerCommand):
@@ -99,24 +161,27 @@ class Command(DbWorkerCommand):
             )
             for n in range(max_in_flight)
         ]
-        stopping = threading.Event()
+        stopping = False
 
         def stop(signum, frame) -> None:
-            if stopping.is_set():
+            nonlocal stopping
+            if stopping:
                 logger.warning("Received %s again: exiting now.", signal.strsignal(signum))
                 os._exit(1)
             name = signal.strsignal(signum)
             logger.warning("Received %s: finishing the matches in flight (again to exit now).", name)
-            stopping.set()
+            stopping = True
             for runner in runners:
                 runner.running = False
 
         for name in ("SIGINT", "SIGTERM", "SIGQUIT"):
             if hasattr(signal, name):
                 signal.signal(getattr(signal, name), stop)
-        threads = [threading.Thread(target=r.serve, name=f"arena-runner-{n}") for n, r in enumerate(runners)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            while thread.is_alive():
-                thread.join(0.5)  # wakes for signals
+        asyncio.run(_serve(runners))
+
+
+async def _serve(runners: list[Runner]) -> None:
+    try:
+        await asyncio.gather(*(runner.serve() for runner in runners))
+    finally:
+        await sync_to_async(connections.close_all)()  # the loop's database thread's connection
