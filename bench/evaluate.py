@@ -5,8 +5,8 @@ Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap
 
 A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
 prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away site
-on SQLite (or on the empty database at `--database-url`) gets an LLM agent on that server and `--matches` LLM-vs-bot
-matches (connect-four and kuhn-poker, against their Lv0 bots, both seat orders), queued; `--workers` worker
+on SQLite (or on the database at `--database-url`, emptied first) gets an LLM agent on that server and `--matches`
+LLM-vs-bot matches (connect-four and kuhn-poker, against their Lv0 bots, both seat orders), queued; `--workers` worker
 processes with `--in-flight` runners each play them (by default twice `--cap`: the agent's own cap keeps `--cap`
 calls at the server while the other matches are between calls, at a bot's move or a database write, and while the
 last matches drain). The peer, in the same run: a bare asyncio loop of the openai SDK sending as many requests as
@@ -78,7 +78,7 @@ def manage(env: dict, *args: str) -> str:
 
 
 def site_env(var: Path, database_url: str) -> dict:
-    """The throw-away site's environment: SQLite in `var`, or the (empty) database at `database_url`."""
+    """The throw-away site's environment: SQLite in `var`, or the database at `database_url`."""
     env = {**os.environ, "ARENA_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "bench-only", "ARENA_SEED_MATCHES": "0"}
     env.pop("DATABASE_URL", None)
     if database_url:
@@ -103,6 +103,8 @@ def ours(
     CPU seconds (user + system), the site's env."""
     env = site_env(Path(tempfile.mkdtemp(prefix="arena-bench-evaluate-")), database_url)
     manage(env, "migrate", "--noinput")
+    if database_url:
+        manage(env, "flush", "--noinput")  # what an earlier count played
     manage(env, "seed", "--no-demo", *[arg for game in GAMES for arg in ("--game", game)])
     manage(
         env, "agents", "add", "--kind", "llm", "--slug", "bench-model", "--base-url", base_url, "--model",
@@ -160,11 +162,9 @@ def main() -> None:
         "--workers", type=int, nargs="+", default=[1], help="Worker processes; several counts: one evaluation each."
     )
     parser.add_argument(
-        "--database-url", default="", help="An empty PostgreSQL database to play on (default: SQLite in a temp dir)."
+        "--database-url", default="", help="A PostgreSQL database to empty and play on (default: SQLite in a temp dir)."
     )
     options = parser.parse_args()
-    if options.database_url and len(options.workers) > 1:
-        parser.error("--database-url takes one evaluation: give one --workers count")
 
     parent, child = multiprocessing.Pipe()
     server = multiprocessing.Process(target=serve, args=(child, options.latency, options.cap), daemon=True)
