@@ -162,8 +162,8 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
 BATCH_MAX_DECISIONS = 64
 BATCH_MAX_SECONDS = 0.25
 
-#: Threads for the bots' thinking, shared by every run in the process: a worker runs each match on a new event loop,
-#: whose own default executor would start and join a thread per match.
+#: Threads for the bots' thinking, shared by every run in the process (a worker's matches, a web process's replies,
+#: `tournament run`'s loops), so no event loop starts threads of its own for them.
 BOT_THREADS = ThreadPoolExecutor(thread_name_prefix="arena-bots")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -12,19 +11,14 @@ from django.test import override_settings
 
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
-from arena.play import consumers
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user, person_match_create
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture(autouse=True)
-async def bot_turns_finish():
-    """A page's move sets the bot's turn going in the background: let it finish writing before the test's
-    record is checked (the replay check after every test), rather than racing it."""
-    yield
-    await asyncio.gather(*consumers._running, return_exceptions=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("bot_turns_finish"),
+]
 
 
 @pytest.fixture

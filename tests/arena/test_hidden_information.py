@@ -18,7 +18,11 @@ from arena.record.people import person_agent_for_user, person_match_create
 from arena.record.selectors import match_state_at
 from games import get_game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("bot_turns_finish"),
+]
 
 
 async def frames_until_over(ws, person: bool, moves: list, limit: int = 60) -> list[dict]:

@@ -25,7 +25,11 @@ from arena.record.services import match_create
 from arena.record.turns import match_claim, match_release
 from tests.arena.test_consumers import connect, make_match, next_error, next_fragment
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("bot_turns_finish"),
+]
 
 
 @pytest.fixture

@@ -12,7 +12,11 @@ from arena.record.agents import bots_ensure
 from arena.record.people import guest_agent_create
 from arena.studies.services import assignment_start, participant_answer, participant_join, study_save
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("bot_turns_finish"),
+]
 
 
 def study_match():

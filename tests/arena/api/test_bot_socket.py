@@ -20,7 +20,11 @@ from arena.record.services import match_create
 from arena.record.tokens import api_token_create, api_token_revoke
 from arena.runner.loop import run_match
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("bot_turns_finish"),
+]
 HOST = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
 
 
