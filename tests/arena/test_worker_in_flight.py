@@ -67,3 +67,24 @@ def test_one_worker_runs_model_matches_side_by_side_and_records_each_decision_on
     assert attempts[0] == (model.calls, model.calls)
     runners = site.query("SELECT count(DISTINCT worker_ids) FROM django_tasks_database_dbtaskresult")
     assert runners[0][0] >= 2
+
+
+def test_one_worker_runs_the_refits_its_matches_queue_beside_them(tmp_path):
+    """Ratings refits are plain functions, not coroutines: the worker that plays the matches on its event loop runs
+    the refits their results queue too, and the last one covers every match."""
+    site = Site(tmp_path / "site")
+    site.manage("migrate", "--noinput")
+    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    site.manage(
+        "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
+        "--agents", "tic-tac-toe-lv0", "tic-tac-toe-lv1", "--games-per-seat", "3",
+    )  # fmt: skip
+    site.manage("tournament", "run", "rr", "--enqueue")
+    site.manage(
+        "worker", "--queue-name", "*", "--max-in-flight", "4", "--batch", "--interval", "0.1",
+        "--no-startup-delay", "--no-reload",
+    )  # fmt: skip
+    tasks = site.query("SELECT task_path, status FROM django_tasks_database_dbtaskresult")
+    assert {status for _, status in tasks} == {"SUCCESSFUL"}
+    assert any(path.endswith("refresh_ratings_task") for path, _ in tasks)
+    assert site.query("SELECT matches FROM ratings_ratingsnapshot WHERE game = 'tic-tac-toe'") == [(6,)]
