@@ -39,6 +39,19 @@ class SlowModel:
                 self.in_flight -= 1
 
 
+def play_round_robin(site: Site, *agents: str, queue: str, in_flight: int) -> None:
+    """Queue a tic-tac-toe round robin of `agents` (3 games per seat) and play the queue out with one worker."""
+    site.manage(
+        "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
+        "--agents", *agents, "--games-per-seat", "3",
+    )  # fmt: skip
+    site.manage("tournament", "run", "rr", "--enqueue")
+    site.manage(
+        "worker", "--queue-name", queue, "--max-in-flight", str(in_flight), "--batch", "--interval", "0.1",
+        "--no-startup-delay", "--no-reload",
+    )  # fmt: skip
+
+
 def test_one_worker_runs_model_matches_side_by_side_and_records_each_decision_once(tmp_path):
     model = SlowModel(delay_s=0.3)
     with ScriptedServer(model, record=False) as server:
@@ -49,15 +62,7 @@ def test_one_worker_runs_model_matches_side_by_side_and_records_each_decision_on
             "agents", "add", "--kind", "llm", "--slug", "slow-model", "--base-url", server.base_url,
             "--model", "scripted-model", "--scaffold", "direct", "--max-concurrency", "16",
         )  # fmt: skip
-        site.manage(
-            "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
-            "--agents", "slow-model", "tic-tac-toe-lv0", "--games-per-seat", "3",
-        )  # fmt: skip
-        site.manage("tournament", "run", "rr", "--enqueue")
-        site.manage(
-            "worker", "--queue-name", "matches", "--max-in-flight", "6", "--batch", "--interval", "0.1",
-            "--no-startup-delay", "--no-reload",
-        )  # fmt: skip
+        play_round_robin(site, "slow-model", "tic-tac-toe-lv0", queue="matches", in_flight=6)
     assert site.status("rr")["status"] == "finished"
     results = site.results()  # asserts one decision per ply of every match
     assert len(results) == 6
@@ -75,15 +80,7 @@ def test_one_worker_runs_the_refits_its_matches_queue_beside_them(tmp_path):
     site = Site(tmp_path / "site")
     site.manage("migrate", "--noinput")
     site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
-    site.manage(
-        "tournament", "create", "--slug", "rr", "--format", "round_robin", "--games", "tic-tac-toe",
-        "--agents", "tic-tac-toe-lv0", "tic-tac-toe-lv1", "--games-per-seat", "3",
-    )  # fmt: skip
-    site.manage("tournament", "run", "rr", "--enqueue")
-    site.manage(
-        "worker", "--queue-name", "*", "--max-in-flight", "4", "--batch", "--interval", "0.1",
-        "--no-startup-delay", "--no-reload",
-    )  # fmt: skip
+    play_round_robin(site, "tic-tac-toe-lv0", "tic-tac-toe-lv1", queue="*", in_flight=4)
     tasks = site.query("SELECT task_path, status FROM django_tasks_database_dbtaskresult")
     assert {status for _, status in tasks} == {"SUCCESSFUL"}
     assert any(path.endswith("refresh_ratings_task") for path, _ in tasks)
