@@ -85,3 +85,20 @@ def test_one_worker_runs_the_refits_its_matches_queue_beside_them(tmp_path):
     assert {status for _, status in tasks} == {"SUCCESSFUL"}
     assert any(path.endswith("refresh_ratings_task") for path, _ in tasks)
     assert site.query("SELECT matches FROM ratings_ratingsnapshot WHERE game = 'tic-tac-toe'") == [(6,)]
+
+
+def test_a_task_whose_code_is_gone_is_recorded_failed_and_the_worker_plays_on(tmp_path):
+    site = Site(tmp_path / "site")
+    site.manage("migrate", "--noinput")
+    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    site.manage(
+        "shell", "-c",
+        "from django_tasks_db.models import DBTaskResult; from arena.runner.tasks import run_match_task; "
+        "DBTaskResult.objects.filter(pk=run_match_task.enqueue(1).id).update(task_path='arena.gone.task')",
+    )  # fmt: skip
+    play_round_robin(site, "tic-tac-toe-lv0", "tic-tac-toe-lv1", queue="*", in_flight=4)
+    gone = site.query("SELECT status, exception_class_path FROM django_tasks_database_dbtaskresult "
+                      "WHERE task_path = 'arena.gone.task'")  # fmt: skip
+    assert gone == [("FAILED", "builtins.ModuleNotFoundError")]
+    assert site.status("rr")["status"] == "finished"
+    assert len(site.results()) == 6

@@ -20,6 +20,7 @@ import signal
 from inspect import iscoroutinefunction
 
 from asgiref.sync import sync_to_async
+from django.core.exceptions import SuspiciousOperation
 from django.core.management.base import CommandError
 from django.db import InterfaceError, OperationalError, close_old_connections, connections
 from django_tasks_db.compat import TaskContext, task_finished, task_started
@@ -99,13 +100,18 @@ class Runner(Worker):
 
     async def run_task_async(self, db_task_result: DBTaskResult) -> None:
         """`Worker.run_task` on the loop: an async task (a match) is awaited here beside the others; a plain
-        function runs whole on a thread of its own, with its own database connection."""
-        if not iscoroutinefunction(db_task_result.task.func):
+        function, or a task that cannot be loaded (`Worker.run_task` records why), runs whole on a thread of its
+        own, with its own database connection."""
+        try:
+            task = db_task_result.task
+        except (ImportError, SuspiciousOperation):
+            task = None
+        if task is None or not iscoroutinefunction(task.func):
             await sync_to_async(self._run_apart, thread_sensitive=False)(db_task_result)
             return
+        sender = type(task.get_backend())
         try:
-            task, task_result = db_task_result.task, db_task_result.task_result
-            sender = type(task.get_backend())
+            task_result = db_task_result.task_result
             task_started.send(sender=sender, task_result=task_result)
             arguments = (TaskContext(task_result=task_result),) if task.takes_context else ()
             value = await task.acall(*arguments, *task_result.args, **task_result.kwargs)
@@ -113,7 +119,7 @@ class Runner(Worker):
             task_finished.send(sender=sender, task_result=db_task_result.task_result)
         except Exception as error:
             await sync_to_async(db_task_result.set_failed)(error)
-            task_finished.send(sender=type(db_task_result.task.get_backend()), task_result=db_task_result.task_result)
+            task_finished.send(sender=sender, task_result=db_task_result.task_result)
         finally:
             self._run_tasks += 1
 
