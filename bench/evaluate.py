@@ -37,6 +37,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -95,12 +96,18 @@ COUNTS = (
 )
 
 
-def ours(
-    base_url: str, matches: int, in_flight: int, workers: int, cap: int, database_url: str
-) -> tuple[int, int, float, float, float, float, dict]:
-    """Model calls answered, calls refused (429), seconds from the first match's start to the last one's end,
-    seconds from starting the worker processes to their exit, the largest worker's peak RSS (MB), the workers'
-    CPU seconds (user + system), the site's env."""
+class Played(NamedTuple):
+    calls: int  # model calls answered, as the record holds them
+    refused: int  # calls refused with 429 (and tried again)
+    span_s: float  # from the first match's start to the last one's end
+    elapsed_s: float  # from starting the worker processes to their exit
+    peak_mb: float  # the largest worker's peak RSS
+    cpu_s: float  # the workers' CPU (user + system)
+    env: dict  # the site's environment
+
+
+def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int, database_url: str) -> Played:
+    """Play the evaluation with `workers` worker processes on a fresh site."""
     env = site_env(Path(tempfile.mkdtemp(prefix="arena-bench-evaluate-")), database_url)
     manage(env, "migrate", "--noinput")
     if database_url:
@@ -129,7 +136,7 @@ def ours(
     unfinished, attempts, refused, span = manage(env, "shell", "-c", COUNTS).splitlines()[-1].split()
     if int(unfinished):
         raise SystemExit(f"{unfinished} matches did not finish")
-    return int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, cpu_s, env
+    return Played(int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, cpu_s, env)
 
 
 async def peer_loop(base_url: str, requests: int, cap: int) -> tuple[float, float]:
@@ -176,23 +183,22 @@ def main() -> None:
     rates, peak_mb = [], 0.0
     try:
         for workers in options.workers:
-            attempts, refused, span, elapsed, peak, cpu_s, env = ours(
-                base_url, options.matches, in_flight, workers, options.cap, options.database_url
-            )
+            run = ours(base_url, options.matches, in_flight, workers, options.cap, options.database_url)
             parent.send("count")
             answered = parent.recv()
-            verified = manage(env, "verify_replays").strip().splitlines()[-1]
-            rates.append(attempts / span)
-            peak_mb = max(peak_mb, peak)
-            print(f"arena, {workers} worker(s): {attempts} answered calls in {span:.1f} s (first match started to "
-                  f"last finished; {elapsed:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
-                  f"({attempts / elapsed:.1f}/s); server answered {answered}; {refused} calls refused with 429 and "
-                  f"tried again; CPU {cpu_s:.1f} s = {1000 * cpu_s / attempts:.2f} ms per answered call; "
-                  f"peak RSS {peak:.0f} MB")  # fmt: skip
+            verified = manage(run.env, "verify_replays").strip().splitlines()[-1]
+            rates.append(run.calls / run.span_s)
+            peak_mb = max(peak_mb, run.peak_mb)
+            print(f"arena, {workers} worker(s): {run.calls} answered calls in {run.span_s:.1f} s (first match started "
+                  f"to last finished; {run.elapsed_s:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
+                  f"({run.calls / run.elapsed_s:.1f}/s); server answered {answered}; {run.refused} calls refused with "
+                  f"429 and tried again; CPU {run.cpu_s:.1f} s = {1000 * run.cpu_s / run.calls:.2f} ms per answered "
+                  f"call; peak RSS {run.peak_mb:.0f} MB")  # fmt: skip
             print(f"verify_replays: {verified}")
-            if answered != attempts:
-                print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {attempts} answered "
+            if answered != run.calls:
+                print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {run.calls} answered "
                       "attempts")  # fmt: skip
+        attempts = run.calls
         peer_s, peer_cpu_s = asyncio.run(peer_loop(base_url, attempts, options.cap))
     finally:
         parent.send("stop")

@@ -6,8 +6,7 @@ import pkgutil
 
 import ratings
 import ratings.maths
-from tests.purity import import_contract as contract
-from tests.purity import loaded_with
+from tests.purity import import_contract, loaded_with
 
 
 def ratings_app_modules() -> set[str]:
@@ -25,19 +24,19 @@ def test_every_maths_module_imports_without_django():
 def test_maths_contract_forbids_the_whole_ratings_app():
     app = ratings_app_modules()
     assert {"ratings.selectors", "ratings.models", "ratings.reports"} <= app
-    maths = contract("maths-pure")
+    maths = import_contract("maths-pure")
     assert maths["source_modules"] == ["ratings.maths"]
     assert set(maths["forbidden_modules"]) == app | {"django", "channels", "arena"}
 
 
 def test_record_contract_forbids_the_whole_ratings_app():
-    record = contract("record-below-ratings-app")
+    record = import_contract("record-below-ratings-app")
     assert record["source_modules"] == ["arena.record"]
     assert set(record["forbidden_modules"]) == ratings_app_modules()
 
 
 def test_web_contract_covers_every_room_below_ratings_pages():
-    layers = contract("ratings-layers")
+    layers = import_contract("ratings-layers")
     assert layers["containers"] == ["ratings"]
     assert layers["exhaustive"] is True
     rooms = [{f"ratings.{r.strip()}" for r in layer.split("|")} for layer in layers["layers"]]
@@ -45,4 +44,4 @@ def test_web_contract_covers_every_room_below_ratings_pages():
     assert rooms[1] == {"ratings.views", "ratings.report_views"}
     below_pages = set().union(*rooms[2:])
     assert below_pages == ratings_app_modules() - rooms[0] - rooms[1] | {"ratings.maths"}
-    assert set(contract("ratings-record-below-web")["source_modules"]) == below_pages
+    assert set(import_contract("ratings-record-below-web")["source_modules"]) == below_pages
