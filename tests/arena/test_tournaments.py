@@ -73,10 +73,12 @@ def test_ladder_evaluation_tops_out_with_perfect_play(ttt_bots):
 
 
 def test_ladder_evaluation_stops_at_the_first_level_not_beaten(ttt_bots):
-    progress = _ladder(ttt_bots, "tic-tac-toe-lv0", "random")
+    # Fixed seeds: a random player rarely gets past the win-only bot (Lv1), but on some sets of random seeds it
+    # does, and stops a level later.
+    progress = _ladder(ttt_bots, "tic-tac-toe-lv0", "random", first_seed=1)
     (standing,) = progress["standings"]
     assert not standing["topped"]
-    assert standing["level"] <= 1  # a random player cannot get past the win-only bot
+    assert standing["level"] <= 1
     assert progress["total"] == (standing["level"] + 1) * 16
     if standing["progress"] is not None:
         assert 0 <= standing["progress"] < 1
