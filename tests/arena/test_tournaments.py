@@ -45,7 +45,7 @@ def test_round_robin_plays_every_seed_in_both_seat_orders(ttt_bots):
     assert sum(1 for m in matches if m.duplicate_of_id) == 9
 
 
-def _ladder(ttt_bots, candidate: str, slug: str, first_seed: int | None = None) -> dict:
+def _ladder(ttt_bots, candidate: str, slug: str, first_seed: int) -> dict:
     tournament = tournament_create(
         slug=slug,
         name=slug,
