@@ -44,6 +44,8 @@ UNAUTHORISED = 4401
 #: Match ids are the database's 64-bit keys; a larger number is refused before any query.
 MAX_MATCH_ID = 2**63
 MOVE_FRAME = '{"type": "move", "match": <id>, "ply": <ply>, "action": "<move>"}'
+#: The refusal of a move for a match id that does not exist or that none of the person's agents plays.
+NOT_YOURS = "None of your agents plays a match with this id."
 
 
 def parse_bot_frame(text: str | None) -> tuple[int, int, str]:
@@ -204,7 +206,7 @@ class BotConsumer(AsyncWebsocketConsumer):
                 raise FrameError("Too many messages; slow down.")
             match_id, ply, action = parse_bot_frame(text_data)
             recorded = await sync_to_async(self._move)(match_id, ply, action)
-        except (ServiceError, IllegalAction, Match.DoesNotExist) as error:
+        except (ServiceError, IllegalAction) as error:
             self.sent.discard((match_id, ply))  # ask again: the turn is still this bot's if the move was refused
             await self.send(text_data=json.dumps({"type": "error", "match": match_id, "message": str(error)}))
             return
@@ -221,15 +223,17 @@ class BotConsumer(AsyncWebsocketConsumer):
         await run_match(match_id)  # the other seats' bots and models move until this bot's next turn
 
     def _move(self, match_id: int, ply: int, action: str) -> Recorded:
-        match = Match.objects.get(pk=match_id)
-        mine = [
-            seat.agent_version.agent
-            for seat in match.seats.select_related("agent_version__agent")
-            if seat.agent_version.agent.owner_id == self.token.user.pk
-        ]
-        if not mine:
-            raise ServiceError("None of your agents plays this match.")
-        return person_move(match_id=match_id, agent=mine[0], text=action, ply=ply)
+        """Record the move of this token's agent seated in the match; a match that does not exist and one the
+        token's person does not play get the same refusal, so the socket does not tell which ids exist."""
+        seat = (
+            Seat.objects.filter(match_id=match_id, agent_version__agent__owner_id=self.token.user.pk)
+            .select_related("agent_version__agent")
+            .order_by("index")
+            .first()
+        )
+        if seat is None:
+            raise ServiceError(NOT_YOURS)
+        return person_move(match_id=match_id, agent=seat.agent_version.agent, text=action, ply=ply)
 
 
 async def _turn_frame(match: Match, seat: int, agent: Agent) -> dict[str, Any]:

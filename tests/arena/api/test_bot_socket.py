@@ -221,3 +221,27 @@ async def test_revoking_a_token_closes_its_open_socket(django_user_model):
     assert "revoked" in notice["message"]
     assert (await ws.receive_output(timeout=5))["code"] == 4401
     assert await _pollers_left() == []
+
+
+async def test_a_match_that_does_not_exist_and_another_persons_match_get_the_same_refusal(django_user_model):
+    """The socket does not tell which match ids exist."""
+
+    def setup():
+        bots_ensure(game="tic-tac-toe")
+        owner = django_user_model.objects.create_user("owner", password="pw-123456")
+        bot = agent_create(slug="ws-bot", name="ws-bot", kind="remote", config={"transport": "websocket"}, owner=owner)
+        match = match_create(game="tic-tac-toe", agents=[bot, Agent.objects.get(slug="tic-tac-toe-lv0")], seed=4)
+        return match, _bot_owner(django_user_model, "stranger")[1]
+
+    match, token = await sync_to_async(setup)()
+    ws = bot_socket(token)
+    assert (await ws.connect())[0]
+    refusals = []
+    for match_id in (match.pk, match.pk + 1000):
+        await ws.send_to(text_data=json.dumps({"type": "move", "match": match_id, "ply": 0, "action": "b2"}))
+        answer = json.loads(await ws.receive_from(timeout=5))
+        assert answer["type"] == "error"
+        assert answer["match"] == match_id
+        refusals.append(answer["message"])
+    assert refusals[0] == refusals[1]
+    await ws.disconnect()
