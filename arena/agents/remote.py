@@ -3,11 +3,15 @@
 Config: `url`; the signing secret from `secret_env` (the environment variable holding it, set by an
 operator; read at call time, never stored) or from `secret_id` (the secret is derived from it and Arena's
 SECRET_KEY, so only the id is stored; it is shown once when the agent is made), `timeout_s` (per request,
-default 30), `retries` (re-asks after an invalid answer, default 1), `provider_retries` (re-sends after
-a 5xx, 429 or connection failure, default 2). The body is signed: header `X-Arena-Signature:
+default 30: connecting, sending and the whole answer, not per read), `retries` (re-asks after an invalid
+answer, default 1), `provider_retries` (re-sends after a 5xx, 429 or connection failure, default 2). One
+decision has one total deadline, `timeout_s` × tries × sends (at most MAX_DECISION_S), which every request
+and every wait between them counts against; the answer is read in chunks and no further than
+MAX_ANSWER_BYTES (`arena.agents.outside_io`). The body is signed: header `X-Arena-Signature:
 sha256=<hex HMAC-SHA256 of the raw body>`.
 `public_only` (set on every agent not registered by an operator) refuses URLs whose host resolves to a
-loopback, private, link-local or reserved address, so the API cannot be used to reach Arena's own network.
+loopback, private, link-local or reserved address, or to an IPv6 address standing for such an IPv4 one
+(NAT64, IPv4-mapped, 6to4, Teredo), so the API cannot be used to reach Arena's own network.
 Each request of such an agent resolves the host once, checks every address, and connects to the checked
 address (`PinnedTransport`; the Host header and TLS name stay the URL's), so a resolver that answers a
 public address to the check and a private one to the connection (DNS rebinding) gains nothing.
@@ -30,6 +34,7 @@ from django.utils.crypto import salted_hmac
 
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
+from arena.agents.outside_io import Capped, Deadline, read_capped
 from games import Game, IllegalAction
 from games.base import to_jsonable
 
@@ -40,9 +45,12 @@ DEFAULTS = {"timeout_s": 30.0, "retries": 1, "provider_retries": 2}
 MAX_TIMEOUT_S = 60.0
 MAX_DECISION_S = 300.0
 SIGNATURE_HEADER = "X-Arena-Signature"
-#: Longest answer body read; more is over budget.
+#: Longest answer body read (in chunks, while it arrives); more is over budget and is not read.
 MAX_ANSWER_BYTES = 100_000
 BACKOFF_S = (0.5, 2.0, 5.0)
+#: A compressed answer (Arena asks for none): not decompressed, since a small body may unpack without bound.
+ENCODED = Capped(b"", over=False)
+ENCODED_MESSAGE = "Answer uncompressed (Content-Encoding: identity); Arena does not unpack answers."
 
 
 class PrivateAddressError(httpx.ConnectError):
@@ -65,7 +73,7 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         except (OSError, UnicodeError):
             raise PrivateAddressError(f"Cannot resolve {host!r}.", request=request) from None
         for address in addresses:
-            if not ipaddress.ip_address(address.split("%")[0]).is_global:
+            if not public_address(address):
                 message = f"{host} resolves to {address}, which agents registered through the API may not reach."
                 raise PrivateAddressError(message, request=request)
         if not addresses:
@@ -74,6 +82,23 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         request.url = request.url.copy_with(host=addresses[0])
         request.extensions = {**request.extensions, "sni_hostname": host}
         return await super().handle_async_request(request)
+
+
+#: IPv6 prefixes that reach IPv4 through a translator (NAT64: the well-known and the local-use prefix) or
+#: that the system reads as IPv4 (IPv4-compatible): refused whatever IPv4 address they carry.
+TRANSLATED = tuple(ipaddress.ip_network(prefix) for prefix in ("64:ff9b::/96", "64:ff9b:1::/48", "::/96"))
+
+
+def public_address(address: str) -> bool:
+    """Whether an agent registered through the API may reach `address`: a global one, and an IPv6 address
+    that embeds an IPv4 one (IPv4-mapped, 6to4, Teredo) only when that IPv4 address is global too."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if ip.version == 4:
+        return ip.is_global
+    if any(ip in prefix for prefix in TRANSLATED):
+        return False
+    embedded = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+    return ip.is_global and all(inner.is_global for inner in embedded if inner is not None)
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -119,10 +144,10 @@ class RemoteAgent:
         }
         attempts: list[AttemptData] = []
         transport = PinnedTransport() if self.config.get("public_only") else None
-        timeout_s = min(float(self.config["timeout_s"]), MAX_TIMEOUT_S)
-        async with httpx.AsyncClient(timeout=timeout_s, transport=transport) as client:
+        deadline = Deadline(decision_seconds(self.config))
+        async with httpx.AsyncClient(timeout=None, transport=transport) as client:  # the deadline bounds every wait
             for _ in range(int(self.config["retries"]) + 1):
-                attempt = await self._ask(client, payload, secret, game, state)
+                attempt = await self._ask(client, payload, secret, game, state, deadline)
                 attempts.extend(attempt)
                 last = attempt[-1]
                 if last.transient or last.verdict not in ("unparseable", "illegal", "ok"):
@@ -131,56 +156,97 @@ class RemoteAgent:
                     action = game.parse_action(state, last.parsed_action)
                     return DecisionResult(action=action, attempts=attempts, elapsed_ms=_ms_since(started))
                 payload["feedback"] = last.message
+                if not deadline.left():
+                    break
         return DecisionResult(action=None, attempts=attempts, elapsed_ms=_ms_since(started))
 
     async def _ask(
-        self, client: httpx.AsyncClient, payload: dict[str, Any], secret: str, game: Game, state: Any
+        self,
+        client: httpx.AsyncClient,
+        payload: dict[str, Any],
+        secret: str,
+        game: Game,
+        state: Any,
+        deadline: Deadline,
     ) -> list[AttemptData]:
-        """One question, re-sent after transient failures; the last attempt is the one judged."""
+        """One question, re-sent after transient failures while the decision has time; the last attempt is judged."""
         body = json.dumps(payload).encode()
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept-Encoding": "identity"}
         if secret:
             headers[SIGNATURE_HEADER] = sign(secret, body)
         records: list[AttemptData] = []
         for failures in range(int(self.config["provider_retries"]) + 1):
-            attempt = await self._post(client, body, headers, game, state)
+            attempt = await self._post(client, body, headers, game, state, deadline)
             records.append(attempt)
-            if not attempt.transient:
+            if not attempt.transient or failures == int(self.config["provider_retries"]):
                 break
-            if failures < int(self.config["provider_retries"]):
-                await asyncio.sleep(BACKOFF_S[min(failures, len(BACKOFF_S) - 1)])
+            await asyncio.sleep(min(BACKOFF_S[min(failures, len(BACKOFF_S) - 1)], deadline.left()))
+            if not deadline.left():
+                break
         for attempt in records:
             attempt.messages = [{"role": "request", "content": body.decode()}]
         return records
 
     async def _post(
-        self, client: httpx.AsyncClient, body: bytes, headers: dict[str, str], game: Game, state: Any
+        self,
+        client: httpx.AsyncClient,
+        body: bytes,
+        headers: dict[str, str],
+        game: Game,
+        state: Any,
+        deadline: Deadline,
     ) -> AttemptData:
+        """One request under the decision's deadline (and at most `timeout_s`), its answer read up to the cap."""
         started = time.perf_counter()
+        timeout_s = min(float(self.config["timeout_s"]), MAX_TIMEOUT_S, deadline.left())
         try:
-            response = await client.post(self.config["url"], content=body, headers=headers)
+            async with (
+                deadline.within(timeout_s),
+                client.stream("POST", self.config["url"], content=body, headers=headers) as response,
+            ):
+                status, answer = response.status_code, await _answer(response)
         except PrivateAddressError as error:
             return AttemptData(verdict="api_error", latency_ms=_ms_since(started), message=str(error))
-        except httpx.TimeoutException:
+        except (TimeoutError, httpx.TimeoutException):
             return AttemptData(
                 verdict="timeout", transient=True, latency_ms=_ms_since(started),
-                message=f"No answer within {min(float(self.config['timeout_s']), MAX_TIMEOUT_S):g} s.",
+                message=f"No whole answer within {timeout_s:g} s.",
             )  # fmt: skip
         except httpx.HTTPError as error:
             return AttemptData(
                 verdict="api_error", transient=True, latency_ms=_ms_since(started), message=f"{type(error).__name__}"
             )
-        attempt = AttemptData(verdict="ok", raw_text=response.text[:MAX_ANSWER_BYTES], latency_ms=_ms_since(started))
-        if response.status_code == 429 or response.status_code >= 500:
+        text = answer.data.decode(errors="replace")
+        attempt = AttemptData(verdict="ok", raw_text=text, latency_ms=_ms_since(started))
+        if status == 429 or status >= 500:
             attempt.verdict, attempt.transient = "api_error", True
-            attempt.message = f"HTTP {response.status_code}"
-        elif response.status_code != 200:
-            attempt.verdict, attempt.message = "api_error", f"HTTP {response.status_code}"
-        elif len(response.content) > MAX_ANSWER_BYTES:
+            attempt.message = f"HTTP {status}"
+        elif status != 200:
+            attempt.verdict, attempt.message = "api_error", f"HTTP {status}"
+        elif answer.over:
             attempt.verdict, attempt.message = "over_budget", f"The answer was over {MAX_ANSWER_BYTES} bytes."
+        elif answer is ENCODED:
+            attempt.verdict, attempt.message = "api_error", ENCODED_MESSAGE
         else:
-            _judge(attempt, response.text, game, state)
+            _judge(attempt, text, game, state)
         return attempt
+
+
+def decision_seconds(config: dict[str, Any]) -> float:
+    """One decision's total deadline: every request, re-send and re-ask of it, the waits between included."""
+    merged = {**DEFAULTS, **config}
+    tries, sends = int(merged["retries"]) + 1, int(merged["provider_retries"]) + 1
+    return min(min(float(merged["timeout_s"]), MAX_TIMEOUT_S) * tries * sends, MAX_DECISION_S)
+
+
+async def _answer(response: httpx.Response) -> Capped:
+    """The answer's body, read in chunks up to MAX_ANSWER_BYTES: one declared larger is not read at all."""
+    if response.headers.get("content-encoding", "identity").lower() != "identity":
+        return ENCODED
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_ANSWER_BYTES:
+        return Capped(b"", over=True)
+    return await read_capped(response.aiter_raw(), MAX_ANSWER_BYTES)
 
 
 def _judge(attempt: AttemptData, text: str, game: Game, state: Any) -> None:

@@ -7,7 +7,8 @@ a mount namespace in which every mount is read-only, Arena's data directory is c
 directory (an SQLite file kept elsewhere by /dev/null), and the working directory (also HOME and
 TMPDIR) is a private tmpfs of `disk_mb`, gone with the run; the program itself runs as the
 unprivileged user `nobody` with no capabilities and `no_new_privs`, under RLIMIT_CPU, RLIMIT_AS,
-RLIMIT_NPROC, RLIMIT_FSIZE and no core dumps, with an environment of PATH, HOME, TMPDIR and LANG only.
+RLIMIT_NPROC, RLIMIT_FSIZE and no core dumps, with an environment of PATH, HOME, TMPDIR and LANG only,
+and may not make a Unix socket (`arena.agents.seccomp`), so no socket file on the host is reachable.
 When Arena is not root but may make user namespaces, every wall holds but the change of user: the
 program is the namespace's root without capabilities, which is Arena's own user outside it. Otherwise it
 runs as Arena's user with the limits, the clean environment and a temporary directory of its own. Either
@@ -33,6 +34,8 @@ from typing import Any
 
 from django.conf import settings
 
+from arena.agents import seccomp
+from arena.agents.outside_io import ProcessPipes
 from arena.limits import PROGRAM_LIMITS_MAX
 
 #: What a program may use, unless its agent's config says otherwise (seconds, mebibytes, bytes).
@@ -45,8 +48,6 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "file_mb": 16,  # largest file the program may write
     "disk_mb": 64,  # everything the program may write (its private tmpfs)
 }
-#: stderr kept for the record (the rest is dropped, not an error).
-STDERR_KEPT = 10_000
 
 
 @dataclass
@@ -163,7 +164,7 @@ def isolation_available() -> bool:
 
 
 def limits_preexec(limits: dict[str, Any]):
-    """Set the limits in the child before it runs the program (and put it in a session of its own)."""
+    """Set the limits and the seccomp filter in the child before it runs the program (in a session of its own)."""
     cpu = int(limits["cpu_s"])
     memory = int(limits["memory_mb"]) * 1024 * 1024
     processes = int(limits["processes"])
@@ -176,6 +177,8 @@ def limits_preexec(limits: dict[str, Any]):
         resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if seccomp.available():
+            seccomp.refuse_unix_sockets()
 
     return apply
 
@@ -224,7 +227,7 @@ class Program:
         self.command = command
         self.limits = limits
         self.sandbox = Sandbox(command, limits)
-        self.process: asyncio.subprocess.Process | None = None
+        self.pipes = ProcessPipes(int(limits["output_bytes"]))
 
     @property
     def notes(self) -> list[str]:
@@ -232,15 +235,15 @@ class Program:
 
     async def start(self) -> None:
         argv, walls = self.sandbox.launch()
-        self.process = await asyncio.create_subprocess_exec(
+        transport, _ = await asyncio.get_running_loop().subprocess_exec(
+            lambda: self.pipes,
             *argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            limit=int(self.limits["output_bytes"]) + 1,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             **walls,
         )
-        self.sandbox.started(self.process.pid)
+        self.sandbox.started(transport.get_pid())
 
     async def turn(self, text: str, *, until_marker: str | None = None, close_input: bool = False) -> RunResult:
         """Send `text`; read stdout to end of file, or up to the line `until_marker`, within the wall time.
@@ -249,69 +252,52 @@ class Program:
         """
         started = time.perf_counter()
         result = RunResult(notes=list(self.notes))
-        process = self.process
         try:
             async with asyncio.timeout(float(self.limits["time_s"])):
-                await self._send(text, close_input)
+                self.pipes.write(text.encode(), close=close_input)
                 result.stdout, result.failure, result.kept = await self._read(until_marker)
                 if not result.kept and not result.failure:
-                    result.returncode = await process.wait()
+                    result.returncode = await self.pipes.exited()
         except TimeoutError:
             result.failure = "timeout"
         result.latency_ms = round((time.perf_counter() - started) * 1000)
         if not result.kept:
             await self.kill()
-            result.stderr = await self._stderr()
+            result.stderr = self.pipes.stderr.decode(errors="replace")
         if not result.failure and result.returncode not in (None, 0):
             result.failure = "crashed"
         return result
 
-    async def _send(self, text: str, close_input: bool) -> None:
-        stdin = self.process.stdin
-        try:
-            stdin.write(text.encode())
-            await stdin.drain()
-            if close_input:
-                stdin.close()
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # it exited already; its output and exit status say why
-
     async def _read(self, until_marker: str | None) -> tuple[str, str, bool]:
         """stdout up to end of file or the marker line: (text, failure, marker seen); "output_limit" past the cap."""
-        cap = int(self.limits["output_bytes"])
-        stream = self.process.stdout
-        chunks: list[bytes] = []
-        size = 0
+        pipes, marker = self.pipes, (until_marker or "").encode()
         while True:
-            try:
-                chunk = await stream.readline() if until_marker else await stream.read(65536)
-            except ValueError:  # a line longer than the cap (the stream's own limit)
-                return b"".join(chunks)[:cap].decode(errors="replace"), "output_limit", False
-            if not chunk:
-                return b"".join(chunks).decode(errors="replace"), "", False
-            if until_marker and chunk.rstrip(b"\r\n").decode(errors="replace") == until_marker:
-                return b"".join(chunks).decode(errors="replace"), "", True
-            size += len(chunk)
-            if size > cap:
-                return b"".join(chunks)[:cap].decode(errors="replace"), "output_limit", False
-            chunks.append(chunk)
-
-    async def _stderr(self) -> str:
-        stream = self.process.stderr if self.process else None
-        if stream is None:
-            return ""
-        try:
-            async with asyncio.timeout(1):
-                data = await stream.read(STDERR_KEPT)
-        except TimeoutError:
-            return ""
-        return data.decode(errors="replace")
+            if pipes.stdout_over:
+                return pipes.stdout[: pipes.stdout_cap].decode(errors="replace"), "output_limit", False
+            if marker:
+                answer = _before_marker(pipes.stdout, marker)
+                if answer is not None:
+                    return answer.decode(errors="replace"), "", True
+            if pipes.stdout_closed:
+                return bytes(pipes.stdout).decode(errors="replace"), "", False
+            await pipes.stirring()
 
     async def kill(self) -> None:
-        """Kill the program and everything it started, and remove its directory."""
+        """Kill the program and everything it started, and remove its directory; never waits on the program."""
         self.sandbox.close()
-        if self.process is not None:
-            await self.process.wait()
+        self.pipes.close()
+
+
+def _before_marker(stdout: bytearray, marker: bytes) -> bytes | None:
+    """What stdout holds before its first `marker` line, taken out of it with the marker; None if no such line."""
+    position = 0
+    while (end := stdout.find(b"\n", position)) != -1:
+        if stdout[position:end].rstrip(b"\r") == marker:
+            answer = bytes(stdout[:position])
+            del stdout[: end + 1]
+            return answer
+        position = end + 1
+    return None
 
 
 async def run_once(command: str, text: str, limits: dict[str, Any]) -> RunResult:
