@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from arena.agents import seccomp
+from arena.agents import remote, seccomp
 from arena.agents.outside_io import MAX_LINE_BYTES, STDERR_KEPT
 from arena.agents.program import ProgramAgent
 from arena.agents.remote import MAX_ANSWER_BYTES, RemoteAgent, decision_seconds, public_address
@@ -137,6 +137,21 @@ async def test_an_answer_dripping_a_byte_every_two_seconds_ends_at_the_decisions
 )
 def test_ipv6_addresses_standing_for_ipv4_ones_are_not_public(address):
     assert not public_address(address)
+
+
+@pytest.mark.asyncio
+async def test_a_public_only_agent_resolving_to_nat64_of_the_loopback_is_never_asked(monkeypatch):
+    async def nat64(host: str, port: int) -> list[str]:
+        return ["64:ff9b::7f00:1"]
+
+    monkeypatch.setattr(remote, "resolve", nat64)
+    result = await ask({"url": "http://agent.example/move", "public_only": True})
+    attempt = result.attempts[-1]
+    assert attempt.verdict == "api_error"
+    assert (
+        attempt.message
+        == "agent.example resolves to 64:ff9b::7f00:1, which agents registered through the API may not reach."
+    )
 
 
 @pytest.mark.parametrize("address", ["8.8.8.8", "2001:4860:4860::8888", "::ffff:8.8.8.8"])
