@@ -153,13 +153,16 @@ def agent_ensure(
     owner=None,
 ) -> Agent:
     """Create the site's agent `slug`, or bring it up to `config` (idempotent; used by `seed`, the bot ladders and
-    evaluations). An existing agent of another kind or another owner is never taken over: ServiceError."""
+    evaluations, `owner` theirs). An existing agent of another kind or another owner is never taken over:
+    ServiceError. The site's own agents (no owner) are staff's to bring up to date."""
     agent = Agent.objects.filter(slug=slug).first()
     if agent is None:
         return _agent_insert(
             slug=slug, name=name, kind=kind, config=config, game=game, description=description, owner=owner
         )
-    if agent.kind != kind or agent.owner_id != (owner.pk if owner is not None else None):
+    owner_id = owner.pk if owner is not None else None
+    sites_for_staff = agent.owner_id is None and owner is not None and owner.is_staff
+    if agent.kind != kind or (agent.owner_id != owner_id and not sites_for_staff):
         holder = agent.owner.get_username() if agent.owner is not None else "the site"
         raise ServiceError(
             f"An agent called {slug!r} already exists ({agent.get_kind_display()} of {holder}) and is not this "

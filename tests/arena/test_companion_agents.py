@@ -67,6 +67,14 @@ def test_a_staff_evaluation_owns_its_companion(model, django_user_model):
     assert Agent.objects.filter(slug=COMPANION).count() == 1
 
 
+def test_staff_resume_a_companion_the_command_line_made(model, django_user_model):
+    evaluation_create(agent=model, protocol="botzonebench", games=["tic-tac-toe"], games_per_seat=1)
+    assert Agent.objects.get(slug=COMPANION).owner is None  # the site's
+    staff = django_user_model.objects.create_user("researcher", password="pw-123456", is_staff=True)
+    evaluation_create(agent=model, protocol="botzonebench", games=["tic-tac-toe"], games_per_seat=1, owner=staff)
+    assert Agent.objects.filter(slug=COMPANION).count() == 1
+
+
 def test_an_agent_of_another_owner_at_the_companions_slug_is_refused_not_taken_over(model, stranger):
     # Left from before slugs were reserved: a stranger's websocket bot where the companion would go.
     squatter = Agent.objects.create(slug=COMPANION, name="mine", kind=Agent.Kind.REMOTE, owner=stranger)

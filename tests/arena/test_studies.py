@@ -312,6 +312,7 @@ def test_a_researcher_sets_up_a_study_with_the_form(staff):
         "completion_code": "DONE1234",
         "max_participants": "30",
         "is_open": "on",
+        "min_plies": "4",
     }
     assert "Studies" in staff.get("/").content.decode()
     wrong = staff.post("/studies/new/", form | {"design": "tic-tac-toe: connect-four-lv9"})
@@ -320,6 +321,8 @@ def test_a_researcher_sets_up_a_study_with_the_form(staff):
     study = Study.objects.get(slug="noughts")
     assert study.design == [{"game": "tic-tac-toe", "opponents": ["tic-tac-toe-lv0", "tic-tac-toe-lv1"]}]
     assert study.consent().text == "Play three games of noughts and crosses."
+    assert (study.min_plies, study.min_seconds) == (4, 0)  # an empty minimum is none
+    assert 'name="min_plies" value="4"' in staff.get("/studies/noughts/edit/").content.decode()
     page = staff.get("/studies/noughts/results/").content.decode()
     assert "http://testserver/studies/noughts/" in page
     participant = Client()
