@@ -13,7 +13,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -82,7 +82,7 @@ def model_answers(agent: Agent) -> bool:
     )
 
 
-def offered_agents(user=None):
+def offered_agents(user=None) -> QuerySet[Agent]:
     """The agents the lobby may offer this visitor: those staff approved, and the visitor's own."""
     offered = Q(approved=True)
     if user is not None and user.is_authenticated:

@@ -23,7 +23,7 @@ MAX_OWNED_AGENTS = 20
 FORBIDDEN_KEYS = ("api_key", "apikey", "key", "password", "secret", "token", "authorization")
 
 
-#: Marks the slugs of companion agents (an evaluated model under a protocol's settings, `companion_ensure`).
+#: Marks the slugs of companion agents (an evaluated model under a protocol's settings, `companion_slug`).
 COMPANION_MARK = "--"
 
 

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.text import slugify
 
 from arena.models import Agent, Match
 from arena.record.agents import agent_create
@@ -113,8 +114,8 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
     last = study.participants.aggregate(last=Max("number"))["last"]
     number = 0 if last is None else last + 1  # arrival order; a withdrawal frees a place, not a number
     code = f"P{secrets.token_hex(4).upper()}"
-    agent = agent_create(
-        slug=f"study-{study.slug[:40]}-{code.lower()}", name=code, kind=Agent.Kind.HUMAN, config={}, is_active=False
+    agent = agent_create(  # slugify: a study's slug may hold "--", which agents' slugs keep for evaluations
+        slug=slugify(f"study-{study.slug[:40]}-{code}"), name=code, kind=Agent.Kind.HUMAN, config={}, is_active=False
     )
     order = game_order(study.games(), study.order, number, random.SystemRandom())
     participant = Participant.objects.create(

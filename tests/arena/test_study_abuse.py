@@ -131,3 +131,12 @@ def test_a_participants_seat_page_is_theirs_and_the_researchers_only(staff):  # 
     assert Client().get(seat_page).status_code == 404
     assert participant_client.get(seat_page).status_code == 200
     assert staff.get(seat_page).status_code == 200
+
+
+def test_a_study_slug_with_a_double_dash_still_seats_its_participants():
+    study = make_study()
+    study.slug = "spring--2026"  # agents' slugs keep "--" for evaluations; a study's may hold it
+    study.save()
+    page = Client().post("/studies/spring--2026/", {"answer": "accept", "consent_version": "1"})
+    assert page.status_code == 302
+    assert "--" not in Participant.objects.get().agent.slug
