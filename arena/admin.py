@@ -22,8 +22,9 @@ class AgentVersionInline(admin.TabularInline):
 
 @admin.register(Agent)
 class AgentAdmin(admin.ModelAdmin):
-    list_display = ["slug", "name", "kind", "game", "is_active", "created_at"]
-    list_filter = ["kind", "game", "is_active"]
+    list_display = ["slug", "name", "kind", "game", "owner", "approved", "is_active", "created_at"]
+    list_editable = ["approved"]
+    list_filter = ["approved", "kind", "game", "is_active"]
     search_fields = ["slug", "name"]
     inlines = [AgentVersionInline]
 

@@ -28,6 +28,8 @@ RATE_LIMITS = {
     "password_reset": (5, 3600),  # password reset requests (each may send an email)
     "frames": (100, 10),  # websocket frames per connection: a person clicking fast (Pit offers) sends ~5 a second
     "study_join": (20, 600),  # joining a study (each creates a participant, a guest seat and its assignments)
+    "study_join_per_study": (5, 86_400),  # joining one study, per address and per person: one person, one record
+    "study_withdraw": (10, 600),  # withdrawal codes tried (each looks a participant up by a code)
 }
 
 #: name -> default; override any of them with the ARENA_PLAY_LIMITS environment variable

@@ -39,6 +39,10 @@ class Agent(models.Model):
     #: People only: may their games be used as human-baseline data? None until they choose.
     baseline_consent = models.BooleanField(null=True, blank=True)
     is_active = models.BooleanField(default=True)
+    #: Offered to everyone in the lobby. The operator's and staff's own agents are; others once staff approve them.
+    approved = models.BooleanField(
+        default=False, help_text="Offered to everyone in the lobby (otherwise only to its owner). Set by staff."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -20,7 +20,7 @@ from arena.agents.outside import outside_config
 from arena.api.services import MAX_ID, api_tournament_start
 from arena.api.throttles import anonymous_throttle, token_throttle
 from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
-from arena.pages.forms import TournamentForm
+from arena.pages.forms import MAX_TOURNAMENT_GAMES_PER_SEAT, TournamentForm
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
 from arena.record.services import ServiceError
@@ -91,11 +91,11 @@ class AgentIn(Schema):
     name: str = ""
     kind: str = "remote"
     game: str = ""
-    config: dict[str, Any]
+    config: dict[str, Any] = Field(min_length=1, description="the kind's fields (docs/agents.md); never empty")
 
 
 class VersionIn(Schema):
-    config: dict[str, Any]
+    config: dict[str, Any] = Field(min_length=1, description="the agent's whole new config; never empty")
 
 
 class TournamentIn(Schema):
@@ -112,7 +112,7 @@ class TournamentIn(Schema):
     format: str = "ladder"
     games: list[str]
     agents: list[str]
-    games_per_seat: int | None = None
+    games_per_seat: int | None = Field(None, ge=1, le=MAX_TOURNAMENT_GAMES_PER_SEAT)
 
 
 class Refusal(Schema):
@@ -121,10 +121,14 @@ class Refusal(Schema):
     detail: str | list[dict[str, Any]]
 
 
-#: The refusals every route may answer with, documented so clients (and schemathesis) know them.
+#: The refusals every route may answer with, documented so clients (and schemathesis) know them: 422 for a body
+#: the schema refuses, 400 for one it allows that the site's rules do not (an unknown game, a config its kind cannot
+#: use: `detail` says which).
 REFUSALS = dict.fromkeys((400, 401, 403, 404, 422, 429), Refusal)
 #: A route's answers when its success is a JSON object described in docs/agents.md.
 ANSWERS = {200: dict[str, Any], **REFUSALS}
+#: A route that names a new thing also answers 409 when the name is taken.
+CREATED = {**ANSWERS, 409: Refusal}
 
 
 class MatchOut(Schema):
@@ -233,11 +237,13 @@ def tournament(request: HttpRequest, slug: str) -> dict[str, Any]:
     return {"slug": found.slug, "format": found.format, "status": found.status, **tournament_progress(found)}
 
 
-@api.post("/agents", auth=bearer, response=ANSWERS, summary="Register an agent (remote agents only through the API)")
+@api.post("/agents", auth=bearer, response=CREATED, summary="Register an agent (remote agents only through the API)")
 def agent_new(request: HttpRequest, payload: AgentIn) -> dict[str, Any]:
     """A new remote agent owned by the token's person; an HTTP agent's signing secret is in the answer, once."""
     token: ApiToken = request.auth
     _require(token, ApiToken.Scope.AGENTS)
+    if Agent.objects.filter(slug=payload.slug).exists():
+        raise HttpError(409, f"An agent called {payload.slug[:80]!r} already exists; choose another slug.")
     try:
         config, secret = outside_config(payload.kind, payload.config, operator=False)
         agent = agent_create(
@@ -265,7 +271,7 @@ def agent_version_new(request: HttpRequest, slug: str, payload: VersionIn) -> di
 @api.post(
     "/tournaments",
     auth=bearer,
-    response=ANSWERS,
+    response=CREATED,
     summary="Start a tournament or a ladder climb, queued for the workers",
 )
 def tournament_new(request: HttpRequest, payload: TournamentIn) -> dict[str, Any]:
@@ -285,6 +291,8 @@ def tournament_new(request: HttpRequest, payload: TournamentIn) -> dict[str, Any
         )
         if open_ones.count() >= MAX_OPEN_TOURNAMENTS:
             raise HttpError(429, f"At most {MAX_OPEN_TOURNAMENTS} of your tournaments may run at once.")
+    if Tournament.objects.filter(slug=data["slug"]).exists():
+        raise HttpError(409, f"A tournament called {data['slug']!r} already exists; choose another slug.")
     chosen = {a.slug: a for a in agents}
     try:
         created = api_tournament_start(

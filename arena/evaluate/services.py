@@ -26,7 +26,7 @@ from arena.evaluate.protocols import (
 )
 from arena.evaluate.selectors import evaluation_spend, evaluation_tournaments
 from arena.models import Agent, Match, Tournament
-from arena.record.agents import agent_ensure, bots_ensure
+from arena.record.agents import agent_ensure, bots_ensure, companion_slug
 from arena.record.services import ServiceError
 from arena.tournaments.services import (
     LADDER_GAMES_PER_SEAT,
@@ -115,11 +115,12 @@ def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> s
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
 
 
-def seat_agent(agent: Agent, plan: Plan) -> Agent:
+def seat_agent(agent: Agent, plan: Plan, *, owner=None) -> Agent:
     """The agent as the protocol seats it: an LLM under the protocol's scaffold, retries and temperature.
 
     When its config already says so, the agent itself; otherwise a companion agent `<slug>--<protocol>-<scaffold>`
-    holding the changed config, so the agent's own config (and its other games) stay as they are."""
+    (a slug nobody may register) owned by the evaluation's `owner` and holding the changed config, so the agent's
+    own config (and its other games) stay as they are. A companion of another owner is refused, never taken over."""
     if agent.kind != Agent.Kind.LLM:
         return agent
     protocol = plan.protocol
@@ -132,15 +133,16 @@ def seat_agent(agent: Agent, plan: Plan) -> Agent:
     if all(with_defaults(config).get(k) == v for k, v in overlay.items()):
         return agent
     return agent_ensure(
-        slug=f"{agent.slug}--{protocol.key}-{plan.scaffold}"[:80],
+        slug=companion_slug(agent, f"{protocol.key}-{plan.scaffold}"),
         name=f"{agent.name} ({protocol.paper} protocol, {plan.scaffold})"[:120],
         kind=Agent.Kind.LLM,
         config={**config, **overlay},
         description=f"{agent.slug} as {protocol.paper}'s protocol seats it (docs/evaluate.md).",
+        owner=owner,
     )
 
 
-def _part_opponents(plan: Plan, part: Part) -> list[Agent]:
+def _part_opponents(plan: Plan, part: Part, owner) -> list[Agent]:
     kind = plan.protocol.opponents if not plan.opponents else NAMED_BY_RESEARCHER
     if kind == LADDER:
         return []
@@ -151,7 +153,7 @@ def _part_opponents(plan: Plan, part: Part) -> list[Agent]:
     missing = [s for s in plan.opponents if s not in found]
     if missing:
         raise ServiceError(f"Unknown agent(s): {', '.join(missing)}.")
-    return [seat_agent(found[s], plan) for s in plan.opponents]
+    return [seat_agent(found[s], plan, owner=owner) for s in plan.opponents]
 
 
 def _part_slug(key: str, part: Part) -> str:
@@ -170,8 +172,10 @@ def evaluation_create(
     budget_usd: float | None = None,
     budget_tokens: int | None = None,
     first_seed: int | None = None,
+    owner=None,
 ) -> tuple[str, list[Tournament]]:
     """The evaluation's key and tournaments: found when it exists, its missing parts created (idempotent).
+    `owner` (the staff member who asked; None from the command line) owns the companion agents it seats.
 
     The budget is not part of its identity: asking again with another budget changes the budget only, and
     asking again without one keeps it."""
@@ -179,7 +183,7 @@ def evaluation_create(
     if agent.kind != Agent.Kind.LLM and scaffold:
         raise ServiceError(f"{agent.slug} is not a model; --scaffold applies to models only.")
     key = evaluation_key(agent, plan, first_seed)
-    seated = seat_agent(agent, plan)
+    seated = seat_agent(agent, plan, owner=owner)
     protocol_obj = plan.protocol
     tournaments = []
     for index, part in enumerate(plan.parts):
@@ -217,7 +221,7 @@ def evaluation_create(
                 format=format,
                 games=[part.game],
                 agents=[seated],
-                opponents=_part_opponents(plan, part),
+                opponents=_part_opponents(plan, part, owner),
                 games_per_seat=gps,
                 first_seed=first_seed,
                 policies={"fallback": protocol_obj.fallback},

@@ -73,6 +73,7 @@ def evaluation_list(request: HttpRequest) -> HttpResponse:
                 games_per_seat=data["games_per_seat"],
                 budget_usd=data["budget_usd"],
                 budget_tokens=data["budget_tokens"],
+                owner=request.user,
             )
             queued = evaluation_queue(tournaments=tournaments)
         except ServiceError as error:

@@ -13,6 +13,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -81,8 +82,17 @@ def model_answers(agent: Agent) -> bool:
     )
 
 
-def opponent_choices(game: str) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Every agent that can play `game` now, grouped by kind for the lobby's select.
+def offered_agents(user=None) -> QuerySet[Agent]:
+    """The agents the lobby may offer this visitor: those staff approved, and the visitor's own."""
+    offered = Q(approved=True)
+    if user is not None and user.is_authenticated:
+        offered |= Q(owner=user)
+    return Agent.objects.filter(offered, is_active=True)
+
+
+def opponent_choices(game: str, user=None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every agent offered to `user` (`offered_agents`) that can play `game` now, grouped by kind for the lobby's
+    select.
 
     Programs play perfect-information games only, UCI engines chess only, a websocket bot only
     while its account is connected, and a model on this machine only while its server answers.
@@ -90,7 +100,7 @@ def opponent_choices(game: str) -> list[tuple[str, list[tuple[str, str]]]]:
     hidden = get_game(game).hidden_information
     agents = [
         agent
-        for agent in Agent.objects.filter(is_active=True, kind__in=OPPONENT_GROUPS, game__in=["", game])
+        for agent in offered_agents(user).filter(kind__in=OPPONENT_GROUPS, game__in=["", game])
         if not (agent.kind == Agent.Kind.PROGRAM and hidden)
         and not (agent.kind == Agent.Kind.UCI and game != "chess")
         and not (agent.kind == Agent.Kind.LLM and not model_answers(agent))
@@ -111,19 +121,19 @@ def bot_level(slug: str) -> int:
     return int(slug.rpartition("-lv")[2] or 0)
 
 
-def default_opponent(game: str, person: Agent | None) -> str:
+def default_opponent(game: str, person: Agent | None, user=None) -> str:
     """The lobby's preselected opponent for `game`: a model that plays it and answers now (one whose answers a grammar
     holds to legal moves first, so it makes its own moves), else the lowest bot level the person has not beaten yet."""
     models = [
         agent
-        for agent in Agent.objects.filter(is_active=True, kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk")
+        for agent in offered_agents(user).filter(kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk")
         if model_answers(agent)
     ]
     if models:
         models.sort(key=lambda agent: not agent.current_version().config.get("scaffold", "").startswith("grammar"))
         return models[0].slug
     bots = sorted(
-        Agent.objects.filter(is_active=True, kind=Agent.Kind.BOT, game=game).values_list("slug", flat=True),
+        offered_agents(user).filter(kind=Agent.Kind.BOT, game=game).values_list("slug", flat=True),
         key=bot_level,
     )
     beaten: set[str] = set()
@@ -153,13 +163,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if game not in {g.slug for g in games}:
         game = games[0].slug
     # "Play again" and "Play a model" links carry the game, opponent and variant to preselect.
-    initial = {"game": game, "opponent": request.GET.get("opponent") or default_opponent(game, person)}
+    initial = {"game": game, "opponent": request.GET.get("opponent") or default_opponent(game, person, request.user)}
     initial["variant"] = request.GET.get("variant", "")
     form = LobbyForm(
         request.POST or None,
         initial=initial,
         games=games,
-        opponents=opponent_choices(game),
+        opponents=opponent_choices(game, request.user),
         variants=get_game(game).variants,
         seat_names=get_game(game).seat_names,
         needs_nickname=person is None,
@@ -227,10 +237,10 @@ def lobby_opponents(request: HttpRequest) -> HttpResponse:
     except UnknownGame:
         variants, seat_names = {}, ()
     context = {
-        "groups": opponent_choices(slug),
+        "groups": opponent_choices(slug, request.user),
         "variants": variant_choices(variants),
         "seats": seat_choices(seat_names),
-        "selected": default_opponent(slug, current_person(request)),
+        "selected": default_opponent(slug, current_person(request), request.user),
     }
     return render(request, "arena/partials/opponent-select.html", context)
 

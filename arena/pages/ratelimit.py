@@ -76,9 +76,10 @@ def request_keys(request: HttpRequest) -> list[str]:
     return [f"addr:{client_address(request)}", *([person] if person else [])]
 
 
-def limited(request: HttpRequest, name: str) -> int:
-    """Count one hit of `name` against the request's address and person: 0 when allowed, else seconds to wait."""
-    refused = [key for key in request_keys(request) if not allow(name, key)]
+def limited(request: HttpRequest, name: str, *, scope: str = "") -> int:
+    """Count one hit of `name` against the request's address and person (within `scope`, e.g. one study, when given):
+    0 when allowed, else seconds to wait."""
+    refused = [key for key in request_keys(request) if not allow(name, f"{key}:{scope}" if scope else key)]
     if not refused:
         return 0
     window = limit_for(name)[1]

@@ -19,7 +19,6 @@ from arena.studies import selectors
 from arena.studies.models import Participant, Study
 from arena.studies.services import (
     assignment_start,
-    keyed_hash,
     participant_answer,
     participant_by_withdrawal,
     participant_exclude,
@@ -51,16 +50,10 @@ def _remember(request: HttpRequest, participant: Participant) -> None:
 
 
 def _participant(request: HttpRequest, study: Study) -> Participant | None:
-    """The participant this browser is in `study`: from the session, or from the link's outside id (`?pid=`)."""
+    """The participant this browser is in `study`, from its session only: the link's outside id (`?pid=`) joins once
+    and never finds a participant again, so knowing someone's id reveals nothing of them."""
     code = request.session.get(SESSION_KEY, {}).get(study.slug)
-    participant = study.participants.filter(code=code).select_related("agent").first() if code else None
-    pid = request.GET.get("pid", "").strip()
-    if pid:
-        by_link = study.participants.filter(external_id_hash=keyed_hash(study, pid)).select_related("agent").first()
-        if by_link is not None and by_link != participant:
-            participant = by_link
-            _remember(request, participant)
-    return participant
+    return study.participants.filter(code=code).select_related("agent").first() if code else None
 
 
 def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
@@ -93,6 +86,7 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
         "current": current,
         "withdrawal_code": withdrawal_code(participant),
         "games": [get_game(slug) for slug in participant.game_order],
+        "incomplete": selectors.participant_status(participant) == "incomplete",
     }
     if current is None or participant.excluded_at is not None:
         return render(request, "studies/study_thanks.html", context)
@@ -105,7 +99,7 @@ def _consent_answer(request: HttpRequest, study: Study) -> HttpResponse:
     if request.user.is_authenticated:
         message = "Studies seat you anonymously: log out, or open the link in a private window, to take part."
         return refusal(request, status=409, message=message)
-    if wait := limited(request, "study_join"):
+    if wait := limited(request, "study_join") or limited(request, "study_join_per_study", scope=study.slug):
         return refusal(
             request, status=429, message="Too many people joined from here; wait a moment.", retry_after=wait
         )
@@ -154,6 +148,9 @@ def study_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     study = get_object_or_404(Study, slug=slug)
     done = False
     if request.method == "POST":
+        if wait := limited(request, "study_withdraw"):
+            message = "Too many withdrawal codes tried from here; wait a moment."
+            return refusal(request, status=429, message=message, retry_after=wait)
         participant = participant_by_withdrawal(study=study, code=request.POST.get("code", ""))
         if participant is None:
             messages.error(request, "That code does not match any participant of this study.")
@@ -289,4 +286,5 @@ CSV_COLUMNS = (
     "score",
     "termination",
     "abandoned",
+    "short",
 )

@@ -27,6 +27,11 @@ def design_text(design: list[dict]) -> str:
     return "\n".join(f"{block['game']}: {', '.join(block['opponents'])}" for block in design)
 
 
+#: The largest minimum per match a study may set: a thousand moves, and an hour.
+MAX_MIN_PLIES = 1000
+MAX_MIN_SECONDS = 3600
+
+
 class StudyForm(forms.Form):
     title = forms.CharField(max_length=160)
     slug = forms.SlugField(max_length=60, help_text="The share link is /studies/<slug>/.")
@@ -49,6 +54,21 @@ class StudyForm(forms.Form):
         required=False, initial=True, label="Ask each participant's experience with each game (none / some / expert)"
     )
     completion_code = forms.CharField(max_length=40, help_text="Shown on the thank-you page, for the recruiting site.")
+    min_plies = forms.IntegerField(
+        label="Minimum plies per match",
+        min_value=0,
+        max_value=MAX_MIN_PLIES,
+        required=False,
+        help_text="A match counts as played once it reached this many moves (both sides'). A participant with a "
+        "shorter match (resigned at once, say) is incomplete and gets no completion code. Empty or 0: no minimum.",
+    )
+    min_seconds = forms.IntegerField(
+        label="Minimum seconds per match",
+        min_value=0,
+        max_value=MAX_MIN_SECONDS,
+        required=False,
+        help_text="Likewise, the time from a match's start to its end. Empty or 0: no minimum.",
+    )
     max_participants = forms.IntegerField(min_value=1, max_value=10_000, initial=50)
     is_open = forms.BooleanField(required=False, initial=True, label="Open (new participants may join)")
     publish_baseline = forms.BooleanField(
@@ -66,16 +86,17 @@ class StudyForm(forms.Form):
     def study_fields(self) -> dict:
         data = self.cleaned_data
         names = ("title", "slug", "design", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
-        return {
+        fields = {
             name: data[name] for name in (*names, "completion_code", "max_participants", "is_open", "publish_baseline")
         }
+        return fields | {"min_plies": data["min_plies"] or 0, "min_seconds": data["min_seconds"] or 0}
 
 
 def study_initial(study: Study) -> dict:
-    fields = ("title", "slug", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
+    fields = ("title", "slug", "games_per_opponent", "order", "move_time_limit_s", "questionnaire", "completion_code")
     initial = {
         name: getattr(study, name)
-        for name in (*fields, "completion_code", "max_participants", "is_open", "publish_baseline")
+        for name in (*fields, "min_plies", "min_seconds", "max_participants", "is_open", "publish_baseline")
     }
     return initial | {"design": design_text(study.design), "consent_text": study.consent().text}
 

@@ -49,6 +49,7 @@ from arena.record.visibility import (
     visible_seed,
     without_study_matches,
 )
+from arena.studies.selectors import is_study_seat
 from arena.tournaments.services import tournament_create, tournament_queue
 from games import UnknownGame, all_games, get_game
 from games.bots import UnknownBot, ladder
@@ -163,6 +164,8 @@ def agent_list(request: HttpRequest) -> HttpResponse:
 
 def agent_detail(request: HttpRequest, slug: str) -> HttpResponse:
     agent = get_object_or_404(Agent, slug=slug)
+    if is_study_seat(agent) and not request.user.is_staff and current_person(request) != agent:
+        raise Http404("No such agent.")  # a study participant's seat: theirs and the researchers' only
     records = agent_game_records(agent)
     context = {
         "agent": agent,

@@ -5,6 +5,8 @@ The match record's writers are `arena.record.services`; these are the agents' ha
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import Any
 
 from django.db import transaction
@@ -19,6 +21,24 @@ MAX_OWNED_AGENTS = 20
 
 #: Config keys whose values could be secrets: refused, so a key is never stored.
 FORBIDDEN_KEYS = ("api_key", "apikey", "key", "password", "secret", "token", "authorization")
+
+
+#: Marks the slugs of companion agents (an evaluated model under a protocol's settings, `companion_slug`).
+COMPANION_MARK = "--"
+
+
+def reserved_slug(slug: str) -> str:
+    """Why nobody may register `slug` ("" when it is free to take): companion agents' slugs and the bot ladders'."""
+    if COMPANION_MARK in slug:
+        return f"slugs with {COMPANION_MARK!r} are reserved for the site's evaluation agents"
+    ladder_game = re.fullmatch(r"(.+)-lv\d+", slug)
+    if ladder_game:
+        try:
+            get_game(ladder_game.group(1))
+        except UnknownGame:
+            return ""
+        return f"slugs like {ladder_game.group(1)}-lv<N> are reserved for that game's bot ladder"
+    return ""
 
 
 def secret_keys_in(config: dict) -> list[str]:
@@ -53,7 +73,28 @@ def agent_create(
     is_active: bool = True,
 ) -> Agent:
     """A new agent with its first version (`user`: the person it seats; `owner`: who registered it; an inactive
-    agent is nobody's opponent and is not listed among the site's agents)."""
+    agent is nobody's opponent and is not listed among the site's agents). Every way of registering an agent (pages,
+    API, commands) comes here, so none may take a reserved slug (`reserved_slug`)."""
+    if reason := reserved_slug(slug):
+        raise ServiceError(f"{slug[:80]!r} cannot be registered: {reason}; choose another slug.")
+    return _agent_insert(
+        slug=slug, name=name, kind=kind, config=config, game=game, description=description, user=user,
+        owner=owner, is_active=is_active,
+    )  # fmt: skip
+
+
+def _agent_insert(
+    *,
+    slug: str,
+    name: str,
+    kind: str,
+    config: dict[str, Any],
+    game: str = "",
+    description: str = "",
+    user=None,
+    owner=None,
+    is_active: bool = True,
+) -> Agent:
     if kind not in Agent.Kind.values:
         raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
     slug, name = checked_field(Agent, "slug", slug), checked_field(Agent, "name", name)
@@ -76,6 +117,7 @@ def agent_create(
         user=user,
         owner=owner,
         is_active=is_active,
+        approved=owner is None or owner.is_staff,  # the operator's and staff's own; others wait for staff
     )
     AgentVersion.objects.create(agent=agent, number=1, config=config)
     return agent
@@ -101,17 +143,46 @@ def agent_update(*, agent: Agent, config: dict[str, Any], name: str | None = Non
 
 @transaction.atomic
 def agent_ensure(
-    *, slug: str, name: str, kind: str, config: dict[str, Any], game: str = "", description: str = ""
+    *,
+    slug: str,
+    name: str,
+    kind: str,
+    config: dict[str, Any],
+    game: str = "",
+    description: str = "",
+    owner=None,
 ) -> Agent:
-    """Create the agent, or bring an existing one up to `config` (idempotent; used by `seed`)."""
+    """Create the site's agent `slug`, or bring it up to `config` (idempotent; used by `seed`, the bot ladders and
+    evaluations, `owner` theirs). An existing agent of another kind or another owner is never taken over:
+    ServiceError. The site's own agents (no owner) are staff's to bring up to date."""
     agent = Agent.objects.filter(slug=slug).first()
     if agent is None:
-        return agent_create(slug=slug, name=name, kind=kind, config=config, game=game, description=description)
+        return _agent_insert(
+            slug=slug, name=name, kind=kind, config=config, game=game, description=description, owner=owner
+        )
+    owner_id = owner.pk if owner is not None else None
+    sites_for_staff = agent.owner_id is None and owner is not None and owner.is_staff
+    if agent.kind != kind or (agent.owner_id != owner_id and not sites_for_staff):
+        holder = agent.owner.get_username() if agent.owner is not None else "the site"
+        raise ServiceError(
+            f"An agent called {slug!r} already exists ({agent.get_kind_display()} of {holder}) and is not this "
+            "one; it is left as it is. Rename or retire it (admin), then try again."
+        )
     if agent.description != description:
         agent.description = description
         agent.save(update_fields=["description"])
     agent_update(agent=agent, config=config, name=name)
     return agent
+
+
+def companion_slug(agent: Agent, suffix: str) -> str:
+    """`<agent>--<suffix>`, in the reserved namespace (`COMPANION_MARK`); shortened with a digest past 80 characters,
+    so it never loses the mark nor meets another agent's slug."""
+    slug = f"{agent.slug}{COMPANION_MARK}{suffix}"
+    if len(slug) <= 80:
+        return slug
+    digest = hashlib.sha256(slug.encode()).hexdigest()[:12]
+    return f"{agent.slug[: 80 - len(COMPANION_MARK) - len(digest)]}{COMPANION_MARK}{digest}"
 
 
 def bots_ensure(*, game: str) -> list[Agent]:

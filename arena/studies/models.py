@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from arena.models import Agent, Match
+
+#: The statuses of a match that is over, one way or the other.
+ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 
 
 class Study(models.Model):
@@ -29,6 +33,10 @@ class Study(models.Model):
     move_time_limit_s = models.PositiveIntegerField(null=True, blank=True)
     questionnaire = models.BooleanField(default=True, help_text="Ask each participant's experience with each game.")
     completion_code = models.CharField(max_length=40)
+    #: A match counts as played once it reached this many plies (moves of either side) and lasted this many seconds;
+    #: a participant with a shorter one is "incomplete" and gets no completion code. 0: no minimum.
+    min_plies = models.PositiveIntegerField(default=0)
+    min_seconds = models.PositiveIntegerField(default=0)
     max_participants = models.PositiveIntegerField(default=50)
     is_open = models.BooleanField(default=True)
     #: Anyone may show the study's pooled baseline (an aggregate, nothing per participant) beside a leaderboard.
@@ -45,6 +53,16 @@ class Study(models.Model):
 
     def games(self) -> list[str]:
         return [block["game"] for block in self.design]
+
+    def played_enough(self, match: Match) -> bool:
+        """Whether `match` reached the study's minimum plies and seconds (its length so far, for one still going)."""
+        if match.ply < self.min_plies:
+            return False
+        if not self.min_seconds:
+            return True
+        started = match.started_at or match.created_at
+        ended = match.finished_at or timezone.now()
+        return (ended - started).total_seconds() >= self.min_seconds
 
     def consent(self) -> StudyConsent:
         """The current consent text (the latest version)."""

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
 from arena.studies.bootstrap import Rows, interval, participant_draws, pooled_rating, resample_ratings
-from arena.studies.models import Assignment, Participant, Study
+from arena.studies.models import ENDED, Assignment, Participant, Study
 from ratings.maths.metrics import wilson_interval
 from ratings.rated_matches import _final_state, match_rated
 
@@ -21,22 +21,45 @@ from ratings.rated_matches import _final_state, match_rated
 STUDY_BOOTSTRAP_ROUNDS = 200
 
 
-STATUSES = ("started", "completed", "dropped", "excluded")
+STATUSES = ("started", "completed", "incomplete", "dropped", "excluded")
+
+
+def short(study: Study, assignment: Assignment) -> bool:
+    """The assignment's match is over and fell short of the study's minimum plies or seconds."""
+    match = assignment.match
+    return match is not None and match.status in ENDED and not study.played_enough(match)
+
+
+def short_matches(participant: Participant) -> int:
+    """How many of the participant's matches ended short of the study's minimum plies or seconds."""
+    return sum(short(participant.study, a) for a in participant.assignments.all())
 
 
 def participant_status(participant: Participant, now=None) -> str:
-    """excluded; completed (every assigned match ended, none abandoned); dropped (a match abandoned, or not
-    completed and no visit for ARENA_ABANDON_AFTER_S); or started."""
+    """excluded; completed (every assigned match ended, none abandoned, each as long as the study's minimum);
+    incomplete (every match ended, none abandoned, one or more shorter than the minimum: no completion code); dropped
+    (a match abandoned, or not finished and no visit for ARENA_ABANDON_AFTER_S); or started."""
     now = now or timezone.now()
     if participant.excluded_at is not None:
         return "excluded"
     abandoned = any(a.abandoned for a in participant.assignments.all())
     if participant.completed_at is not None and not abandoned:
-        return "completed"
+        return "incomplete" if short_matches(participant) else "completed"
     idle = now - participant.last_seen_at > timedelta(seconds=settings.ARENA_ABANDON_AFTER_S)
     if abandoned or (idle and participant.completed_at is None):
         return "dropped"
     return "started"
+
+
+def is_study_seat(agent: Agent) -> bool:
+    """Whether `agent` is a study participant's seat (joined a study, or played a study's match after withdrawing):
+    its page is its participant's and the researchers' only."""
+    if agent.kind != Agent.Kind.HUMAN:
+        return False
+    return (
+        agent.study_participations.exists()
+        or Seat.objects.filter(agent_version__agent=agent, match__record__has_key="study").exists()
+    )
 
 
 def participants_table(study: Study) -> list[dict]:
@@ -52,6 +75,7 @@ def participants_table(study: Study) -> list[dict]:
                 "played": played,
                 "assigned": len(assignments),
                 "abandoned": sum(a.abandoned for a in assignments),
+                "short": short_matches(participant),
             }
         )
     return rows
@@ -281,6 +305,7 @@ def export_rows(study: Study) -> list[dict]:
                         "score": _score(a),
                         "termination": a.match.termination if a.match else "",
                         "abandoned": a.abandoned,
+                        "short": short(study, a),
                     }
                     for a in participant.assignments.all()
                 ],
@@ -331,6 +356,8 @@ def protocol(study: Study) -> dict:
         "games_per_opponent": study.games_per_opponent,
         "order": study.order,
         "move_time_limit_s": study.move_time_limit_s,
+        "min_plies": study.min_plies,
+        "min_seconds": study.min_seconds,
         "questionnaire": study.questionnaire,
         "max_participants": study.max_participants,
         "consents": [

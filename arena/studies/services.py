@@ -12,19 +12,19 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.text import slugify
 
 from arena.models import Agent, Match
 from arena.record.agents import agent_create
 from arena.record.people import person_match_create, person_resign
 from arena.record.services import ServiceError
 from arena.studies.design import game_order, plan
-from arena.studies.models import Assignment, Participant, Study, StudyConsent
+from arena.studies.models import ENDED, Assignment, Participant, Study, StudyConsent
 from games import UnknownGame, get_game
 
 #: Most games and opponents a study may list, and matches per participant: a participant's session stays short.
 MAX_GAMES = 8
 MAX_MATCHES_PER_PARTICIPANT = 40
-ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 
 
 def keyed_hash(study: Study, value: str) -> str:
@@ -95,11 +95,15 @@ def study_open_set(*, study: Study, is_open: bool) -> Study:
 @transaction.atomic
 def participant_join(*, study: Study, consent_version: int, external_id: str = "") -> Participant:
     """A participant who accepted consent version `consent_version`: pseudonymous code, guest seat, order of games
-    and matches. Someone whose outside id already joined gets their existing record back."""
+    and matches. An outside id joins once: the participant is then their session's (the pages keep the code there),
+    and joining again with the id is refused without saying anything of the participant."""
     study = Study.objects.select_for_update().get(pk=study.pk)
     external_hash = keyed_hash(study, external_id) if external_id else ""
-    if external_hash and (existing := study.participants.filter(external_id_hash=external_hash).first()):
-        return existing
+    if external_hash and study.participants.filter(external_id_hash=external_hash).exists():
+        raise ServiceError(
+            "This participant id has already joined this study. Continue in the browser you joined from; if that is "
+            "not possible, contact the researcher."
+        )
     consent = study.consent()
     if consent.version != consent_version:
         raise ServiceError("The consent text changed while you were reading it; please read it again.")
@@ -110,8 +114,8 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
     last = study.participants.aggregate(last=Max("number"))["last"]
     number = 0 if last is None else last + 1  # arrival order; a withdrawal frees a place, not a number
     code = f"P{secrets.token_hex(4).upper()}"
-    agent = agent_create(
-        slug=f"study-{study.slug[:40]}-{code.lower()}", name=code, kind=Agent.Kind.HUMAN, config={}, is_active=False
+    agent = agent_create(  # slugify: a study's slug may hold "--", which agents' slugs keep for evaluations
+        slug=slugify(f"study-{study.slug[:40]}-{code}"), name=code, kind=Agent.Kind.HUMAN, config={}, is_active=False
     )
     order = game_order(study.games(), study.order, number, random.SystemRandom())
     participant = Participant.objects.create(

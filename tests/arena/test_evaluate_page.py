@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from arena.models import Match, Tournament
+from arena.models import Agent, Match, Tournament
 from arena.record.agents import agent_create
 
 pytestmark = pytest.mark.django_db
@@ -35,6 +35,7 @@ def test_staff_create_an_evaluation_that_is_queued_listed_and_found_again(
     assert "0/4" in page
     assert "budget $3.0" in page
     assert "?agent=m--botzonebench-botzone" in page  # the report for the agent as seated
+    assert Agent.objects.get(slug="m--botzonebench-botzone").owner.username == "staff"  # the evaluation's owner
     staff_client.post("/evaluate/", FORM)  # the same choices again: found, not doubled
     assert Tournament.objects.count() == 1
     assert Match.objects.count() == 4

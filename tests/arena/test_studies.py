@@ -122,11 +122,10 @@ def test_two_participants_complete_a_counterbalanced_study_and_the_researcher_se
     assert "C0FFEE42" in thanks
 
     assert play_next(second, person_wins=False).game == "connect-four"
-    resumed = Client()  # the session is gone: the same link with the pid continues where the participant was
-    page = resumed.get("/studies/two-games/?pid=prolific-B").content.decode()
+    page = second.get("/studies/two-games/").content.decode()  # coming back: the session continues
     assert "match 2 of 2" in page
-    assert play_next(resumed, person_wins=True).game == "tic-tac-toe"
-    assert "C0FFEE42" in resumed.get("/studies/two-games/").content.decode()
+    assert play_next(second, person_wins=True).game == "tic-tac-toe"
+    assert "C0FFEE42" in second.get("/studies/two-games/").content.decode()
 
     results = staff.get("/studies/two-games/results/").content.decode()
     assert one.code in results
@@ -236,7 +235,7 @@ def test_a_full_or_closed_study_takes_no_one_new_but_lets_participants_return(st
     study.is_open = False
     study.save()
     assert "not taking new participants" in newcomer.get("/studies/two-games/").content.decode()
-    assert "match 1 of 2" in Client().get("/studies/two-games/?pid=a").content.decode()
+    assert "match 1 of 2" in client.get("/studies/two-games/").content.decode()
 
 
 def test_a_new_consent_text_is_a_new_version_and_participants_keep_theirs(study):
@@ -313,6 +312,7 @@ def test_a_researcher_sets_up_a_study_with_the_form(staff):
         "completion_code": "DONE1234",
         "max_participants": "30",
         "is_open": "on",
+        "min_plies": "4",
     }
     assert "Studies" in staff.get("/").content.decode()
     wrong = staff.post("/studies/new/", form | {"design": "tic-tac-toe: connect-four-lv9"})
@@ -321,6 +321,8 @@ def test_a_researcher_sets_up_a_study_with_the_form(staff):
     study = Study.objects.get(slug="noughts")
     assert study.design == [{"game": "tic-tac-toe", "opponents": ["tic-tac-toe-lv0", "tic-tac-toe-lv1"]}]
     assert study.consent().text == "Play three games of noughts and crosses."
+    assert (study.min_plies, study.min_seconds) == (4, 0)  # an empty minimum is none
+    assert 'name="min_plies" value="4"' in staff.get("/studies/noughts/edit/").content.decode()
     page = staff.get("/studies/noughts/results/").content.decode()
     assert "http://testserver/studies/noughts/" in page
     participant = Client()

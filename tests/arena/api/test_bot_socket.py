@@ -91,6 +91,7 @@ async def test_the_lobby_offers_every_kind_that_can_play_and_a_websocket_bot_onl
     def setup() -> str:
         owner = django_user_model.objects.create_user("botmaker", password="pw-123456")
         agent_create(slug="ws-bot", name="WS bot", kind="remote", config={"transport": "websocket"}, owner=owner)
+        Agent.objects.filter(slug="ws-bot").update(approved=True)  # staff approved it: offered to everyone
         agent_create(slug="http-bot", name="HTTP bot", kind="remote", config={"url": "https://a.test/"})
         agent_create(slug="prog", name="Prog", kind="program", config={"command": "/bin/true"})
         agent_create(slug="sf", name="SF", kind="uci", game="chess", config={"command": "stockfish"})
