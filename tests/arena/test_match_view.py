@@ -22,6 +22,7 @@ from arena.pages.move_list import MoveRow
 from arena.pages.rendering import live_seats
 from arena.pages.results import result_text
 from arena.record.agents import bots_ensure
+from arena.record.annotations import annotation_save
 from arena.record.visibility import HIDDEN_FIELDS, MatchView
 from arena.runner.loop import run_match
 from arena.tournaments.services import tournament_create
@@ -90,6 +91,19 @@ def test_a_hidden_decision_shows_nothing_of_who_made_it_on_any_surface(running):
         assert (api[4]["seat"], api[4]["elapsed_ms"]) == (0, 5_550_123)
         assert "5550123 ms" in body(client.get(f"/matches/{match.pk}/replay/?ply=5"))
     assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+
+
+def test_an_annotation_of_a_hidden_move_does_not_name_its_author(running):  # noqa: F811
+    """Only the seat that made a hidden move may annotate it, so its annotator's name would name the seat."""
+    match, user = running
+    vote = match.decisions.get(ply=11)  # the villager's own vote, hidden from others until the tally
+    annotation_save(author=user, decision=vote, glyph="!", tags=[], comment="my vote")
+    villager = Client()
+    villager.force_login(user)
+    assert f"<td>{user.username}</td>" in body(villager.get("/annotations/"))
+    listed = body(Client().get("/annotations/"))
+    assert "hidden until the match ends" in listed
+    assert f"<td>{user.username}</td>" not in listed
 
 
 def test_shown_blanks_every_hidden_field_of_a_decision_and_of_a_move_row(running):  # noqa: F811
