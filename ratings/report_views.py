@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from arena.pages.people import page_viewer
 from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
 from arena.record.selectors import match_list
@@ -102,7 +103,7 @@ def cell_matches(request: HttpRequest, paper_slug: str) -> HttpResponse:
     except (AttributeError, ValueError, IndexError):
         return refusal(request, status=400, message="No such cell: give table, row and col of a cell of this report.")
     ids = list(cell.matches) if isinstance(cell, Cell) else []
-    page = Paginator(match_list().filter(pk__in=ids), 50).get_page(request.GET.get("page"))
+    page = Paginator(match_list(page_viewer(request)).filter(pk__in=ids), 50).get_page(request.GET.get("page"))
     context = {
         "report": report,
         "table": table,

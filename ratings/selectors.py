@@ -192,7 +192,7 @@ def ladder_table() -> dict:
     for tournament in Tournament.objects.filter(format=Tournament.Format.LADDER).order_by("created_at"):
         for game in tournament.config["games"]:
             for slug in tournament.config["agents"]:
-                standing = ladder_standing(tournament, game, slug)
+                standing = ladder_standing(tournament, game, slug, shown=True)
                 if standing.records:
                     cells[slug][game] = str(standing.rating)
                     games.add(game)

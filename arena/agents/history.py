@@ -7,8 +7,8 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from arena.models import Decision
-from arena.record.visibility import visible_action, visible_seat
+from arena.models import Match
+from arena.record.visibility import MatchView
 from games import Game
 
 
@@ -25,21 +25,18 @@ class Move:
 
 
 def _moves(match_id: int, game: Game, viewer: int) -> list[Move]:
-    rows = (
-        Decision.objects.filter(match_id=match_id)
-        .order_by("ply")
-        .values_list("seat", "ply", "state_before", "action", "action_text")
-    )
+    shown = MatchView.for_seats(Match.objects.get(pk=match_id), [viewer])
     return [
         Move(
-            seat=seat,
-            ply=ply,
-            state_before=game.from_json(state_before),
-            action=game.action_from_json(action),
-            text=visible_action(game, True, seat, text, [viewer]),
-            who=visible_seat(game, True, seat, text, [viewer]),
+            seat=decision.seat,
+            ply=decision.ply,
+            state_before=game.from_json(decision.state_before),
+            action=game.action_from_json(decision.action),
+            text=seen.action_text,
+            who=seen.seat,
         )
-        for seat, ply, state_before, action, text in rows
+        for decision in shown.match.decisions.order_by("ply")
+        for seen in [shown.shown(decision)]
     ]
 
 

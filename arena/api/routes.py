@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, NinjaAPI, Path, Query, Schema
@@ -19,21 +18,14 @@ from pydantic import ConfigDict
 from arena.agents.outside import outside_config
 from arena.api.services import MAX_ID, api_tournament_start
 from arena.api.throttles import anonymous_throttle, token_throttle
-from arena.models import Agent, ApiToken, Attempt, Match, Seat, Tournament
+from arena.models import Agent, ApiToken, Attempt, Tournament
 from arena.pages.forms import MAX_TOURNAMENT_GAMES_PER_SEAT, TournamentForm
 from arena.record.agents import agent_create, agent_update
 from arena.record.selectors import match_list, match_summary, tournament_progress
 from arena.record.services import ServiceError
 from arena.record.tokens import api_token_touch, live_token
-from arena.record.visibility import (
-    match_secret,
-    private_trace_seats,
-    trace_visible,
-    visible_action,
-    visible_seat,
-    visible_seed,
-)
-from games import all_games, get_game
+from arena.record.visibility import MatchView, Viewer, matches_visible_to
+from games import all_games
 from ratings.selectors import leaderboard_rows, snapshot_for
 
 #: Longest page of a listing, and the furthest offset (a larger one is refused with 422, not sent to the database).
@@ -68,11 +60,16 @@ def _viewer(request: HttpRequest) -> ApiToken | None:
     return record
 
 
-def _viewer_seats(match: Match, token: ApiToken | None) -> list[int]:
-    if token is None:
-        return []
-    mine = Q(agent_version__agent__user=token.user) | Q(agent_version__agent__owner=token.user)
-    return list(Seat.objects.filter(mine, match=match).values_list("index", flat=True))
+def _match_viewer(request: HttpRequest) -> Viewer:
+    """Who reads a match: with a token, its person (playing as their own agents and those they own)."""
+    token = _viewer(request)
+    return Viewer() if token is None else Viewer.of_user(token.user)
+
+
+def _summary(shown: MatchView) -> dict[str, Any]:
+    """A match's summary as the caller may see it: no seed nor result while its set keeps its secrets."""
+    summary = match_summary(shown.match)
+    return {**summary, "seed": shown.seed, "scores": shown.scores, "termination": shown.termination}
 
 
 def _require(token: ApiToken, scope: str) -> None:
@@ -137,8 +134,8 @@ class MatchOut(Schema):
     seed: int | None = Field(description="null while anything it determines is still in play")
     status: str
     agents: list[str]
-    scores: list[float] | None
-    termination: str
+    scores: list[float] | None = Field(description="null until the match and those on its deal are over")
+    termination: str = Field(description="empty until the match and those on its deal are over")
     decisions: int
 
 
@@ -146,8 +143,8 @@ class DecisionOut(Schema):
     ply: int
     seat: int | None = Field(description="null when the decision is hidden from the caller, as on the pages")
     action: str = Field(description="a hidden decision's public text")
-    elapsed_ms: int
-    fallback: str
+    elapsed_ms: int | None = Field(description="null when the decision is hidden: its timing would name its seat")
+    fallback: str | None = Field(description="null when the decision is hidden")
     trace_visible: bool
 
 
@@ -180,9 +177,9 @@ def matches(
     offset: int = Query(0, ge=0, le=MAX_OFFSET),
     limit: int = Query(50, ge=1, le=MAX_PAGE),
 ) -> dict[str, Any]:
-    _viewer(request)
-    page = match_list(game=game, agent=agent, status=status)[offset : offset + limit]
-    return {"matches": [{**match_summary(m), "seed": visible_seed(m)} for m in page], "limit": limit}
+    viewer = _match_viewer(request)
+    page = match_list(viewer, game=game, agent=agent, status=status)[offset : offset + limit]
+    return {"matches": [_summary(MatchView.for_viewer(m, viewer)) for m in page], "limit": limit}
 
 
 @api.get(
@@ -191,24 +188,21 @@ def matches(
     summary="A match and its decisions, as the caller may see them",
 )
 def match_detail(request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID)) -> dict[str, Any]:
-    token = _viewer(request)
-    match = get_object_or_404(Match, pk=match_id)
-    game = get_game(match.game)
-    secret = match_secret(match)
-    seats = _viewer_seats(match, token)
-    private = private_trace_seats(match)
+    viewer = _match_viewer(request)
+    shown = MatchView.for_viewer(get_object_or_404(matches_visible_to(viewer), pk=match_id), viewer)
     decisions = [
         {
             "ply": d.ply,
-            "seat": visible_seat(game, secret, d.seat, d.action_text, seats),  # None where hidden, as on the pages
-            "action": visible_action(game, secret, d.seat, d.action_text, seats),
-            "elapsed_ms": d.elapsed_ms,
-            "fallback": d.fallback,
-            "trace_visible": trace_visible(game, secret, d.seat, seats, private),
+            "seat": seen.seat,  # None where hidden, as on the pages; and so is everything that would tell it
+            "action": seen.action_text,
+            "elapsed_ms": seen.elapsed_ms,
+            "fallback": seen.fallback,
+            "trace_visible": shown.trace(d),
         }
-        for d in match.decisions.order_by("ply")
+        for d in shown.match.decisions.order_by("ply")
+        for seen in [shown.shown(d)]
     ]
-    return {**match_summary(match), "seed": visible_seed(match), "your_seats": seats, "decisions": decisions}
+    return {**_summary(shown), "your_seats": list(shown.seats), "decisions": decisions}
 
 
 @api.get(
@@ -217,13 +211,10 @@ def match_detail(request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID
 def attempts(
     request: HttpRequest, match_id: int = Path(..., ge=0, le=MAX_ID), ply: int = Path(..., ge=0, le=MAX_ID)
 ) -> dict[str, Any]:
-    token = _viewer(request)
-    match = get_object_or_404(Match, pk=match_id)
-    game = get_game(match.game)
+    viewer = _match_viewer(request)
+    match = get_object_or_404(matches_visible_to(viewer), pk=match_id)
     decision = get_object_or_404(match.decisions, ply=ply)
-    secret, seats, private = match_secret(match), _viewer_seats(match, token), private_trace_seats(match)
-    hidden = visible_seat(game, secret, decision.seat, decision.action_text, seats) is None
-    if hidden or not trace_visible(game, secret, decision.seat, seats, private):
+    if not MatchView.for_viewer(match, viewer).trace(decision):
         raise HttpError(403, "This seat's trace stays hidden until the match and its twins are over.")
     fields = ("number", "verdict", "raw_text", "reasoning_text", "parsed_action", "message", "latency_ms")
     rows = Attempt.objects.filter(match=match, ply=ply).order_by("number").values(*fields, "messages")

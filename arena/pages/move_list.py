@@ -17,7 +17,7 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 
 from arena.models import Decision, Match
-from arena.record.visibility import visible_action, visible_seat
+from arena.record.visibility import MatchView
 from games import Game
 
 #: Labels are computed once per decision and process: a decision never changes, and a live page redraws its
@@ -109,20 +109,21 @@ def _labels_of(match: Match, game: Game, rows: list[MoveRow]) -> dict[int, tuple
     return labels | computed
 
 
-def move_groups(
-    match: Match, game: Game, secret: bool, viewer_seats: list[int], rows: list[MoveRow] | None = None
-) -> list[dict[str, Any]]:
-    """The match's moves as a viewer may see them, in groups of one hand/round each (one untitled group in games
-    without): {"title", "moves": [{"ply", "who", "label", "detail", "fallback"}]}; `who` names the seat in games
-    of more than two, `detail` is a plan's full text. `rows` is `move_rows(match)` when the caller has read it."""
+def move_groups(shown: MatchView, rows: list[MoveRow] | None = None) -> list[dict[str, Any]]:
+    """The match's moves as a viewer may see them (`shown`: their view of it), in groups of one hand/round each (one
+    untitled group in games without): {"title", "moves": [{"ply", "who", "label", "detail", "fallback"}]}; `who`
+    names the seat in games of more than two, `detail` is a plan's full text. `rows` is `move_rows(match)` when the
+    caller has read it."""
+    match, game = shown.match, shown.game
     rows = move_rows(match) if rows is None else rows
     labels = _labels_of(match, game, rows)
     groups: list[dict[str, Any]] = []
     named = len(game.seat_names) > 2  # with two seats the move number says who moved
-    for ply, seat, text, fallback, *_ in rows:
+    for row in map(shown.shown, rows):
+        ply, seat, text, fallback = row.ply, row.seat, row.action_text, row.fallback
         label, title = labels[ply]
-        if visible_seat(game, secret, seat, text, viewer_seats) is None:  # a hidden action, and nobody's
-            label, detail, who = visible_action(game, secret, seat, text, viewer_seats), "", ""
+        if seat is None:  # a hidden action, and nobody's
+            label, detail, who = text, "", ""
         else:
             detail = text if game.document_actions and label != text else ""
             who = game.seat_names[seat] if named else ""

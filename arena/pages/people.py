@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -40,11 +40,10 @@ from arena.record.people import (
     person_agent_for_user,
     person_consent_set,
     person_match_create,
-    person_seats,
 )
 from arena.record.selectors import tournament_progress
 from arena.record.services import ServiceError
-from arena.record.visibility import study_match_hidden
+from arena.record.visibility import Viewer, matches_visible_to
 from arena.tournaments.climbs import person_ladder_start
 from games import UnknownGame, all_games, get_game
 
@@ -55,6 +54,11 @@ def current_person(request: HttpRequest) -> Agent | None:
         return person_agent_for_user(user=request.user)
     slug = request.session.get("guest_agent")
     return Agent.objects.filter(slug=slug, kind=Agent.Kind.HUMAN).first() if slug else None
+
+
+def page_viewer(request: HttpRequest) -> Viewer:
+    """Who is looking at a page, as arena.record.visibility asks: the person's seat agent and the staff flag."""
+    return Viewer.of_person(current_person(request), staff=request.user.is_staff)
 
 
 #: The lobby's opponent groups, by agent kind, in the order the select lists them.
@@ -277,10 +281,8 @@ def challenge_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 def play_match(request: HttpRequest, pk: int) -> HttpResponse:
     """The live page: players move here, everyone else spectates. The websocket keeps it current."""
-    match = get_object_or_404(Match, pk=pk)
     person = current_person(request)
-    if study_match_hidden(match, person_seats(match, person), request.user.is_staff):
-        raise Http404("No such match.")
+    match = get_object_or_404(matches_visible_to(Viewer.of_person(person, staff=request.user.is_staff)), pk=pk)
     context = {"match": match, "live": live_match_html(match, person), "game": get_game(match.game)}
     return render(request, "arena/play.html", context)
 

@@ -18,16 +18,8 @@ from arena.pages.boards import PYTHON_BOARDS
 from arena.pages.live_panel import live_panel_html
 from arena.pages.move_list import move_groups, move_list_html, move_rows
 from arena.pages.results import result_text
-from arena.record.people import person_seats
 from arena.record.selectors import match_state_at, seat_versions, tournament_progress
-from arena.record.visibility import (
-    decision_annotatable,
-    match_secret,
-    private_trace_seats,
-    trace_visible,
-    visible_action,
-    visible_seat,
-)
+from arena.record.visibility import MatchView
 from games import Game, get_game
 
 
@@ -120,20 +112,21 @@ def live_panel_context(
     """What the live panel shows one viewer (arena.pages.live_panel draws it; a game's controls template reads it)."""
     game = get_game(match.game)
     state = game.from_json(match.state)
-    scores = match.scores or [None] * len(game.seat_names)
-    seats = [{**seat, "score": scores[seat["index"]]} for seat in current_names(seats or live_seats(match))]
+    seats = current_names(seats or live_seats(match))
     mine = [seat["index"] for seat in seats if viewer is not None and seat["agent"].pk == viewer.pk]
+    shown = MatchView.for_seats(match, mine)
+    scores = shown.scores or [None] * len(game.seat_names)
+    seats = [{**seat, "score": scores[seat["index"]]} for seat in seats]
     to_move = game.current_player(state) if match.status == Match.Status.RUNNING else None
     view_seat = to_move if to_move in mine else (mine[0] if mine else None)
     shown_to_move = game.shown_to_move(state, view_seat) if to_move is not None else None
     decisions = move_rows(match, recorded)  # one read serves the move list, the fallback badges and the clock
-    fallbacks = Counter(row.seat for row in decisions if row.fallback)
+    fallbacks = Counter(row.seat for row in map(shown.shown, decisions) if row.fallback)
     seats = [{**seat, "fallbacks": fallbacks[seat["index"]]} for seat in seats]
     reasoning = None
-    last_seat = decisions[-1].seat if decisions else None
-    secret = match_secret(match)
-    if decisions and seats[last_seat]["agent"].kind == Agent.Kind.LLM and trace_visible(game, secret, last_seat, mine):
-        ok = Attempt.objects.filter(decision_id=decisions[-1].pk, verdict=Attempt.Verdict.OK)
+    last = decisions[-1] if decisions else None
+    if last is not None and seats[last.seat]["agent"].kind == Agent.Kind.LLM and shown.trace(last):
+        ok = Attempt.objects.filter(decision_id=last.pk, verdict=Attempt.Verdict.OK)
         reasoning = ok.values("reasoning_text", "raw_text").last()
     since = decisions[-1].created_at if decisions else (match.started_at or match.created_at)
     my_turn = to_move is not None and to_move in mine
@@ -143,7 +136,7 @@ def live_panel_context(
         "game": game,
         "seats": seats,
         # Once nothing is secret any more (the match and its seed twins are over), the board shows everything.
-        "board": render_view(game, view if secret else game.full_view(state), view_seat),
+        "board": render_view(game, view if shown.keeps_secrets else game.full_view(state), view_seat),
         "my_seats": mine,
         "to_move": to_move,
         "shown_to_move": shown_to_move,
@@ -154,20 +147,27 @@ def live_panel_context(
         "thinking_s": round((timezone.now() - since).total_seconds()) if to_move is not None else 0,
         "time_limit_s": match.record.get("policies", {}).get("move_time_limit_s"),
         # A move the fallback policy chose (the model gave no legal answer) is marked, never passed off as its play.
-        "move_list": move_list_html(
-            move_groups(match, game, secret, mine, decisions), full_moves=game.full_move_numbers
-        ),
+        "move_list": move_list_html(move_groups(shown, decisions), full_moves=game.full_move_numbers),
         "last_reasoning": reasoning,
         "view": view,
         # "Play again" starts the same game against the same opponent.
         "opponent": next((seat["agent"] for seat in seats if seat["index"] not in mine), None),
         "variant": game.variant_of(match.options),
-        "result": result_text(match.termination, seats, match.scores) if match.status == Match.Status.FINISHED else "",
+        "result": _result(shown, seats),
     }
     # A game's own controls (bet sizes, plan editors) are its template, given everything above.
     has_controls = my_turn and game.has_controls
     context["controls"] = render_plain(f"games/{game.slug}/controls.html", context) if has_controls else ""
     return context
+
+
+def _result(shown: MatchView, seats: list[dict[str, Any]]) -> str:
+    """How a finished match ended, in words; until its set is over, only that it is sealed."""
+    if shown.match.status != Match.Status.FINISHED:
+        return ""
+    if shown.keeps_secrets:
+        return "the result is sealed until the matches on the same deal are over"
+    return result_text(shown.termination, seats, shown.scores)
 
 
 def tournament_progress_html(tournament: Tournament) -> str:
@@ -181,9 +181,9 @@ def tournament_progress_html(tournament: Tournament) -> str:
     )
 
 
-def annotations_html(decision: Decision, user, viewer_seats: list[int], error: str = "") -> str:
-    """A decision's annotations, and the signed-in person's form to add or edit theirs (`viewer_seats`: the
-    seats that person holds in the match; the form is offered only when they may see the decision's action)."""
+def annotations_html(shown: MatchView, decision: Decision, user, error: str = "") -> str:
+    """A decision's annotations, and the signed-in person's form to add or edit theirs (offered only when
+    `shown`, the person's view of the match, lets them see the decision's action)."""
     annotations = list(decision.annotations.select_related("author").prefetch_related("tags"))
     mine = next((a for a in annotations if user.is_authenticated and a.author_id == user.pk), None)
     context = {
@@ -192,7 +192,7 @@ def annotations_html(decision: Decision, user, viewer_seats: list[int], error: s
         "mine": mine,
         "my_tags": {t.slug for t in mine.tags.all()} if mine else set(),
         "user": user,
-        "annotatable": decision_annotatable(decision, get_game(decision.match.game), viewer_seats),
+        "annotatable": shown.annotatable(decision),
         "glyphs": Annotation.GLYPHS,
         "tags": AnnotationTag.objects.filter(is_active=True),
         "error": error,
@@ -200,40 +200,34 @@ def annotations_html(decision: Decision, user, viewer_seats: list[int], error: s
     return render_to_string("arena/partials/decision-annotations.html", context)
 
 
-def replay_html(match: Match, ply: int, viewer, user) -> str:
+def replay_html(shown: MatchView, ply: int, user) -> str:
     """The replay panel at `ply`: board, step controls, move list and the trace of the move that led here, or of
     every move of the turn that ended here in games that step a turn at a time (`Game.turns`).
 
     Once the match has no secrets left it reveals everything; until then a viewer sees what their seats
-    may see (arena.record.visibility).
+    may see (`shown`, their view of the match).
     """
-    game = get_game(match.game)
+    match, game = shown.match, shown.game
     ply = min(max(ply, 0), match.ply)
     turns = game.turns(match_state_at(match, match.ply))
     ends = list(accumulate(plies for _, plies in turns))
     stops = [0, *ends] if turns else list(range(match.ply + 1))
     ply = min(stop for stop in stops if stop >= ply)  # a turn's inner plies are no steps: show the turn resolved
     state = match_state_at(match, ply)
-    secret = match_secret(match)
-    mine = person_seats(match, viewer)
-    groups = move_groups(match, game, secret, mine)
+    groups = move_groups(shown)
     step = stops.index(ply)
-    shown = match.decisions.select_related("match").filter(ply__gte=stops[step - 1] if step else 0, ply__lt=ply)
-    shown = shown.order_by("ply")
+    decisions = match.decisions.select_related("match").filter(ply__gte=stops[step - 1] if step else 0, ply__lt=ply)
+    decisions = decisions.order_by("ply")
     listed = {move["ply"]: move for group in groups for move in group["moves"]}
-    private = private_trace_seats(match) if secret else frozenset()
     agents = [seat["agent"] for seat in live_seats(match)]
-    traced = [
-        _traced(game, decision, secret, mine, private, user, agents) | {"move": listed[decision.ply]}
-        for decision in shown
-    ]
+    traced = [_traced(shown, decision, user, agents) | {"move": listed[decision.ply]} for decision in decisions]
     context = {
         "match": match,
         "game": game,
         "ply": ply,
         "prev_ply": stops[max(step - 1, 0)],
         "next_ply": stops[min(step + 1, len(stops) - 1)],
-        "board": board_html(game, state, mine[0] if mine else None, reveal=not secret),
+        "board": board_html(game, state, shown.seats[0] if shown.seats else None, reveal=not shown.keeps_secrets),
         "move_list": move_list_html(groups, replay=(match.pk, ply), full_moves=game.full_move_numbers),
         "turns": turns,
         "turn": turns[step - 1][0] if turns and step else "",
@@ -244,22 +238,18 @@ def replay_html(match: Match, ply: int, viewer, user) -> str:
     return render_to_string("arena/partials/match-replay.html", context)
 
 
-def _traced(
-    game: Game, decision: Decision, secret: bool, mine: list[int], private: frozenset[int], user, agents: list[Agent]
-) -> dict[str, Any]:
+def _traced(shown: MatchView, decision: Decision, user, agents: list[Agent]) -> dict[str, Any]:
     """One decision as the replay's trace shows it to a viewer: its action, attempts and annotations where allowed,
     and who decided (`agents`: the match's agents by seat) when that is not secret."""
-    if visible_seat(game, secret, decision.seat, decision.action_text, mine) is None:
-        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, mine)
-        decision.seat = None  # who acted when can give a role away (Werewolf's night order)
-        return {"decision": decision, "attempts": [], "annotations": "", "agent": None}
-    visible = trace_visible(game, secret, decision.seat, mine, private)
+    if shown.hides(decision):  # its public text, and nothing that says who acted when (Werewolf's night order)
+        return {"decision": shown.shown(decision), "attempts": [], "annotations": "", "agent": None}
+    visible = shown.trace(decision)
     attempts = list(decision.attempts.order_by("number")) if visible else []
-    decision.seat_name = game.seat_names[decision.seat]
+    decision.seat_name = shown.game.seat_names[decision.seat]
     return {
         "decision": decision,
         "attempts": attempts,
-        "annotations": annotations_html(decision, user, mine),
+        "annotations": annotations_html(shown, decision, user),
         "agent": agents[decision.seat] if decision.seat < len(agents) else None,
         "trace_hidden": not visible,
     }

@@ -29,7 +29,7 @@ from arena.pages.forms import (
     UCIAgentForm,
     WebsocketBotForm,
 )
-from arena.pages.people import current_person
+from arena.pages.people import current_person, page_viewer
 from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
 from arena.pages.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
@@ -37,18 +37,11 @@ from arena.pages.results import result_text
 from arena.record.agents import agent_create, agent_update, public_config
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
 from arena.record.dataset import cached_export
-from arena.record.people import adjourned_ids, matches_abandoned_end, person_seats
+from arena.record.people import adjourned_ids, matches_abandoned_end
 from arena.record.selectors import agent_game_records, first_run_progress, match_list
 from arena.record.services import ServiceError
 from arena.record.tokens import bot_account_create
-from arena.record.visibility import (
-    action_hidden,
-    match_secret,
-    study_match_hidden,
-    visible_action,
-    visible_seed,
-    without_study_matches,
-)
+from arena.record.visibility import MatchView, Viewer, matches_visible_to
 from arena.studies.selectors import is_study_seat
 from arena.tournaments.services import tournament_create, tournament_queue
 from games import UnknownGame, all_games, get_game
@@ -62,10 +55,11 @@ def home(request: HttpRequest) -> HttpResponse:
     """What is happening (live games, latest results, the top of the board) and how to start."""
     snapshot = RatingSnapshot.objects.filter(game="", filters="").first()
     rows = (snapshot.data or {}).get("rows", []) if snapshot else []
+    viewer = page_viewer(request)
     context = {
         "games": all_games(),
-        "live": match_list(status=Match.Status.RUNNING)[:5],
-        "results": match_list(status=Match.Status.FINISHED).order_by("-finished_at")[:5],
+        "live": match_list(viewer, status=Match.Status.RUNNING)[:5],
+        "results": match_list(viewer, status=Match.Status.FINISHED).order_by("-finished_at")[:5],
         **_top_of_the_board(rows),
         "board_min_games": settings.ARENA_RANK_MIN_GAMES,
         "seeding": first_run_progress(),
@@ -171,7 +165,7 @@ def agent_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "agent": agent,
         "versions": [(version, public_config(version.config)) for version in agent.versions.order_by("-number")],
         "records": records,
-        "matches": match_list(agent=slug)[:20],
+        "matches": match_list(page_viewer(request), agent=slug)[:20],
         **agent_profile_charts(agent, records, study=request.GET.get("study", ""), staff=request.user.is_staff),
     }
     return render(request, "arena/agent_detail.html", context)
@@ -279,9 +273,7 @@ def _agent_created(request: HttpRequest, agent: Agent, *, signing_secret: str = 
 def match_list_view(request: HttpRequest) -> HttpResponse:
     matches_abandoned_end()  # games nobody will finish are ended by the rules rather than listed as live
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "status", "tournament")}
-    matches = match_list(**filters)
-    if not request.user.is_staff:
-        matches = without_study_matches(matches)
+    matches = match_list(page_viewer(request), **filters)
     page = Paginator(matches, 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
@@ -295,29 +287,24 @@ def match_list_view(request: HttpRequest) -> HttpResponse:
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay page: the board at `?ply=N` (default: the latest), moves, the decision trace, the record."""
-    match = get_object_or_404(match_list(), pk=pk)
-    _study_guard(request, match)
+    viewer = page_viewer(request)
+    match = get_object_or_404(match_list(viewer), pk=pk)
+    shown = MatchView.for_viewer(match, viewer)
     context = {
         "match": match,
-        "game": get_game(match.game),
-        "seed": visible_seed(match),
-        "result": result_text(match.termination, live_seats(match), match.scores) if match.termination else "",
-        "replay": replay_html(match, _requested_ply(request, match), current_person(request), request.user),
+        "game": shown.game,
+        "shown": shown,
+        "result": result_text(shown.termination, live_seats(match), shown.scores) if shown.termination else "",
+        "replay": replay_html(shown, _requested_ply(request, match), request.user),
     }
     return render(request, "arena/match_detail.html", context)
 
 
 def match_replay_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay panel alone, for stepping without a page load."""
-    match = get_object_or_404(Match, pk=pk)
-    _study_guard(request, match)
-    return HttpResponse(replay_html(match, _requested_ply(request, match), current_person(request), request.user))
-
-
-def _study_guard(request: HttpRequest, match: Match) -> None:
-    """404 for a study's match unless the viewer played it or is staff (`study_match_hidden`)."""
-    if study_match_hidden(match, person_seats(match, current_person(request)), request.user.is_staff):
-        raise Http404("No such match.")
+    viewer = page_viewer(request)
+    match = get_object_or_404(matches_visible_to(viewer), pk=pk)
+    return HttpResponse(replay_html(MatchView.for_viewer(match, viewer), _requested_ply(request, match), request.user))
 
 
 def _requested_ply(request: HttpRequest, match: Match) -> int:
@@ -382,7 +369,10 @@ def decision_annotate(request: HttpRequest, pk: int) -> HttpResponse:
     """Save the signed-in person's annotation of a decision; answers with the updated block."""
     if wait := limited(request, "annotate"):
         return refusal(request, status=429, message="You are annotating too quickly.", retry_after=wait)
-    decision = get_object_or_404(Decision, pk=pk)
+    viewer = page_viewer(request)
+    decision, shown = _decision_shown(viewer, pk)
+    if not shown.annotatable(decision):
+        raise Http404("No such move.")  # a move hidden from the viewer is not theirs to annotate, nor to probe
     error = ""
     try:
         annotation_save(
@@ -394,24 +384,35 @@ def decision_annotate(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except ServiceError as problem:
         error = str(problem)
-    return _annotations_response(request, decision, error)
+    return _annotations_response(request, shown, decision, error)
+
+
+def _decision_shown(viewer: Viewer, pk: int) -> tuple[Decision, MatchView]:
+    """A decision of a match `viewer` may know of, and their view of that match; 404 for any other."""
+    decision = get_object_or_404(
+        Decision.objects.filter(match__in=matches_visible_to(viewer).values("pk")).select_related("match"), pk=pk
+    )
+    return decision, MatchView.for_viewer(decision.match, viewer)
 
 
 @require_POST
 def annotation_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
-    annotation = get_object_or_404(Annotation, pk=pk)
+    viewer = page_viewer(request)
+    annotation = get_object_or_404(
+        Annotation.objects.filter(decision__match__in=matches_visible_to(viewer).values("pk")), pk=pk
+    )
+    decision, shown = _decision_shown(viewer, annotation.decision_id)
     error = ""
     try:
         annotation_delete(annotation=annotation, by=request.user)
     except ServiceError as problem:
         error = str(problem)
-    return _annotations_response(request, annotation.decision, error)
+    return _annotations_response(request, shown, decision, error)
 
 
-def _annotations_response(request: HttpRequest, decision: Decision, error: str) -> HttpResponse:
+def _annotations_response(request: HttpRequest, shown: MatchView, decision: Decision, error: str) -> HttpResponse:
     if request.htmx:
-        seats = person_seats(decision.match, current_person(request))
-        return HttpResponse(annotations_html(decision, request.user, seats, error), status=400 if error else 200)
+        return HttpResponse(annotations_html(shown, decision, request.user, error), status=400 if error else 200)
     if error:
         messages.error(request, error)
     return redirect(f"{reverse('match-detail', args=[decision.match_id])}?ply={decision.ply + 1}")
@@ -419,21 +420,20 @@ def _annotations_response(request: HttpRequest, decision: Decision, error: str) 
 
 def annotation_list_view(request: HttpRequest) -> HttpResponse:
     filters = {key: request.GET.get(key, "") for key in ("game", "agent", "tag", "annotator")}
-    annotations = annotation_list(**filters)
+    viewer = page_viewer(request)
+    annotations = annotation_list(viewer, **filters)
     page = Paginator(annotations, 50).get_page(request.GET.get("page"))
-    viewer = current_person(request)
+    views: dict[int, MatchView] = {}
     for annotation in page.object_list:
         decision = annotation.decision
-        game, secret, seats = get_game(decision.match.game), match_secret(decision.match), []
-        if secret and viewer is not None:
-            seats = person_seats(decision.match, viewer)
-        annotation.hidden = action_hidden(game, secret, decision.seat, decision.action_text, seats)
-        decision.action_text = visible_action(game, secret, decision.seat, decision.action_text, seats)
-        # The move as the move list names it (chess's SAN "Qb6", not the record's UCI "d8b6"); a plan stays its text.
-        annotation.move_label = decision.action_text
-        if not annotation.hidden and not game.document_actions:
-            state = game.from_json(decision.state_before)
-            annotation.move_label = game.action_label(state, game.action_from_json(decision.action))
+        shown = views.setdefault(decision.match_id, MatchView.for_viewer(decision.match, viewer))
+        annotation.hidden = shown.hides(decision)
+        # The move as the move list names it (chess's SAN "Qb6", not the record's UCI "d8b6"); a plan stays its
+        # text; a hidden one its public text, with nothing of who made it (its annotator included: their own move).
+        annotation.move_label = shown.shown(decision).action_text
+        if not annotation.hidden and not shown.game.document_actions:
+            state = shown.game.from_json(decision.state_before)
+            annotation.move_label = shown.game.action_label(state, shown.game.action_from_json(decision.action))
     context = {
         "page": page,
         "filters": filters,

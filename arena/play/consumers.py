@@ -30,7 +30,7 @@ from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.record import turns
 from arena.record.people import person_flag, person_move, person_resign
 from arena.record.services import Recorded, ServiceError
-from arena.record.visibility import study_match_hidden, without_study_matches
+from arena.record.visibility import Viewer, matches_visible_to
 from arena.runner.loop import default_worker_id, run_match
 from games import IllegalAction
 
@@ -262,23 +262,21 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """
         close_old_connections()  # as a request starts (see `dispatch`)
         self.viewer = viewer_agent(self.scope)
+        visible = matches_visible_to(
+            Viewer.of_person(self.viewer, staff=getattr(self.scope.get("user"), "is_staff", False))
+        ).filter(pk=self.match_id)
         if self.viewer is None:
-            matches = Match.objects.filter(pk=self.match_id)
-            if not getattr(self.scope.get("user"), "is_staff", False):  # a study's match is not for spectators
-                matches = without_study_matches(matches)
-            position = matches.values_list("ply", "status").first()
+            position = visible.values_list("ply", "status").first()
             if position is None:
                 return None
             self.shown = shown_key(*position)
             key = (self.match_id, *position, ())
             return key, fragments.get(key), False
-        match = Match.objects.filter(pk=self.match_id).first()
+        match = visible.first()
         if match is None:
             return None
         self.seats = live_seats(match)
         self.mine = tuple(seat["index"] for seat in self.seats if seat["agent"].pk == self.viewer.pk)
-        if study_match_hidden(match, self.mine, getattr(self.scope.get("user"), "is_staff", False)):
-            return None
         needs = needs_runner(match, self.seats, self.mine)
         if needs and match.status == Match.Status.PENDING and turns.to_move(match) in self.mine:
             # Nothing for a runner to play before this person's move: the match starts in this trip (the claim

@@ -9,10 +9,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from arena.models import Agent, Annotation, AnnotationTag, Decision
-from arena.record.people import person_seats
 from arena.record.services import ServiceError
-from arena.record.visibility import decision_annotatable
-from games import get_game
+from arena.record.visibility import MatchView, Viewer, matches_visible_to
 from ratings.maths.agreement import fleiss_kappa, label_counts
 
 MAX_COMMENT = 5000
@@ -24,8 +22,9 @@ def annotation_save(*, author, decision: Decision, glyph: str, tags: list[str], 
     """Create or replace `author`'s annotation of `decision` (one per person per decision)."""
     if not author.is_authenticated:
         raise ServiceError("Log in to annotate.")
-    seats = person_seats(decision.match, Agent.objects.filter(user=author).first())
-    if not decision_annotatable(decision, get_game(decision.match.game), seats):
+    viewer = Viewer.of_person(Agent.objects.filter(user=author).first(), staff=author.is_staff)
+    match = matches_visible_to(viewer).filter(pk=decision.match_id).first()
+    if match is None or not MatchView.for_viewer(match, viewer).annotatable(decision):
         raise ServiceError("This move stays hidden from you until the match ends; annotate it then.")
     if glyph not in {g for g, _ in Annotation.GLYPHS} | {""}:
         raise ServiceError(f"Unknown glyph {glyph!r}.")
@@ -51,9 +50,12 @@ def annotation_delete(*, annotation: Annotation, by) -> None:
     annotation.delete()
 
 
-def annotation_list(*, game: str = "", agent: str = "", tag: str = "", annotator: str = "") -> QuerySet[Annotation]:
-    """Annotations across matches, newest first, filtered as the annotations page asks."""
+def annotation_list(
+    viewer: Viewer, *, game: str = "", agent: str = "", tag: str = "", annotator: str = ""
+) -> QuerySet[Annotation]:
+    """Annotations of the matches `viewer` may know of, newest first, filtered as the annotations page asks."""
     rows = Annotation.objects.select_related("decision__match", "author").prefetch_related("tags")
+    rows = rows.filter(decision__match__in=matches_visible_to(viewer).values("pk"))
     if game:
         rows = rows.filter(decision__match__game=game)
     if agent:

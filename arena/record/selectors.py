@@ -11,6 +11,7 @@ import numpy as np
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from arena.models import Agent, AgentVersion, Match, Seat, Tournament
+from arena.record.visibility import Viewer, matches_visible_to, matches_without_secrets
 from games import get_game
 from games.bots import ladder
 from ratings.maths import bradley_terry
@@ -94,10 +95,13 @@ def ladder_weight(game: str, final_state: dict | None, seat: int) -> float:
     return rules.num_players / (2 * sides.count(sides[seat]))
 
 
-def ladder_records(tournament: Tournament, game: str, candidate: str) -> list[Record]:
-    """The candidate's (wins, draws, losses) per ladder level so far, bottom-up, each match by its `ladder_weight`."""
+def ladder_records(tournament: Tournament, game: str, candidate: str, *, shown: bool = False) -> list[Record]:
+    """The candidate's (wins, draws, losses) per ladder level so far, bottom-up, each match by its `ladder_weight`;
+    with `shown`, only matches whose set is over (what pages may show: `matches_without_secrets`)."""
     by_level: dict[int, list[float]] = {}
     matches = tournament.matches.filter(game=game, record__ladder__candidate=candidate, status=Match.Status.FINISHED)
+    if shown:
+        matches = matches_without_secrets(matches)
     for match in matches.prefetch_related("seats__agent_version__agent"):
         level = match.record["ladder"]["level"]
         seat = next(s for s in match.seats.all() if s.agent_version.agent.slug == candidate)
@@ -111,9 +115,10 @@ def draw_rate_levels(game: str) -> frozenset[int]:
     return frozenset({len(ladder(game)) - 1}) if game == "tic-tac-toe" else frozenset()
 
 
-def ladder_standing(tournament: Tournament, game: str, candidate: str) -> Standing:
-    """The candidate's standing so far on `game`'s bot ladder in a ladder tournament: records per level, rating."""
-    records = ladder_records(tournament, game, candidate)
+def ladder_standing(tournament: Tournament, game: str, candidate: str, *, shown: bool = False) -> Standing:
+    """The candidate's standing so far on `game`'s bot ladder in a ladder tournament: records per level, rating
+    (`shown`: as `ladder_records`)."""
+    records = ladder_records(tournament, game, candidate, shown=shown)
     rating = ladder_rating(records, top_level=len(ladder(game)) - 1, draw_rate_levels=draw_rate_levels(game))
     return Standing(tuple(records), rating)
 
@@ -131,14 +136,15 @@ def first_run_progress() -> dict[str, int] | None:
 
 
 def tournament_progress(tournament: Tournament) -> dict[str, Any]:
-    """Counts by status and the standings so far (ladder: level and progress; else points)."""
+    """Counts by status and the standings so far (ladder: level and progress; else points), counting only matches
+    whose set is over: a match's result tells the deal its twins still to play share."""
     counts = dict(tournament.matches.values_list("status").annotate(n=Count("pk")).values_list("status", "n"))
     total = sum(counts.values())
     standings = []
     if tournament.format == Tournament.Format.LADDER:
         for game in tournament.config["games"]:
             for slug in tournament.config["agents"]:
-                standing = ladder_standing(tournament, game, slug)
+                standing = ladder_standing(tournament, game, slug, shown=True)
                 rating = standing.rating
                 standings.append(
                     {
@@ -152,7 +158,8 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
                 )
     else:
         points: dict[tuple[str, str], list[float]] = {}
-        seats = Seat.objects.filter(match__tournament=tournament, score__isnull=False)
+        settled = matches_without_secrets(tournament.matches.all())
+        seats = Seat.objects.filter(match__in=settled, score__isnull=False)
         for game, slug, score in seats.values_list("match__game", "agent_version__agent__slug", "score"):
             points.setdefault((game, slug), []).append(score)
         for (game, slug), scores in sorted(points.items(), key=lambda kv: (kv[0][0], -sum(kv[1]))):
@@ -203,11 +210,14 @@ def matches_filtered(
     return matches.filter(**{lookup: value for lookup, value in lookups.items() if value})
 
 
-def match_list(*, game: str = "", agent: str = "", status: str = "", tournament: str = "") -> QuerySet[Match]:
-    """Matches, newest first, filtered as the match list page asks."""
+def match_list(
+    viewer: Viewer, *, game: str = "", agent: str = "", status: str = "", tournament: str = ""
+) -> QuerySet[Match]:
+    """The matches `viewer` may know of (`matches_visible_to`), newest first, filtered as the match list asks."""
     matches = Match.objects.select_related("tournament").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("agent_version__agent").order_by("index"))
     )
+    matches = matches_visible_to(viewer, matches)
     return matches_filtered(matches, game=game, agent=agent, status=status, tournament=tournament).distinct()
 
 
@@ -220,8 +230,9 @@ def match_state_at(match: Match, ply: int) -> Any:
 
 
 def agent_game_records(agent: Agent) -> list[dict[str, Any]]:
-    """Per game: matches, wins, draws, losses and mean decision time of `agent`."""
-    seats = Seat.objects.filter(agent_version__agent=agent, score__isnull=False)
+    """Per game: matches, wins, draws, losses and mean decision time of `agent`, over the matches whose set is over."""
+    settled = matches_without_secrets(Match.objects.filter(seats__agent_version__agent=agent))
+    seats = Seat.objects.filter(agent_version__agent=agent, score__isnull=False, match__in=settled)
     rows = (
         seats.values("match__game")
         .annotate(

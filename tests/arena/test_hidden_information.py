@@ -98,6 +98,7 @@ async def test_no_frame_shows_a_card_its_viewer_may_not_see(client, django_user_
 @pytest.mark.parametrize("slug", ["tower-defense", "battle-card", "attribute-battle"])
 async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(django_user_model, slug):
     from arena.pages.rendering import live_match_html, replay_html
+    from arena.record.visibility import MatchView, Viewer
     from arena.runner.loop import run_match
 
     def setup():
@@ -114,7 +115,7 @@ async def test_a_sealed_plan_stays_sealed_for_the_other_seat_and_spectators(djan
     assert len(plan) > 20
     for viewer in (person, None):
         live = await sync_to_async(live_match_html)(match, viewer)
-        replay = await sync_to_async(replay_html)(match, 1, viewer, user)
+        replay = await sync_to_async(replay_html)(MatchView.for_viewer(match, Viewer.of_person(viewer)), 1, user)
         for html in (live, replay):
             assert "(sealed plan)" in html
             assert plan not in html

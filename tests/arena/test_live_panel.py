@@ -14,6 +14,7 @@ from arena.record.agents import agent_create, bots_ensure
 from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_abort, match_create
 from arena.record.turns import match_claim
+from arena.record.visibility import MatchView, Viewer
 from games import get_game
 
 pytestmark = pytest.mark.django_db
@@ -71,9 +72,10 @@ def test_werewolf_night_turn_is_not_shown_in_the_players_list_or_the_replay(pers
     assert 'class="to-move"' not in html
     assert "Players act in secret" in html
     match = decision_record(match=match, ply=0, action=game.legal_actions(state)[0])
-    heading = re.search(r'-heading">(.*?)</h2>', replay_html(match, 1, person, person.user)).group(1)
+    shown = MatchView.for_viewer(match, Viewer.of_person(person))
+    heading = re.search(r'-heading">(.*?)</h2>', replay_html(shown, 1, person.user)).group(1)
     assert heading == "Move 1"  # not "Move 1 · seat 1": who acted first at night gives a wolf away
-    after = replay_html(match, 0, person, person.user)  # the start position has no move heading at all
+    after = replay_html(shown, 0, person.user)  # the start position has no move heading at all
     assert "Start position" in after
 
 

@@ -14,6 +14,7 @@ from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_create
 from arena.record.turns import match_claim
+from arena.record.visibility import MatchView, Viewer
 from games.bots.werewolf import LADDER
 from games.werewolf import Werewolf
 
@@ -137,7 +138,7 @@ def test_replay_after_the_game_shows_the_whole_chat_with_roles(person_match):
     match, person, user = person_match
     match = finish(match)
     assert match.status == Match.Status.FINISHED
-    html = replay_html(match, match.ply, person, user)
+    html = replay_html(MatchView.for_viewer(match, Viewer.of_person(person)), match.ply, user)
     said = bubbles(html)
     assert said[:2] == [("P1", "ww-msg", "Good morning from me."), ("P2", "ww-msg", "P2 here.")]
     assert "ww-msg-you" not in html  # the full reveal is no one's view

@@ -16,7 +16,7 @@ from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record, match_create
 from arena.record.turns import match_claim
-from arena.record.visibility import match_secret
+from arena.record.visibility import MatchView
 from games.werewolf import Werewolf
 from tests.arena.api.test_api import bearer, make_token
 
@@ -44,7 +44,7 @@ def running(django_user_model):
 
 def page_seats(match: Match, viewer_seats: list[int]) -> list[int | None]:
     """Each decision's seat as the pages' move list shows it: named, or no one."""
-    moves = [move for group in move_groups(match, GAME, match_secret(match), viewer_seats) for move in group["moves"]]
+    moves = [move for group in move_groups(MatchView.for_seats(match, viewer_seats)) for move in group["moves"]]
     names = {name: index for index, name in enumerate(GAME.seat_names)}
     return [names[move["who"]] if move["who"] else None for move in moves]
 
