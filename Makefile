@@ -1,4 +1,5 @@
-# Arena: `make run` serves the app, `make test` checks it. Both install what they need first.
+# Arena: `make run` serves the app, `make test` checks all of it, `make check` the quick part (the inner loop).
+# Each installs what it needs first.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -6,7 +7,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format bench calibrate clean
+.PHONY: install run test check lint format bench calibrate clean
 
 install: $(VENV)/.installed
 
@@ -34,6 +35,13 @@ test: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
+
+# Lint, the contracts and every test not marked slow, browser or scaleout (those run in `make test` and CI).
+check: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest -m "not slow and not browser and not scaleout"
 
 lint: install
 	$(VENV)/bin/ruff check --fix .

@@ -1,4 +1,5 @@
-"""Shared test machinery: every test that touches the database ends by replaying every match it made."""
+"""Shared test machinery: every test that touches the database ends by replaying every match it made, and the
+suites that share one costly server per process run together on one pytest-xdist worker."""
 
 from __future__ import annotations
 
@@ -7,6 +8,17 @@ import io
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+
+#: Tests that share a session's costly servers run on one pytest-xdist worker, so each server starts once
+#: (a daphne site and Chromium; PostgreSQL and Redis; the local model), while all other tests spread per test.
+SHARED_SERVERS = {"browser": "browser", "scaleout": "scaleout", "test_local_model.py": "local-model"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        group = SHARED_SERVERS.get(item.path.parent.name) or SHARED_SERVERS.get(item.path.name)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(autouse=True)

@@ -86,7 +86,7 @@ def test_sign_ups_from_one_address_are_limited():
     assert sorted(get_user_model().objects.values_list("username", flat=True)) == ["ana", "ben"]
 
 
-@override_settings(ARENA_RATE_LIMITS={"annotate": (2, 60)})
+@override_settings(ARENA_RATE_LIMITS={"annotate": (2, 3600)})  # a window the three posts cannot straddle
 def test_annotations_are_limited(ttt_bots, django_user_model):
     match = async_to_sync(run_match)(
         match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv2"], ttt_bots["tic-tac-toe-lv0"]], seed=2).pk

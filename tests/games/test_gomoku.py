@@ -271,12 +271,6 @@ def test_search_level_beats_random():
     assert result.wins >= 7
 
 
-@pytest.mark.slow
-def test_top_level_beats_random():
-    result = play_series(GAME, LADDER[-1], LADDER[0], games_per_seat=4)
-    assert result.wins >= 7
-
-
 def test_threat_heuristic_beats_random_near_stones():
     result = play_series(GAME, LADDER[HEURISTIC_LEVELS[0]], LADDER[1], games_per_seat=4)
     assert result.wins >= 7

@@ -3,11 +3,9 @@ blinds and buttons, duplicate deals, hidden hole cards, and the bots."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from contextlib import contextmanager
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -16,11 +14,11 @@ from pokerkit import Automation, NoLimitTexasHoldem, StandardHighHand
 
 from games import IllegalAction, get_game
 from games.bots import ladder
-from games.bots.calibration import play_series
 from games.bots.holdem import chen_score, equity
 from games.holdem import Holdem, HoldemState, hand_result
 from games.holdem.betting import CALL, FOLD, STACK, replay
 from games.holdem.cards import DECK, best_hand, deal, hand_label
+from tests.shared_files import RECORDS, needs
 
 GAME: Holdem = get_game("holdem")  # type: ignore[assignment]
 
@@ -285,17 +283,7 @@ def test_bots_decide_from_their_own_cards_only():
         assert choices[0] == choices[1], bot.slug
 
 
-@pytest.mark.slow
-def test_each_level_beats_the_one_below():
-    bots = ladder("holdem")
-    for lower, upper in itertools.pairwise(bots):
-        result = play_series(GAME, upper, lower, games_per_seat=15)
-        assert result.win_rate > 0.55, (upper.slug, result)
-
-
-BOTZONE_LOG = (  # shared/ beside the checkout
-    Path(__file__).resolve().parents[3] / "shared/reference/records/botzone/TexasHoldem2p__lv0__Qwen3-14B__0-llm.json"
-)
+BOTZONE_LOG = RECORDS / "botzone" / "TexasHoldem2p__lv0__Qwen3-14B__0-llm.json"
 
 
 def test_a_bare_number_puts_that_many_more_chips_in():
@@ -345,7 +333,7 @@ def test_botzone_ranking_has_no_wheel():
     assert botzone_best_hand(["6h", "2d", "3s", "4c", "5h", "9d", "Jc"]) == (5, 6)  # its lowest straight
 
 
-@pytest.mark.skipif(not BOTZONE_LOG.exists(), reason="the shared reference records are not on this machine")
+@needs(BOTZONE_LOG)
 def test_botzone_log_replays_with_its_cards_and_results():
     from ratings.reports.imports import botzone_holdem
 

@@ -294,13 +294,6 @@ def test_search_bot_beats_random():
     assert result.wins > 2 * result.losses
 
 
-@pytest.mark.slow
-def test_top_bot_beats_the_level_below():
-    bots = ladder("reversi")
-    result = play_series(game, bots[-1], bots[-2], games_per_seat=3)
-    assert result.wins > result.losses
-
-
 def test_greedy_bot_beats_random():
     bots = ladder("reversi")
     result = play_series(game, bots[1], bots[0], games_per_seat=6)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -16,9 +15,9 @@ from games.ataxx import BIT, make_state
 from games.mahjong.tiles import tile_of
 from ratings.models import ReferenceRecord
 from ratings.reports.imports import RecordRejected, botzone_record, botzone_walls
+from tests.shared_files import RECORDS, needs
 
-RECORDS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "records"  # shared/ beside the checkout
-pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="the shared reference records are not on this machine")
+pytestmark = needs(RECORDS)
 
 
 @pytest.mark.django_db

@@ -165,10 +165,15 @@ NETWORK = (
 )
 
 
+#: The program directories this test process made: its programs are the ones whose command names one.
+_PROGRAM_DIRS: list[str] = []
+
+
 def program_dir() -> Path:
     """A directory the unprivileged user can read, for the programs under test."""
     path = Path(tempfile.mkdtemp(prefix="arena-test-bots-"))
     path.chmod(0o755)
+    _PROGRAM_DIRS.append(str(path))
     return path
 
 
@@ -191,10 +196,16 @@ def c_bot(directory: Path, name: str, source: str) -> str:
 
 
 def nobody_processes() -> int:
-    """How many live processes the unprivileged user has (0 when every program was killed; zombies
-    left to init to reap are dead and not counted)."""
-    result = subprocess.run(["ps", "-u", "nobody", "-o", "stat="], capture_output=True, text=True)
-    return sum(1 for stat in result.stdout.split() if not stat.startswith("Z"))
+    """How many live processes the unprivileged user runs from this test process's program directories (0 when
+    every program was killed; zombies left to init to reap are dead and not counted). Other test processes'
+    programs, running beside these under pytest-xdist, are not counted."""
+    result = subprocess.run(["ps", "-u", "nobody", "-o", "stat=,args="], capture_output=True, text=True)
+    rows = (line.strip().split(maxsplit=1) for line in result.stdout.splitlines() if line.strip())
+    return sum(
+        1
+        for stat, *args in rows
+        if not stat.startswith("Z") and any(directory in " ".join(args) for directory in _PROGRAM_DIRS)
+    )
 
 
 def secret_file(directory: Path, text: str) -> Path:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,9 @@ from arena.agents.llm.botzone_prompts import TEMPLATES, answer_part, parse
 from arena.agents.llm.prompts import first_messages
 from games import get_game
 from tests.arena.llm.scripted_server import Reply, first_legal_move
+from tests.shared_files import SEEDS, needs
 
-PAPER = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "003_a5a096cdf1c7da17.txt"
+PAPER = SEEDS / "003_a5a096cdf1c7da17.txt"
 #: Appendix C's headings for the games it shows.
 HEADINGS = {
     "ataxx": "Prompt for Ataxx",
@@ -42,6 +42,7 @@ def normal(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
+@needs(PAPER)
 @pytest.mark.parametrize("slug", sorted(TEMPLATES))
 def test_the_system_prompt_is_appendix_cs_word_for_word(slug):
     ours = normal(TEMPLATES[slug].system)

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,8 +32,14 @@ from tests.arena.llm.test_local_model import free_port
 ROOT = Path(__file__).resolve().parents[3]
 #: Every AMX tile instruction (the mnemonics objdump prints for AMX-TILE, AMX-INT8, AMX-BF16 and AMX-FP16).
 AMX = re.compile(r"\s(ldtilecfg|sttilecfg|tileloadd|tileloaddt1|tilestored|tilezero|tilerelease|tdp\w+)\s")
+#: The tests that run llama.cpp itself: without it they would wait out their deadlines, not fail or pass.
+needs_llama = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed"
+)
 
 
+@needs_llama
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="binutils' objdump is not installed")
 def test_the_llama_libraries_hold_no_amx_instruction():
     """A CPU may advertise AMX that its OS never granted the process: any AMX code could run there and fault, so
     none is built (scripts/build-llama). Read off the libraries themselves, whatever CPU this test runs on."""
@@ -82,6 +89,7 @@ def _until(condition, timeout_s: float, what: str):
 
 
 @pytest.mark.slow
+@needs_llama
 def test_llm_server_restarts_a_crashed_server_then_gives_up_past_its_limit(tmp_path):
     port = free_port()
     env = {**os.environ, "ARENA_VAR_DIR": str(tmp_path), "LLM_PORT": str(port)}
@@ -108,6 +116,7 @@ def test_llm_server_restarts_a_crashed_server_then_gives_up_past_its_limit(tmp_p
 
 
 @pytest.mark.slow
+@needs_llama
 def test_the_site_stays_up_when_the_local_model_server_dies(tmp_path):
     """`make run`'s scripts/serve: the model server giving up leaves the web and workers serving, and says so."""
     port, llm_port = free_port(), free_port()

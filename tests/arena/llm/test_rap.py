@@ -29,7 +29,9 @@ from arena.agents.llm import rap
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.rap import sampled_answer, token_probability
 from tests.arena.llm.scripted_server import Reply
+from tests.shared_files import SEEDS, needs
 
+RAP_PAPER = SEEDS / "004_ac22f438e0c45140.txt"
 SELF_EVAL = {"b2": 0.8, "a1": 0.6}
 WIN = {"after b2": 0.0, "after a1": 0.8}
 INTUITION = [0.6, 0.4]
@@ -175,11 +177,9 @@ async def test_the_decision_budget_bounds_the_search(scripted, llm_config, ttt):
     assert scripted.chat_requests() == []
 
 
+@needs(RAP_PAPER)
 def test_the_prompts_are_appendix_hs_words():
-    from pathlib import Path
-
-    paper = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "004_ac22f438e0c45140.txt"
-    text = paper.read_text()
+    text = RAP_PAPER.read_text()
     appendix = re.sub(r"\s+", " ", text[text.index("H RAP prompting") : text.index("I Additional game selection")])
     appendix = appendix.replace("’", "'")
     for words in (
