@@ -50,6 +50,7 @@ urlpatterns = [
         "studies/<slug:slug>/participants/<str:code>/exclude/", studies.participant_exclude_view, name="study-exclude"
     ),
     path("studies/<slug:slug>/export.<str:fmt>", studies.study_export, name="study-export"),
+    path("studies/<slug:slug>/export/<str:table>.<str:fmt>", studies.study_table, name="study-table"),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
     path(

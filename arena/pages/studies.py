@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 from django.contrib import messages
@@ -15,7 +13,7 @@ from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
 from arena.pages.study_forms import QuestionnaireForm, StudyForm, study_initial
 from arena.record.services import ServiceError
-from arena.studies import selectors
+from arena.studies import exports, selectors
 from arena.studies.models import Participant, Study
 from arena.studies.services import (
     assignment_start,
@@ -167,6 +165,13 @@ def study_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 # The researcher's pages (staff).
 
 
+def _up_to_date(study: Study) -> Study:
+    """The study with its participants' progress brought up to date (matches that ended since their last visit)."""
+    for participant in study.participants.filter(completed_at__isnull=True, agent__isnull=False):
+        participant_progress(participant=participant)
+    return study
+
+
 def study_list(request: HttpRequest) -> HttpResponse:
     _staff_only(request)
     studies = Study.objects.all()
@@ -198,9 +203,7 @@ def study_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 
 def study_results(request: HttpRequest, slug: str) -> HttpResponse:
     _staff_only(request)
-    study = get_object_or_404(Study, slug=slug)
-    for participant in study.participants.filter(completed_at__isnull=True, agent__isnull=False):
-        participant_progress(participant=participant)  # matches that ended since the participant's last visit
+    study = _up_to_date(get_object_or_404(Study, slug=slug))
     table = selectors.participants_table(study)
     counts = {status: sum(1 for r in table if r["status"] == status) for status in selectors.STATUSES}
     context = {
@@ -239,52 +242,36 @@ def participant_exclude_view(request: HttpRequest, slug: str, code: str) -> Http
 
 
 def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """The protocol and aggregate results (`export.json`), or the per-participant table (`export.csv`, `.jsonl`)."""
     _staff_only(request)
-    if fmt not in ("jsonl", "csv", "json"):
-        raise Http404("Exports are .jsonl, .csv or .json.")
-    study = get_object_or_404(Study, slug=slug)
     if fmt == "json":  # the protocol and the aggregate results, nothing per participant
+        study = _up_to_date(get_object_or_404(Study, slug=slug))
         response = HttpResponse(json.dumps(selectors.protocol(study), indent=2), content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.json"'
         return response
-    records = selectors.export_rows(study)
-    if fmt == "jsonl":
-        body = "".join(json.dumps(record, sort_keys=True) + "\n" for record in records)
-        response = HttpResponse(body, content_type="application/x-ndjson")
+    if fmt == "jsonl":  # one record per participant, their matches nested
+        study = _up_to_date(get_object_or_404(Study, slug=slug))
+        records = exports.participant_records(study)
+        response = HttpResponse(exports.as_jsonl(records), content_type="application/x-ndjson")
+        response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.jsonl"'
+        return response
+    return study_table(request, slug, "participants", fmt)
+
+
+def study_table(request: HttpRequest, slug: str, table: str, fmt: str) -> HttpResponse:
+    """One of the study's tables (participants, matches, decisions) as CSV or JSON lines."""
+    _staff_only(request)
+    if table not in exports.TABLES or fmt not in ("csv", "jsonl"):
+        raise Http404("Study tables are participants, matches or decisions, as .csv or .jsonl.")
+    study = _up_to_date(get_object_or_404(Study, slug=slug))
+    rows = {
+        "participants": exports.participant_rows,
+        "matches": exports.match_rows,
+        "decisions": exports.decision_rows,
+    }[table](study)
+    if fmt == "csv":
+        response = HttpResponse(exports.as_csv(rows, exports.TABLES[table]), content_type="text/csv")
     else:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
-        writer.writeheader()
-        for record in records:
-            answers = record["answers"].get("experience", {})
-            for match in record["matches"]:
-                writer.writerow(
-                    {k: record[k] for k in CSV_COLUMNS if k in record}
-                    | {k: match[k] for k in CSV_COLUMNS if k in match}
-                    | {"experience": answers.get(match["game"], "")}
-                )
-        response = HttpResponse(out.getvalue(), content_type="text/csv")
-    response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.{fmt}"'
+        response = HttpResponse(exports.as_jsonl(rows), content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="study-{study.slug}-{table}.{fmt}"'
     return response
-
-
-#: The CSV export: one row per assigned match.
-CSV_COLUMNS = (
-    "study",
-    "participant",
-    "status",
-    "consent_version",
-    "excluded",
-    "exclusion_reason",
-    "experience",
-    "position",
-    "game",
-    "opponent",
-    "seat",
-    "match_id",
-    "match_uid",
-    "score",
-    "termination",
-    "abandoned",
-    "short",
-)

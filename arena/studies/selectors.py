@@ -81,7 +81,8 @@ def participants_table(study: Study) -> list[dict]:
     return rows
 
 
-def _score(assignment) -> float | None:
+def participant_score(assignment) -> float | None:
+    """The participant's score in the assignment's match (1, 0.5, 0), or None until it has finished."""
     match = assignment.match
     if match is None or match.status != Match.Status.FINISHED or not match.scores:
         return None
@@ -105,7 +106,7 @@ def results_by_opponent(study: Study) -> list[dict]:
                 {"game": assignment.game, "opponent": assignment.opponent, "n": 0, "points": 0.0, "people": set()}
                 | {"wins": 0, "draws": 0, "losses": 0},
             )
-            score = _score(assignment)
+            score = participant_score(assignment)
             if score is None:
                 continue
             cell["n"] += 1
@@ -130,7 +131,7 @@ def results_by_experience(study: Study) -> list[dict]:
         for assignment in participant.assignments.all():
             level = experience.get(assignment.game, "not asked")
             cell = cells.setdefault((assignment.game, level), {"n": 0, "points": 0.0, "people": set()})
-            if (score := _score(assignment)) is not None:
+            if (score := participant_score(assignment)) is not None:
                 cell["n"] += 1
                 cell["points"] += score
                 cell["people"].add(participant.pk)
@@ -153,7 +154,7 @@ def score_shares(study: Study) -> dict[str, dict]:
     cells: dict[str, dict] = {}
     for participant in included(study).prefetch_related("assignments__match"):
         for assignment in participant.assignments.all():
-            if (score := _score(assignment)) is None:
+            if (score := participant_score(assignment)) is None:
                 continue
             cell = cells.setdefault(assignment.game, {"points": 0.0, "matches": 0, "people": set()})
             cell["points"] += score
@@ -270,48 +271,6 @@ def baselines(study: Study) -> list[dict]:
     games = study.games()
     per_game = [baseline(study, [game]) for game in games]
     return per_game + ([baseline(study, games)] if len(games) > 1 else [])
-
-
-def export_rows(study: Study) -> list[dict]:
-    """One record per participant: pseudonymous code, status, consent version, answers, order and matches.
-    Never the outside id (only its keyed hash is stored, and that is not exported either)."""
-    records = []
-    now = timezone.now()
-    participants = study.participants.select_related("consent").prefetch_related(
-        "assignments__match", "assignments__opponent"
-    )
-    for participant in participants:
-        records.append(
-            {
-                "study": study.slug,
-                "participant": participant.code,
-                "status": participant_status(participant, now),
-                "consent_version": participant.consent.version,
-                "answers": participant.answers,
-                "game_order": participant.game_order,
-                "started_at": participant.started_at.isoformat(),
-                "completed_at": participant.completed_at and participant.completed_at.isoformat(),
-                "excluded": participant.excluded_at is not None,
-                "exclusion_reason": participant.exclusion_reason,
-                "matches": [
-                    {
-                        "position": a.position,
-                        "game": a.game,
-                        "opponent": a.opponent.slug,
-                        "seat": a.seat,
-                        "match_id": a.match_id,
-                        "match_uid": str(a.match.uid) if a.match else None,
-                        "status": a.match.status if a.match else "not started",
-                        "score": _score(a),
-                        "termination": a.match.termination if a.match else "",
-                        "abandoned": a.abandoned,
-                        "short": short(study, a),
-                    }
-                    for a in participant.assignments.all()
-                ],
-            }
-        )
-    return records
 
 
 #: Seconds a study baseline shown beside a leaderboard is reused (each computation refits the game's graph

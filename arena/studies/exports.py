@@ -1,0 +1,216 @@
+"""A study's exports for its researchers (staff only): one record per participant, one row per match of a
+participant, and one row per decision of those matches, each as CSV or JSON lines.
+
+The general dataset export leaves study matches out (their people did not agree to baseline use); these exports
+are the way a study's own moves and timings leave the site. None holds a recruiter's id or its hash.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+
+from django.utils import timezone
+
+from arena.models import Decision
+from arena.studies.models import ENDED, Assignment, Study
+from arena.studies.selectors import participant_score, participant_status, short
+
+#: The per-participant CSV: one row per assigned match, the participant's fields repeated.
+PARTICIPANT_COLUMNS = (
+    "study",
+    "participant",
+    "participant_status",
+    "consent_version",
+    "excluded",
+    "exclusion_reason",
+    "experience",
+    "position",
+    "game",
+    "opponent",
+    "seat",
+    "match_id",
+    "match_uid",
+    "match_status",
+    "score",
+    "termination",
+    "abandoned",
+    "short",
+)
+
+#: One row per assigned match: its length in plies and seconds, and its outcome for the participant.
+MATCH_COLUMNS = (
+    "study",
+    "participant",
+    "participant_status",
+    "position",
+    "game",
+    "opponent",
+    "seat",
+    "match_uid",
+    "match_status",
+    "started_at",
+    "finished_at",
+    "duration_s",
+    "plies",
+    "score",
+    "termination",
+    "abandoned",
+    "short",
+)
+
+#: One row per decision of a study match: who moved (the participant or the opponent), what, and how long it took.
+DECISION_COLUMNS = (
+    "study",
+    "participant",
+    "game",
+    "opponent",
+    "match_uid",
+    "ply",
+    "seat",
+    "mover",
+    "action",
+    "time_to_decide_ms",
+    "fallback",
+    "decided_at",
+)
+
+TABLES = {"participants": PARTICIPANT_COLUMNS, "matches": MATCH_COLUMNS, "decisions": DECISION_COLUMNS}
+
+
+def _instant(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _participants(study: Study):
+    return study.participants.select_related("consent").prefetch_related("assignments__match", "assignments__opponent")
+
+
+def participant_records(study: Study) -> list[dict]:
+    """One record per participant: pseudonymous code, status, consent version, answers, order and matches."""
+    now = timezone.now()
+    return [
+        {
+            "study": study.slug,
+            "participant": participant.code,
+            "participant_status": participant_status(participant, now),
+            "consent_version": participant.consent.version,
+            "answers": participant.answers,
+            "game_order": participant.game_order,
+            "started_at": _instant(participant.started_at),
+            "completed_at": _instant(participant.completed_at),
+            "excluded": participant.excluded_at is not None,
+            "exclusion_reason": participant.exclusion_reason,
+            "matches": [
+                {
+                    "position": a.position,
+                    "game": a.game,
+                    "opponent": a.opponent.slug,
+                    "seat": a.seat,
+                    "match_id": a.match_id,
+                    "match_uid": str(a.match.uid) if a.match else None,
+                    "match_status": a.match.status if a.match else "not started",
+                    "score": participant_score(a),
+                    "termination": a.match.termination if a.match else "",
+                    "abandoned": a.abandoned,
+                    "short": short(study, a),
+                }
+                for a in participant.assignments.all()
+            ],
+        }
+        for participant in _participants(study)
+    ]
+
+
+def participant_rows(study: Study) -> Iterator[dict]:
+    """The participant records flattened for a table: one row per assigned match (the answer for that game as
+    `experience`)."""
+    for record in participant_records(study):
+        experience = record["answers"].get("experience", {})
+        for match in record["matches"]:
+            yield (
+                {k: record[k] for k in PARTICIPANT_COLUMNS if k in record}
+                | {k: match[k] for k in PARTICIPANT_COLUMNS if k in match}
+                | {"experience": experience.get(match["game"], "")}
+            )
+
+
+def duration_s(assignment: Assignment) -> float | None:
+    """Seconds from the match's start to its end; None until it has ended."""
+    match = assignment.match
+    if match is None or match.status not in ENDED or match.finished_at is None:
+        return None
+    return round((match.finished_at - (match.started_at or match.created_at)).total_seconds(), 3)
+
+
+def match_rows(study: Study) -> Iterator[dict]:
+    """One row per assigned match of every participant, in the participant's order."""
+    now = timezone.now()
+    for participant in _participants(study):
+        status = participant_status(participant, now)
+        for a in participant.assignments.all():
+            match = a.match
+            yield {
+                "study": study.slug,
+                "participant": participant.code,
+                "participant_status": status,
+                "position": a.position,
+                "game": a.game,
+                "opponent": a.opponent.slug,
+                "seat": a.seat,
+                "match_uid": str(match.uid) if match else None,
+                "match_status": match.status if match else "not started",
+                "started_at": _instant(match and (match.started_at or match.created_at)),
+                "finished_at": _instant(match and match.finished_at),
+                "duration_s": duration_s(a),
+                "plies": match.ply if match else 0,
+                "score": participant_score(a),
+                "termination": match.termination if match else "",
+                "abandoned": a.abandoned,
+                "short": short(study, a),
+            }
+
+
+def decision_rows(study: Study) -> Iterator[dict]:
+    """One row per decision of every study match, in match and ply order: the participant's and the opponent's."""
+    assignments = {
+        a.match_id: a
+        for a in Assignment.objects.filter(participant__study=study, match__isnull=False).select_related(
+            "participant", "opponent", "match"
+        )
+    }
+    decisions = (
+        Decision.objects.filter(match_id__in=assignments)
+        .order_by("match_id", "ply")
+        .values_list("match_id", "ply", "seat", "action_text", "elapsed_ms", "fallback", "created_at")
+    )
+    for match_id, ply, seat, action, elapsed_ms, fallback, created_at in decisions.iterator(chunk_size=5_000):
+        a = assignments[match_id]
+        yield {
+            "study": study.slug,
+            "participant": a.participant.code,
+            "game": a.game,
+            "opponent": a.opponent.slug,
+            "match_uid": str(a.match.uid),
+            "ply": ply,
+            "seat": seat,
+            "mover": "participant" if seat == a.seat else "opponent",
+            "action": action,
+            "time_to_decide_ms": elapsed_ms,
+            "fallback": fallback,
+            "decided_at": _instant(created_at),
+        }
+
+
+def as_csv(rows: Iterable[dict], columns: tuple[str, ...]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def as_jsonl(rows: Iterable[dict]) -> str:
+    return "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows)
