@@ -205,7 +205,7 @@ def study_results(request: HttpRequest, slug: str) -> HttpResponse:
     _staff_only(request)
     study = _up_to_date(get_object_or_404(Study, slug=slug))
     table = selectors.participants_table(study)
-    counts = {status: sum(1 for r in table if r["status"] == status) for status in selectors.STATUSES}
+    counts = selectors.participant_counts(study, table)
     context = {
         "study": study,
         "participants": table,

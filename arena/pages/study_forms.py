@@ -6,7 +6,7 @@ import secrets
 
 from django import forms
 
-from arena.studies.models import Study
+from arena.studies.models import DEFAULT_MIN_N, Study
 from arena.studies.services import EXPERIENCE
 
 
@@ -34,7 +34,7 @@ MAX_MIN_SECONDS = 3600
 
 class StudyForm(forms.Form):
     title = forms.CharField(max_length=160)
-    slug = forms.SlugField(max_length=60, help_text="The share link is /studies/<slug>/.")
+    slug = forms.SlugField(max_length=60, help_text="The share link is /studies/&lt;slug&gt;/.")
     consent_text = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
         help_text="Shown to participants word for word. Changing it makes a new version; each participant's record "
@@ -70,6 +70,15 @@ class StudyForm(forms.Form):
         help_text="Likewise, the time from a match's start to its end. Empty or 0: no minimum.",
     )
     max_participants = forms.IntegerField(min_value=1, max_value=10_000, initial=50)
+    min_n = forms.IntegerField(
+        label="Minimum n for an interval",
+        min_value=1,
+        max_value=1000,
+        initial=DEFAULT_MIN_N,
+        required=False,
+        help_text=f"Below this many participants a result shows no interval, only “too few participants”. Empty: "
+        f"{DEFAULT_MIN_N}.",
+    )
     is_open = forms.BooleanField(required=False, initial=True, label="Open (new participants may join)")
     publish_baseline = forms.BooleanField(
         required=False,
@@ -87,16 +96,21 @@ class StudyForm(forms.Form):
         data = self.cleaned_data
         names = ("title", "slug", "design", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
         fields = {
-            name: data[name] for name in (*names, "completion_code", "max_participants", "is_open", "publish_baseline")
+            name: data[name]
+            for name in (*names, "completion_code", "max_participants", "min_n", "is_open", "publish_baseline")
         }
-        return fields | {"min_plies": data["min_plies"] or 0, "min_seconds": data["min_seconds"] or 0}
+        return fields | {
+            "min_plies": data["min_plies"] or 0,
+            "min_seconds": data["min_seconds"] or 0,
+            "min_n": data["min_n"] or DEFAULT_MIN_N,
+        }
 
 
 def study_initial(study: Study) -> dict:
     fields = ("title", "slug", "games_per_opponent", "order", "move_time_limit_s", "questionnaire", "completion_code")
     initial = {
         name: getattr(study, name)
-        for name in (*fields, "min_plies", "min_seconds", "max_participants", "is_open", "publish_baseline")
+        for name in (*fields, "min_plies", "min_seconds", "max_participants", "min_n", "is_open", "publish_baseline")
     }
     return initial | {"design": design_text(study.design), "consent_text": study.consent().text}
 

@@ -12,6 +12,9 @@ from django.utils import timezone
 
 from arena.models import Agent, Match
 
+#: Participants a result needs before it shows an interval, unless the study sets another minimum.
+DEFAULT_MIN_N = 5
+
 #: The statuses of a match that is over, one way or the other.
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 
@@ -38,6 +41,10 @@ class Study(models.Model):
     min_plies = models.PositiveIntegerField(default=0)
     min_seconds = models.PositiveIntegerField(default=0)
     max_participants = models.PositiveIntegerField(default=50)
+    #: Below this many participants a result shows no interval ("too few participants").
+    min_n = models.PositiveSmallIntegerField(default=DEFAULT_MIN_N)
+    #: How many participants withdrew (their records are deleted; the count keeps attrition reportable).
+    withdrawn = models.PositiveIntegerField(default=0)
     is_open = models.BooleanField(default=True)
     #: Anyone may show the study's pooled baseline (an aggregate, nothing per participant) beside a leaderboard.
     publish_baseline = models.BooleanField(default=False)

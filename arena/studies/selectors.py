@@ -62,6 +62,12 @@ def is_study_seat(agent: Agent) -> bool:
     )
 
 
+def participant_counts(study: Study, table: list[dict]) -> dict[str, int]:
+    """Attrition: how many joined (withdrawn included), then how many are in each status, and how many withdrew."""
+    counts = {status: sum(1 for r in table if r["status"] == status) for status in STATUSES}
+    return {"joined": len(table) + study.withdrawn} | counts | {"withdrawn": study.withdrawn}
+
+
 def participants_table(study: Study) -> list[dict]:
     now = timezone.now()
     rows = []
@@ -87,6 +93,14 @@ def participant_score(assignment) -> float | None:
     if match is None or match.status != Match.Status.FINISHED or not match.scores:
         return None
     return float(match.scores[assignment.seat])
+
+
+def share_interval(study: Study, points: float, n: int, people: int) -> dict:
+    """Score share over n matches of `people` participants, with its 95% Wilson interval, or none ("too few
+    participants") below the study's minimum n: a handful of people says little of people in general."""
+    too_few = people < study.min_n
+    low, high = (None, None) if too_few else wilson_interval(points, n)
+    return {"share": points / n if n else None, "low": low, "high": high, "people": people, "too_few": too_few}
 
 
 def included(study: Study):
@@ -116,9 +130,7 @@ def results_by_opponent(study: Study) -> list[dict]:
     order = {block["game"]: (i, block["opponents"]) for i, block in enumerate(study.design)}
     table = []
     for cell in sorted(cells.values(), key=lambda c: (order[c["game"]][0], c["opponent"].slug)):
-        low, high = wilson_interval(cell["points"], cell["n"])
-        share = cell["points"] / cell["n"] if cell["n"] else None
-        table.append(cell | {"share": share, "low": low, "high": high, "people": len(cell["people"])})
+        table.append(cell | share_interval(study, cell["points"], cell["n"], len(cell["people"])))
     return table
 
 
@@ -139,11 +151,9 @@ def results_by_experience(study: Study) -> list[dict]:
     order = {game: i for i, game in enumerate(study.games())}
     table = []
     for (game, level), cell in sorted(cells.items(), key=lambda kv: (order[kv[0][0]], levels.index(kv[0][1]))):
-        low, high = wilson_interval(cell["points"], cell["n"])
-        share = cell["points"] / cell["n"] if cell["n"] else None
         table.append(
-            {"game": game, "experience": level, "n": cell["n"], "people": len(cell["people"])}
-            | {"share": share, "low": low, "high": high}
+            {"game": game, "experience": level, "n": cell["n"]}
+            | share_interval(study, cell["points"], cell["n"], len(cell["people"]))
         )
     return table
 
@@ -245,7 +255,7 @@ def baseline(study: Study, games: list[str], *, rounds: int = STUDY_BOOTSTRAP_RO
     mine = rows.participant >= 0
     people = np.unique(rows.participant[mine])
     result = {"games": games, "participants": int(people.size), "matches": 0, "rating": None, "lower": None}
-    result |= {"upper": None, "unbounded": False}
+    result |= {"upper": None, "unbounded": False, "too_few": people.size < study.min_n}
     if pooled < 0 or not people.size:
         return result
     # Participants with no finished match here take no part: resample those who played.
@@ -255,6 +265,8 @@ def baseline(study: Study, games: list[str], *, rounds: int = STUDY_BOOTSTRAP_RO
         rows.a, rows.b, rows.score_a, rows.weight, rows.first_mover, np.where(mine, remap[rows.participant.clip(0)], -1)
     )
     rating = pooled_rating(rows, n_agents=n_agents, pooled=pooled, anchors=anchors)
+    if result["too_few"]:  # no interval below the study's minimum n
+        return result | {"matches": int(mine.sum()), "rating": _finite(rating), "unbounded": not math.isfinite(rating)}
     counts = participant_draws(int(people.size), rounds, np.random.default_rng(seed))
     low, high = interval(resample_ratings(rows, n_agents=n_agents, pooled=pooled, anchors=anchors, counts=counts))
     return result | {
@@ -323,7 +335,8 @@ def protocol(study: Study) -> dict:
             {"version": c.version, "text": c.text, "created_at": c.created_at.isoformat()}
             for c in study.consents.order_by("version")
         ],
-        "participants": {status: sum(1 for r in table if r["status"] == status) for status in STATUSES},
+        "min_n": study.min_n,
+        "participants": participant_counts(study, table),
         "results": [
             {
                 "game": r["game"],
@@ -334,12 +347,13 @@ def protocol(study: Study) -> dict:
                 "draws": r["draws"],
                 "losses": r["losses"],
                 "score_share": r["share"],
-                "wilson_95": [r["low"], r["high"]],
+                "wilson_95": None if r["too_few"] else [r["low"], r["high"]],
             }
             for r in results_by_opponent(study)
         ],
         "results_by_experience": [
-            {k: r[k] for k in ("game", "experience", "n", "people", "share")} | {"wilson_95": [r["low"], r["high"]]}
+            {k: r[k] for k in ("game", "experience", "n", "people", "share")}
+            | {"wilson_95": None if r["too_few"] else [r["low"], r["high"]]}
             for r in results_by_experience(study)
         ],
         "baselines": baselines(study),

@@ -10,7 +10,7 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -256,4 +256,5 @@ def participant_withdraw(*, participant: Participant) -> None:
                     person_resign(match_id=assignment.match_id, agent=agent)
         agent.name = "Withdrawn participant"
         agent.save(update_fields=["name"])
+    Study.objects.filter(pk=participant.study_id).update(withdrawn=F("withdrawn") + 1)
     participant.delete()
