@@ -49,6 +49,7 @@ urlpatterns = [
     path(
         "studies/<slug:slug>/participants/<str:code>/exclude/", studies.participant_exclude_view, name="study-exclude"
     ),
+    path("studies/<slug:slug>/participants/delete/", studies.participant_delete_view, name="study-delete"),
     path("studies/<slug:slug>/export.<str:fmt>", studies.study_export, name="study-export"),
     path("studies/<slug:slug>/export/<str:table>.<str:fmt>", studies.study_table, name="study-table"),
     path("api/v1/", api.urls),

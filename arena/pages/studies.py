@@ -17,7 +17,9 @@ from arena.studies import exports, selectors
 from arena.studies.models import Participant, Study
 from arena.studies.services import (
     assignment_start,
+    completion_code,
     participant_answer,
+    participant_by_any_code,
     participant_by_withdrawal,
     participant_exclude,
     participant_include,
@@ -25,6 +27,7 @@ from arena.studies.services import (
     participant_progress,
     participant_seen,
     participant_withdraw,
+    redirect_for,
     study_open_set,
     study_save,
     withdrawal_code,
@@ -32,6 +35,8 @@ from arena.studies.services import (
 from games import get_game
 
 SESSION_KEY = "study_participants"
+#: The id each participant arrived with (`?pid=`), per study, kept in their session only, for the redirect URL.
+PID_SESSION_KEY = "study_pids"
 
 
 def _staff_only(request: HttpRequest) -> None:
@@ -40,9 +45,13 @@ def _staff_only(request: HttpRequest) -> None:
         raise Http404("No such page.")
 
 
-def _remember(request: HttpRequest, participant: Participant) -> None:
-    """This browser is this participant: their study code, and their guest seat for the live pages."""
-    request.session[SESSION_KEY] = {**request.session.get(SESSION_KEY, {}), participant.study.slug: participant.code}
+def _remember(request: HttpRequest, participant: Participant, pid: str) -> None:
+    """This browser is this participant: their study code, the id they came with (passed back to the recruiting
+    platform by the redirect URL, never stored in the study's record) and their guest seat for the live pages."""
+    slug = participant.study.slug
+    request.session[SESSION_KEY] = {**request.session.get(SESSION_KEY, {}), slug: participant.code}
+    if pid:
+        request.session[PID_SESSION_KEY] = {**request.session.get(PID_SESSION_KEY, {}), slug: pid}
     if participant.agent is not None and not request.user.is_authenticated:
         request.session["guest_agent"] = participant.agent.slug
 
@@ -85,6 +94,8 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
         "withdrawal_code": withdrawal_code(participant),
         "games": [get_game(slug) for slug in participant.game_order],
         "incomplete": selectors.participant_status(participant) == "incomplete",
+        "completion_code": completion_code(participant),
+        "redirect_url": redirect_for(participant, request.session.get(PID_SESSION_KEY, {}).get(study.slug, "")),
     }
     if current is None or participant.excluded_at is not None:
         return render(request, "studies/study_thanks.html", context)
@@ -101,15 +112,14 @@ def _consent_answer(request: HttpRequest, study: Study) -> HttpResponse:
         return refusal(
             request, status=429, message="Too many people joined from here; wait a moment.", retry_after=wait
         )
+    pid = request.POST.get("pid", "").strip()[:200]
     try:
         version = int(request.POST.get("consent_version", ""))
-        participant = participant_join(
-            study=study, consent_version=version, external_id=request.POST.get("pid", "").strip()[:200]
-        )
+        participant = participant_join(study=study, consent_version=version, external_id=pid)
     except (ValueError, ServiceError) as error:
         message = str(error) if isinstance(error, ServiceError) else "Please accept the consent text shown."
         return refusal(request, status=409, message=message)
-    _remember(request, participant)
+    _remember(request, participant, pid)
     return redirect("study-entry", slug=study.slug)
 
 
@@ -155,9 +165,8 @@ def study_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             participant_withdraw(participant=participant)
             request.session.pop("guest_agent", None)
-            request.session[SESSION_KEY] = {
-                k: v for k, v in request.session.get(SESSION_KEY, {}).items() if k != study.slug
-            }
+            for key in (SESSION_KEY, PID_SESSION_KEY):
+                request.session[key] = {k: v for k, v in request.session.get(key, {}).items() if k != study.slug}
             done = True
     return render(request, "studies/study_withdraw.html", {"study": study, "done": done})
 
@@ -239,6 +248,20 @@ def participant_exclude_view(request: HttpRequest, slug: str, code: str) -> Http
     except ServiceError as error:
         messages.error(request, str(error))
     return redirect("study-results", slug=slug)
+
+
+@require_POST
+def participant_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Delete a participant's record at their request, named by any code the researcher sees (as a withdrawal)."""
+    _staff_only(request)
+    study = get_object_or_404(Study, slug=slug)
+    participant = participant_by_any_code(study=study, code=request.POST.get("code", ""))
+    if participant is None:
+        messages.error(request, "No participant of this study has that code; nothing was deleted.")
+    else:
+        participant_withdraw(participant=participant)
+        messages.success(request, f"Deleted participant {participant.code}'s record (counted as withdrawn).")
+    return redirect("study-results", slug=study.slug)
 
 
 def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:

@@ -6,8 +6,9 @@ import secrets
 
 from django import forms
 
+from arena.record.services import ServiceError
 from arena.studies.models import DEFAULT_MIN_N, Study
-from arena.studies.services import EXPERIENCE
+from arena.studies.services import EXPERIENCE, redirect_url_check
 
 
 def design_parse(text: str) -> list[dict]:
@@ -26,6 +27,21 @@ def design_parse(text: str) -> list[dict]:
 def design_text(design: list[dict]) -> str:
     return "\n".join(f"{block['game']}: {', '.join(block['opponents'])}" for block in design)
 
+
+#: The form's fields a study stores as they are (the slug, design and minimums are converted first).
+STORED_AS_IS = (
+    "title",
+    "games_per_opponent",
+    "order",
+    "move_time_limit_s",
+    "questionnaire",
+    "completion_code",
+    "per_participant_codes",
+    "redirect_url",
+    "max_participants",
+    "is_open",
+    "publish_baseline",
+)
 
 #: The largest minimum per match a study may set: a thousand moves, and an hour.
 MAX_MIN_PLIES = 1000
@@ -54,6 +70,20 @@ class StudyForm(forms.Form):
         required=False, initial=True, label="Ask each participant's experience with each game (none / some / expert)"
     )
     completion_code = forms.CharField(max_length=40, help_text="Shown on the thank-you page, for the recruiting site.")
+    per_participant_codes = forms.BooleanField(
+        required=False,
+        label="A completion code per participant",
+        help_text="Each participant gets their own code instead (in the exports as completion_code), so a code "
+        "passed on to someone who did not take part is recognised.",
+    )
+    redirect_url = forms.CharField(
+        label="Redirect URL",
+        max_length=500,
+        required=False,
+        help_text="Where the thank-you page sends a participant who completed, e.g. "
+        "https://app.prolific.com/submissions/complete?cc={completion_code}. {completion_code} and {pid} (the id "
+        "the participant arrived with as ?pid=) are filled in. Empty: no redirect.",
+    )
     min_plies = forms.IntegerField(
         label="Minimum plies per match",
         min_value=0,
@@ -89,17 +119,20 @@ class StudyForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["completion_code"].initial = secrets.token_hex(4).upper()
 
+    def clean_redirect_url(self) -> str:
+        url = self.cleaned_data["redirect_url"].strip()
+        try:
+            redirect_url_check(url)
+        except ServiceError as error:
+            raise forms.ValidationError(str(error)) from None
+        return url
+
     def clean_design(self) -> list[dict]:
         return design_parse(self.cleaned_data["design"])
 
     def study_fields(self) -> dict:
         data = self.cleaned_data
-        names = ("title", "slug", "design", "games_per_opponent", "order", "move_time_limit_s", "questionnaire")
-        fields = {
-            name: data[name]
-            for name in (*names, "completion_code", "max_participants", "min_n", "is_open", "publish_baseline")
-        }
-        return fields | {
+        return {name: data[name] for name in ("slug", "design", *STORED_AS_IS)} | {
             "min_plies": data["min_plies"] or 0,
             "min_seconds": data["min_seconds"] or 0,
             "min_n": data["min_n"] or DEFAULT_MIN_N,
@@ -107,11 +140,7 @@ class StudyForm(forms.Form):
 
 
 def study_initial(study: Study) -> dict:
-    fields = ("title", "slug", "games_per_opponent", "order", "move_time_limit_s", "questionnaire", "completion_code")
-    initial = {
-        name: getattr(study, name)
-        for name in (*fields, "min_plies", "min_seconds", "max_participants", "min_n", "is_open", "publish_baseline")
-    }
+    initial = {name: getattr(study, name) for name in ("slug", *STORED_AS_IS, "min_plies", "min_seconds", "min_n")}
     return initial | {"design": design_text(study.design), "consent_text": study.consent().text}
 
 

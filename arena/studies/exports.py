@@ -17,6 +17,7 @@ from django.utils import timezone
 from arena.models import Decision
 from arena.studies.models import ENDED, Assignment, Study
 from arena.studies.selectors import participant_score, participant_status, short
+from arena.studies.services import completion_code
 
 #: The per-participant CSV: one row per assigned match, the participant's fields repeated.
 PARTICIPANT_COLUMNS = (
@@ -24,6 +25,7 @@ PARTICIPANT_COLUMNS = (
     "participant",
     "participant_status",
     "consent_version",
+    "completion_code",
     "excluded",
     "exclusion_reason",
     "experience",
@@ -97,6 +99,7 @@ def participant_records(study: Study) -> list[dict]:
             "participant": participant.code,
             "participant_status": participant_status(participant, now),
             "consent_version": participant.consent.version,
+            "completion_code": completion_code(participant),
             "answers": participant.answers,
             "game_order": participant.game_order,
             "started_at": _instant(participant.started_at),

@@ -36,6 +36,11 @@ class Study(models.Model):
     move_time_limit_s = models.PositiveIntegerField(null=True, blank=True)
     questionnaire = models.BooleanField(default=True, help_text="Ask each participant's experience with each game.")
     completion_code = models.CharField(max_length=40)
+    #: Each participant gets their own completion code (a keyed hash of theirs) instead of `completion_code`.
+    per_participant_codes = models.BooleanField(default=False)
+    #: Where the thank-you page sends a participant who completed: a recruiting platform's URL with the
+    #: placeholders {completion_code} and {pid} (the id the participant arrived with); "" for none.
+    redirect_url = models.CharField(max_length=500, blank=True, default="")
     #: A match counts as played once it reached this many plies (moves of either side) and lasted this many seconds;
     #: a participant with a shorter one is "incomplete" and gets no completion code. 0: no minimum.
     min_plies = models.PositiveIntegerField(default=0)

@@ -1,0 +1,99 @@
+"""Codes a paid study needs: a completion code per participant, the recruiter's redirect URL with the participant's
+id passed back, and the researcher deleting a participant by any code they see."""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+from django.test import Client
+
+from arena.studies.models import Participant, Study
+from arena.studies.services import completion_code, withdrawal_code
+from tests.arena.test_studies import join, play_next, staff, study  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.django_db
+
+REDIRECT = "https://recruiter.example/done?cc={completion_code}&id={pid}"
+
+
+def complete(client: Client) -> str:
+    """Play both matches; the thank-you page."""
+    play_next(client, person_wins=True)
+    play_next(client, person_wins=False)
+    return client.get("/studies/two-games/").content.decode()
+
+
+def test_each_participant_gets_their_own_code_and_the_redirect_passes_the_id_back(study, staff):  # noqa: F811
+    Study.objects.filter(pk=study.pk).update(per_participant_codes=True, redirect_url=REDIRECT)
+    first, second = Client(), Client()
+    one, two = join(first, "SONA 7/8"), join(second, "sona-9")
+    thanks = complete(first)
+    code = completion_code(one)
+    assert code != completion_code(two)
+    assert code != "C0FFEE42"
+    assert f">{code}</code>" in thanks
+    assert "C0FFEE42" not in thanks
+    assert f'href="https://recruiter.example/done?cc={code}&amp;id=SONA%207%2F8"' in thanks
+
+    records = {
+        r["participant"]: r
+        for r in map(json.loads, staff.get("/studies/two-games/export.jsonl").content.split(b"\n")[:-1])
+    }
+    assert records[one.code]["completion_code"] == code
+    assert "SONA" not in staff.get("/studies/two-games/export.csv").content.decode()  # the id stays in the session
+
+
+def test_no_redirect_before_completion_nor_without_a_url(study):  # noqa: F811
+    client = Client()
+    join(client, "p1")
+    assert "recruiter.example" not in client.get("/studies/two-games/").content.decode()
+    thanks = complete(client)
+    assert "Return to the recruiting site" not in thanks
+    assert ">C0FFEE42</code>" in thanks  # the study's one code by default
+
+
+def test_the_form_refuses_a_redirect_url_it_cannot_fill(staff):  # noqa: F811
+    from arena.record.agents import bots_ensure
+
+    bots_ensure(game="tic-tac-toe")
+    form = {
+        "title": "Codes",
+        "slug": "codes",
+        "consent_text": "Play.",
+        "design": "tic-tac-toe: tic-tac-toe-lv0",
+        "games_per_opponent": "1",
+        "order": "fixed",
+        "completion_code": "DONE",
+        "max_participants": "10",
+    }
+    for url, error in (
+        ("ftp://recruiter.example/", "starts with https://"),
+        ("https://recruiter.example/?id={participant}", "not {participant}"),
+        ("https://recruiter.example/?id={pid", "unmatched brace"),
+    ):
+        page = staff.post("/studies/new/", form | {"redirect_url": url}).content.decode()
+        assert error in html.unescape(page)
+    assert not Study.objects.filter(slug="codes").exists()
+    assert staff.post("/studies/new/", form | {"redirect_url": REDIRECT}).status_code == 302
+    assert Study.objects.get(slug="codes").redirect_url == REDIRECT
+
+
+def test_the_researcher_deletes_a_participant_by_any_code_they_see(study, staff):  # noqa: F811
+    Study.objects.filter(pk=study.pk).update(per_participant_codes=True)
+    people = [join(Client(), f"p{i}") for i in range(4)]
+    shown = staff.get("/studies/two-games/results/").content.decode()
+    assert all(p.code in shown for p in people)
+    codes = [people[0].code, withdrawal_code(people[1]), completion_code(people[2]).lower()]
+
+    assert Client().post("/studies/two-games/participants/delete/", {"code": codes[0]}).status_code == 404
+    wrong = staff.post("/studies/two-games/participants/delete/", {"code": "PDEADBEEF"}, follow=True)
+    assert "No participant of this study has that code; nothing was deleted." in wrong.content.decode()
+    assert Participant.objects.count() == 4
+
+    for code in codes:
+        done = staff.post("/studies/two-games/participants/delete/", {"code": f" {code} "}, follow=True)
+        assert "(counted as withdrawn)" in done.content.decode()
+    assert list(Participant.objects.values_list("code", flat=True)) == [people[3].code]
+    assert staff.get("/studies/two-games/export.json").json()["participants"]["withdrawn"] == 3
