@@ -282,6 +282,7 @@ def play_match(request: HttpRequest, pk: int) -> HttpResponse:
     if study_match_hidden(match, person_seats(match, person), request.user.is_staff):
         raise Http404("No such match.")
     context = {"match": match, "live": live_match_html(match, person), "game": get_game(match.game)}
+    context["focused"] = match.record.get("focused", False)  # a focused study's match: no site navigation
     return render(request, "arena/play.html", context)
 
 

@@ -72,7 +72,12 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
     if participant is None:
         if not study.is_open:
             return render(request, "studies/study_closed.html", {"study": study})
-        context = {"study": study, "consent": study.consent(), "pid": request.GET.get("pid", "")}
+        context = {
+            "study": study,
+            "consent": study.consent(),
+            "pid": request.GET.get("pid", ""),
+            "focused": study.focused,
+        }
         return render(request, "studies/study_consent.html", context)
     participant_seen(participant=participant)
     if not participant.answered:
@@ -84,10 +89,16 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
         rules = get_game(assignment.game)
         assignment.game_name = rules.name
         assignment.seat_name = rules.seat_names[assignment.seat] if assignment.seat < len(rules.seat_names) else ""
+        assignment.opponent_name = (
+            study.opponent_label(assignment.game, assignment.opponent.slug)
+            if study.blind_opponents
+            else assignment.opponent.name
+        )
     if current is not None:
         current = next(a for a in assignments if a.pk == current.pk)
     context = {
         "study": study,
+        "focused": study.focused,
         "participant": participant,
         "assignments": assignments,
         "current": current,
@@ -133,7 +144,8 @@ def study_questionnaire(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         participant_answer(participant=participant, experience=form.cleaned_data)
         return redirect("study-entry", slug=study.slug)
-    return render(request, "studies/study_questionnaire.html", {"study": study, "form": form})
+    context = {"study": study, "form": form, "focused": study.focused}
+    return render(request, "studies/study_questionnaire.html", context)
 
 
 @require_POST
@@ -168,7 +180,7 @@ def study_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
             for key in (SESSION_KEY, PID_SESSION_KEY):
                 request.session[key] = {k: v for k, v in request.session.get(key, {}).items() if k != study.slug}
             done = True
-    return render(request, "studies/study_withdraw.html", {"study": study, "done": done})
+    return render(request, "studies/study_withdraw.html", {"study": study, "done": done, "focused": study.focused})
 
 
 # The researcher's pages (staff).

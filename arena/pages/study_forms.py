@@ -33,6 +33,8 @@ STORED_AS_IS = (
     "title",
     "games_per_opponent",
     "order",
+    "blind_opponents",
+    "focused",
     "move_time_limit_s",
     "questionnaire",
     "completion_code",
@@ -65,6 +67,17 @@ class StudyForm(forms.Form):
     order = forms.ChoiceField(choices=Study.Order.choices, initial=Study.Order.COUNTERBALANCED)
     move_time_limit_s = forms.IntegerField(
         label="Time limit per move (seconds)", min_value=5, max_value=3600, required=False
+    )
+    blind_opponents = forms.BooleanField(
+        required=False,
+        label="Blind the opponents: participants see “Opponent A”, “Opponent B”, … (per game, in the listed order)",
+        help_text="On the study pages and their matches' pages: no name, kind, link or model reasoning. You see the "
+        "names on this page and in the exports.",
+    )
+    focused = forms.BooleanField(
+        required=False,
+        label="Focused mode: no site navigation while taking part",
+        help_text="The study pages and the participant's matches show no links to leaderboards, the lobby or sign-in.",
     )
     questionnaire = forms.BooleanField(
         required=False, initial=True, label="Ask each participant's experience with each game (none / some / expert)"

@@ -32,7 +32,14 @@ from arena.pages.forms import (
 from arena.pages.people import current_person
 from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.pages.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
+from arena.pages.rendering import (
+    annotations_html,
+    blinded,
+    board_html,
+    live_seats,
+    replay_html,
+    tournament_progress_html,
+)
 from arena.pages.results import result_text
 from arena.record.agents import agent_create, agent_update, public_config
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
@@ -297,14 +304,24 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay page: the board at `?ply=N` (default: the latest), moves, the decision trace, the record."""
     match = get_object_or_404(match_list(), pk=pk)
     _study_guard(request, match)
+    seats = _seats_shown_to(request, match)
     context = {
         "match": match,
         "game": get_game(match.game),
         "seed": visible_seed(match),
-        "result": result_text(match.termination, live_seats(match), match.scores) if match.termination else "",
+        "seats": seats,
+        # A blinded study's participant sees labels, not the seats' agents, and not the record naming them.
+        "blind": bool(match.record.get("seat_labels")) and not request.user.is_staff,
+        "result": result_text(match.termination, seats, match.scores) if match.termination else "",
         "replay": replay_html(match, _requested_ply(request, match), current_person(request), request.user),
+        "focused": match.record.get("focused", False) and not request.user.is_staff,
     }
     return render(request, "arena/match_detail.html", context)
+
+
+def _seats_shown_to(request: HttpRequest, match: Match) -> list[dict]:
+    """The match's seats, a blinded study's opponents by their labels for anyone but staff."""
+    return live_seats(match) if request.user.is_staff else blinded(match, live_seats(match))
 
 
 def match_replay_fragment(request: HttpRequest, pk: int) -> HttpResponse:

@@ -24,8 +24,9 @@ class Study(models.Model):
 
     class Order(models.TextChoices):
         FIXED = "fixed", "fixed (as listed)"
-        RANDOM = "random", "random per participant"
-        COUNTERBALANCED = "counterbalanced", "counterbalanced (Latin square)"
+        RANDOM = "random", "random per participant (games, and opponents within a game; seed recorded)"
+        COUNTERBALANCED = "counterbalanced", "counterbalanced (Latin squares over games and over each game's opponents)"
+        CONDITIONS = "conditions", "counterbalanced over every game × opponent (one Latin square, games interleaved)"
 
     slug = models.SlugField(max_length=60, unique=True)
     title = models.CharField(max_length=160)
@@ -51,6 +52,11 @@ class Study(models.Model):
     #: How many participants withdrew (their records are deleted; the count keeps attrition reportable).
     withdrawn = models.PositiveIntegerField(default=0)
     is_open = models.BooleanField(default=True)
+    #: Participants see their opponents as "Opponent A", "Opponent B", … (per game, in the listed order), on the study
+    #: pages and on their matches' pages: no name, kind or link.
+    blind_opponents = models.BooleanField(default=False)
+    #: While taking part, pages show no site navigation (leaderboards, lobby): only the study and its matches.
+    focused = models.BooleanField(default=False)
     #: Anyone may show the study's pooled baseline (an aggregate, nothing per participant) beside a leaderboard.
     publish_baseline = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -65,6 +71,11 @@ class Study(models.Model):
 
     def games(self) -> list[str]:
         return [block["game"] for block in self.design]
+
+    def opponent_label(self, game: str, opponent: str) -> str:
+        """How a blinded study names `opponent` in `game` to participants: "Opponent A", "B", … in the listed order."""
+        listed = next(block["opponents"] for block in self.design if block["game"] == game)
+        return f"Opponent {chr(ord('A') + listed.index(opponent))}"
 
     def played_enough(self, match: Match) -> bool:
         """Whether `match` reached the study's minimum plies and seconds (its length so far, for one still going)."""
@@ -113,6 +124,8 @@ class Participant(models.Model):
     answers = models.JSONField(default=dict, blank=True)
     answered = models.BooleanField(default=False)
     game_order = models.JSONField(default=list)
+    #: The seed of a "random" order (replays it with `design.conditions`); None for the other orders.
+    order_seed = models.BigIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)

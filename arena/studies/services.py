@@ -20,7 +20,7 @@ from arena.models import Agent, Match
 from arena.record.agents import agent_create
 from arena.record.people import person_match_create, person_resign
 from arena.record.services import ServiceError
-from arena.studies.design import game_order, plan
+from arena.studies.design import conditions, plan
 from arena.studies.models import ENDED, Assignment, Participant, Study, StudyConsent
 from games import UnknownGame, get_game
 
@@ -120,7 +120,9 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
     agent = agent_create(  # slugify: a study's slug may hold "--", which agents' slugs keep for evaluations
         slug=slugify(f"study-{study.slug[:40]}-{code}"), name=code, kind=Agent.Kind.HUMAN, config={}, is_active=False
     )
-    order = game_order(study.games(), study.order, number, random.SystemRandom())
+    seed = secrets.randbits(63) if study.order == Study.Order.RANDOM else None
+    sequence = conditions(study.design, study.order, number, random.Random(seed))
+    order = list(dict.fromkeys(game for game, _ in sequence))  # the games by first appearance
     participant = Participant.objects.create(
         study=study,
         code=code,
@@ -130,10 +132,11 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
         agent=agent,
         answered=not study.questionnaire,
         game_order=order,
+        order_seed=seed,
     )
     seats = {game: get_game(game).num_players for game in order}
     opponents = {a.slug: a for a in Agent.objects.filter(slug__in={s for b in study.design for s in b["opponents"]})}
-    planned = plan(study.design, order, study.games_per_opponent, number, seats)
+    planned = plan(sequence, study.games_per_opponent, number, seats)
     Assignment.objects.bulk_create(
         Assignment(participant=participant, position=i, game=p.game, opponent=opponents[p.opponent], seat=p.seat)
         for i, p in enumerate(planned)
@@ -204,7 +207,13 @@ def assignment_start(*, participant: Participant) -> Match:
         seat=assignment.seat,
         move_time_limit_s=study.move_time_limit_s,
     )
-    match.record = {**match.record, "study": study.slug}  # the live page then links back to the study
+    record = {"study": study.slug}  # the live page then links back to the study
+    if study.blind_opponents:  # the match's pages name the opponent by its label (arena.pages.rendering)
+        label = study.opponent_label(assignment.game, assignment.opponent.slug)
+        record["seat_labels"] = {str(i): label for i in range(get_game(match.game).num_players) if i != assignment.seat}
+    if study.focused:
+        record["focused"] = True
+    match.record = {**match.record, **record}
     match.save(update_fields=["record"])
     assignment.match = match
     assignment.save(update_fields=["match"])
