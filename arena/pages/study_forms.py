@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django import forms
 
-from arena.record.services import ServiceError
+from arena.record.services import ServiceError, variant_options
 from arena.studies.models import DEFAULT_MIN_N, Study
-from arena.studies.services import EXPERIENCE, redirect_url_check
+from arena.studies.services import EXPERIENCE, MAX_MOVE_TIME_S, MIN_MOVE_TIME_S, redirect_url_check
 
 
 def design_parse(text: str) -> list[dict]:
@@ -28,6 +29,55 @@ def design_text(design: list[dict]) -> str:
     return "\n".join(f"{block['game']}: {', '.join(block['opponents'])}" for block in design)
 
 
+def _value(text: str) -> int | bool | str:
+    """An option's value as written: a whole number, true/false, or text."""
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def options_parse(text: str, design: list[dict]) -> list[dict]:
+    """Lines "game: key=value, key=value" set per-game options on `design`'s blocks: `variant=<name>` (its rule
+    options), `move_time_limit_s=<seconds>` (this game's time per move), anything else the game's own options."""
+    blocks = {block["game"]: block for block in design}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        game, colon, pairs = line.partition(":")
+        if not colon or game.strip() not in blocks:
+            raise forms.ValidationError(f"Line {number}: write “game: key=value, …” for a game listed above.")
+        block = blocks[game.strip()]
+        for pair in filter(None, (p.strip() for p in pairs.split(","))):
+            key, equals, value = (part.strip() for part in pair.partition("="))
+            if not equals or not key:
+                raise forms.ValidationError(f"Line {number}: write each option as key=value, not “{pair}”.")
+            if key == "variant":
+                try:
+                    block["options"] = {**block.get("options", {}), **variant_options(block["game"], value)}
+                except ServiceError as error:
+                    raise forms.ValidationError(f"Line {number}: {error}") from None
+            elif key == "move_time_limit_s":
+                block["move_time_limit_s"] = _value(value)
+            else:
+                block["options"] = {**block.get("options", {}), key: _value(value)}
+    return design
+
+
+def options_text(design: list[dict]) -> str:
+    lines = []
+    for block in design:
+        pairs = [f"{key}={_option_text(value)}" for key, value in block.get("options", {}).items()]
+        if "move_time_limit_s" in block:
+            pairs.append(f"move_time_limit_s={block['move_time_limit_s']}")
+        if pairs:
+            lines.append(f"{block['game']}: {', '.join(pairs)}")
+    return "\n".join(lines)
+
+
+def _option_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 #: The form's fields a study stores as they are (the slug, design and minimums are converted first).
 STORED_AS_IS = (
     "title",
@@ -40,6 +90,7 @@ STORED_AS_IS = (
     "completion_code",
     "per_participant_codes",
     "redirect_url",
+    "void_after_s",
     "max_participants",
     "is_open",
     "publish_baseline",
@@ -66,7 +117,23 @@ class StudyForm(forms.Form):
     games_per_opponent = forms.IntegerField(min_value=1, max_value=20, initial=2)
     order = forms.ChoiceField(choices=Study.Order.choices, initial=Study.Order.COUNTERBALANCED)
     move_time_limit_s = forms.IntegerField(
-        label="Time limit per move (seconds)", min_value=5, max_value=3600, required=False
+        label="Time limit per move (seconds)", min_value=MIN_MOVE_TIME_S, max_value=MAX_MOVE_TIME_S, required=False
+    )
+    game_options = forms.CharField(
+        label="Game options",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "kuhn-poker: hands=10, move_time_limit_s=60"}),
+        help_text="Optional, one line per game: “game: key=value, …”. variant=&lt;name&gt; picks a variant, "
+        "move_time_limit_s=&lt;seconds&gt; this game's time per move, other keys are the game's own options "
+        "(hands=10 for the poker games).",
+    )
+    void_after_s = forms.IntegerField(
+        label="Void a match when the opponent stalls (seconds)",
+        min_value=10,
+        max_value=3600,
+        required=False,
+        help_text="A match whose opponent (a slow or failing model) has not moved for this long on its turn is "
+        "void: no result for anyone, replayed up to twice, and marked in the exports. Empty: no such rule.",
     )
     blind_opponents = forms.BooleanField(
         required=False,
@@ -143,6 +210,15 @@ class StudyForm(forms.Form):
     def clean_design(self) -> list[dict]:
         return design_parse(self.cleaned_data["design"])
 
+    def clean(self) -> dict:
+        data = super().clean()
+        if "design" in data:
+            try:
+                data["design"] = options_parse(data.get("game_options", ""), data["design"])
+            except forms.ValidationError as error:
+                self.add_error("game_options", error)
+        return data
+
     def study_fields(self) -> dict:
         data = self.cleaned_data
         return {name: data[name] for name in ("slug", "design", *STORED_AS_IS)} | {
@@ -154,7 +230,11 @@ class StudyForm(forms.Form):
 
 def study_initial(study: Study) -> dict:
     initial = {name: getattr(study, name) for name in ("slug", *STORED_AS_IS, "min_plies", "min_seconds", "min_n")}
-    return initial | {"design": design_text(study.design), "consent_text": study.consent().text}
+    return initial | {
+        "design": design_text(study.design),
+        "game_options": options_text(study.design),
+        "consent_text": study.consent().text,
+    }
 
 
 class QuestionnaireForm(forms.Form):

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from django.utils import timezone
 
-from arena.models import Decision
+from arena.models import Decision, Match
 from arena.studies.models import ENDED, Assignment, Study
 from arena.studies.selectors import participant_score, participant_status, short
 from arena.studies.services import completion_code
@@ -70,6 +70,7 @@ DECISION_COLUMNS = (
     "game",
     "opponent",
     "match_uid",
+    "void",
     "ply",
     "seat",
     "mover",
@@ -102,6 +103,7 @@ def participant_records(study: Study) -> list[dict]:
             "completion_code": completion_code(participant),
             "answers": participant.answers,
             "game_order": participant.game_order,
+            "order_seed": participant.order_seed,
             "started_at": _instant(participant.started_at),
             "completed_at": _instant(participant.completed_at),
             "excluded": participant.excluded_at is not None,
@@ -119,6 +121,7 @@ def participant_records(study: Study) -> list[dict]:
                     "termination": a.match.termination if a.match else "",
                     "abandoned": a.abandoned,
                     "short": short(study, a),
+                    "void_matches": a.void_matches,
                 }
                 for a in participant.assignments.all()
             ],
@@ -140,50 +143,65 @@ def participant_rows(study: Study) -> Iterator[dict]:
             )
 
 
-def duration_s(assignment: Assignment) -> float | None:
+def duration_s(match: Match | None) -> float | None:
     """Seconds from the match's start to its end; None until it has ended."""
-    match = assignment.match
     if match is None or match.status not in ENDED or match.finished_at is None:
         return None
     return round((match.finished_at - (match.started_at or match.created_at)).total_seconds(), 3)
 
 
+def _void_matches(study: Study) -> dict[str, Match]:
+    """The study's void matches (the opponent stalled) by uid."""
+    uids = [uid for a in Assignment.objects.filter(participant__study=study) for uid in a.void_matches]
+    return {str(match.uid): match for match in Match.objects.filter(uid__in=uids)}
+
+
 def match_rows(study: Study) -> Iterator[dict]:
-    """One row per assigned match of every participant, in the participant's order."""
+    """One row per match of every participant, in the participant's order: each void match (`match_status`
+    "void") before the assignment's match that replaced it."""
     now = timezone.now()
+    void = _void_matches(study)
     for participant in _participants(study):
         status = participant_status(participant, now)
         for a in participant.assignments.all():
-            match = a.match
-            yield {
-                "study": study.slug,
-                "participant": participant.code,
-                "participant_status": status,
-                "position": a.position,
-                "game": a.game,
-                "opponent": a.opponent.slug,
-                "seat": a.seat,
-                "match_uid": str(match.uid) if match else None,
-                "match_status": match.status if match else "not started",
-                "started_at": _instant(match and (match.started_at or match.created_at)),
-                "finished_at": _instant(match and match.finished_at),
-                "duration_s": duration_s(a),
-                "plies": match.ply if match else 0,
-                "score": participant_score(a),
-                "termination": match.termination if match else "",
-                "abandoned": a.abandoned,
-                "short": short(study, a),
-            }
+            replaced = [
+                void[uid] for uid in a.void_matches if uid in void and not (a.match and str(a.match.uid) == uid)
+            ]
+            for match in replaced:
+                yield _match_row(study, participant, status, a, match, void=True)
+            yield _match_row(study, participant, status, a, a.match, void=a.void())
+
+
+def _match_row(study: Study, participant, status: str, a: Assignment, match: Match | None, *, void: bool) -> dict:
+    return {
+        "study": study.slug,
+        "participant": participant.code,
+        "participant_status": status,
+        "position": a.position,
+        "game": a.game,
+        "opponent": a.opponent.slug,
+        "seat": a.seat,
+        "match_uid": str(match.uid) if match else None,
+        "match_status": "void" if void else match.status if match else "not started",
+        "started_at": _instant(match and (match.started_at or match.created_at)),
+        "finished_at": _instant(match and match.finished_at),
+        "duration_s": duration_s(match),
+        "plies": match.ply if match else 0,
+        "score": None if void or match is not a.match else participant_score(a),
+        "termination": match.termination if match else "",
+        "abandoned": a.abandoned and match is a.match,
+        "short": not void and match is a.match and short(study, a),
+    }
 
 
 def decision_rows(study: Study) -> Iterator[dict]:
     """One row per decision of every study match, in match and ply order: the participant's and the opponent's."""
-    assignments = {
-        a.match_id: a
-        for a in Assignment.objects.filter(participant__study=study, match__isnull=False).select_related(
-            "participant", "opponent", "match"
-        )
-    }
+    assignments, uids = {}, {}
+    for a in Assignment.objects.filter(participant__study=study).select_related("participant", "opponent", "match"):
+        if a.match is not None:
+            assignments[a.match_id], uids[a.match_id] = a, str(a.match.uid)
+        for match in Match.objects.filter(uid__in=a.void_matches).only("pk", "uid"):
+            assignments[match.pk], uids[match.pk] = a, str(match.uid)
     decisions = (
         Decision.objects.filter(match_id__in=assignments)
         .order_by("match_id", "ply")
@@ -196,7 +214,8 @@ def decision_rows(study: Study) -> Iterator[dict]:
             "participant": a.participant.code,
             "game": a.game,
             "opponent": a.opponent.slug,
-            "match_uid": str(a.match.uid),
+            "match_uid": uids[match_id],
+            "void": uids[match_id] in a.void_matches,
             "ply": ply,
             "seat": seat,
             "mover": "participant" if seat == a.seat else "opponent",

@@ -30,7 +30,9 @@ class Study(models.Model):
 
     slug = models.SlugField(max_length=60, unique=True)
     title = models.CharField(max_length=160)
-    #: [{"game": slug, "opponents": [agent slug, …]}, …] in the listed (fixed) order.
+    #: [{"game": slug, "opponents": [agent slug, …], "options": {…}, "move_time_limit_s": int}, …] in the listed
+    #: (fixed) order; "options" (the game's `initial_state` options, a variant's included) and the game's own time
+    #: per move are there only when set.
     design = models.JSONField(default=list)
     games_per_opponent = models.PositiveSmallIntegerField(default=1)
     order = models.CharField(max_length=16, choices=Order.choices, default=Order.COUNTERBALANCED)
@@ -45,6 +47,9 @@ class Study(models.Model):
     #: A match counts as played once it reached this many plies (moves of either side) and lasted this many seconds;
     #: a participant with a shorter one is "incomplete" and gets no completion code. 0: no minimum.
     min_plies = models.PositiveIntegerField(default=0)
+    #: A match whose opponent has not moved for this many seconds on its turn is void: aborted and replayed (at most
+    #: MAX_REPLAYS times), never the participant's loss. None: no such rule.
+    void_after_s = models.PositiveIntegerField(null=True, blank=True)
     min_seconds = models.PositiveIntegerField(default=0)
     max_participants = models.PositiveIntegerField(default=50)
     #: Below this many participants a result shows no interval ("too few participants").
@@ -158,6 +163,9 @@ class Assignment(models.Model):
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     #: The match was ended by the rules because the participant stopped moving (`matches_abandoned_end`).
     abandoned = models.BooleanField(default=False)
+    #: The uids of this assignment's void matches (the opponent stalled), oldest first. When the last is `match`,
+    #: the replays ran out and the assignment is over without a result.
+    void_matches = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["participant", "position"]
@@ -167,3 +175,7 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.participant.code} #{self.position}"
+
+    def void(self) -> bool:
+        """The assignment ended void: its last match was voided and not replayed (the replays ran out)."""
+        return self.match is not None and str(self.match.uid) in self.void_matches

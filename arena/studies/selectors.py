@@ -27,7 +27,7 @@ STATUSES = ("started", "completed", "incomplete", "dropped", "excluded")
 def short(study: Study, assignment: Assignment) -> bool:
     """The assignment's match is over and fell short of the study's minimum plies or seconds."""
     match = assignment.match
-    return match is not None and match.status in ENDED and not study.played_enough(match)
+    return match is not None and match.status in ENDED and not assignment.void() and not study.played_enough(match)
 
 
 def short_matches(participant: Participant) -> int:

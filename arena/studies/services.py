@@ -19,7 +19,7 @@ from django.utils.text import slugify
 from arena.models import Agent, Match
 from arena.record.agents import agent_create
 from arena.record.people import person_match_create, person_resign
-from arena.record.services import ServiceError
+from arena.record.services import ServiceError, match_abort
 from arena.studies.design import conditions, plan
 from arena.studies.models import ENDED, Assignment, Participant, Study, StudyConsent
 from games import UnknownGame, get_game
@@ -27,6 +27,10 @@ from games import UnknownGame, get_game
 #: Most games and opponents a study may list, and matches per participant: a participant's session stays short.
 MAX_GAMES = 8
 MAX_MATCHES_PER_PARTICIPANT = 40
+#: How often a match voided because the opponent stalled is replayed; after that the assignment ends void.
+MAX_REPLAYS = 2
+#: The bounds of a time per move, study-wide or per game (as the lobby's).
+MIN_MOVE_TIME_S, MAX_MOVE_TIME_S = 5, 3600
 
 
 def keyed_hash(study: Study, value: str) -> str:
@@ -59,9 +63,25 @@ def design_check(design: list[dict], games_per_opponent: int) -> None:
                 raise ServiceError(f"There is no active bot or model {slug!r}.")
             if agent.game and agent.game != block["game"]:
                 raise ServiceError(f"{slug} plays {agent.game}, not {block['game']}.")
+        options_check(block)
         total += len(block["opponents"]) * games_per_opponent
     if total > MAX_MATCHES_PER_PARTICIPANT:
         raise ServiceError(f"That is {total} matches per participant; at most {MAX_MATCHES_PER_PARTICIPANT}.")
+
+
+def options_check(block: dict) -> None:
+    """ServiceError unless the block's game options start a game and its time per move is within bounds."""
+    rules = get_game(block["game"])
+    try:
+        rules.initial_state(seed=0, **block.get("options", {}))
+    except (ValueError, TypeError) as error:
+        raise ServiceError(f"{block['game']}: {error}") from None
+    limit = block.get("move_time_limit_s")
+    if limit is not None and not (isinstance(limit, int) and MIN_MOVE_TIME_S <= limit <= MAX_MOVE_TIME_S):
+        raise ServiceError(
+            f"{block['game']}: the time per move is a whole number of seconds from {MIN_MOVE_TIME_S} to "
+            f"{MAX_MOVE_TIME_S}."
+        )
 
 
 @transaction.atomic
@@ -167,6 +187,8 @@ def participant_progress(*, participant: Participant) -> Assignment | None:
     now = timezone.now()
     current = None
     for assignment in participant.assignments.select_related("match"):
+        if stalled(participant.study, assignment, now):
+            assignment_void(assignment=assignment)
         match = assignment.match
         if match is not None and match.status in ENDED:
             if match.termination.startswith("abandoned") and not assignment.abandoned:
@@ -179,6 +201,34 @@ def participant_progress(*, participant: Participant) -> Assignment | None:
         participant.completed_at = now
         participant.save(update_fields=["completed_at"])
     return current
+
+
+def stalled(study: Study, assignment: Assignment, now) -> bool:
+    """Whether the assignment's match is going and its opponent, to move, has not moved for the study's
+    `void_after_s` (since its last decision, or the match's start)."""
+    match = assignment.match
+    if study.void_after_s is None or match is None or match.status in ENDED or match.state is None:
+        return False
+    rules = get_game(match.game)
+    to_move = rules.current_player(rules.from_json(match.state))
+    if to_move is None or to_move == assignment.seat:
+        return False
+    last = match.decisions.order_by("-ply").values_list("created_at", flat=True).first()
+    since = last or match.started_at or match.created_at
+    return (now - since).total_seconds() >= study.void_after_s
+
+
+@transaction.atomic
+def assignment_void(*, assignment: Assignment) -> Assignment:
+    """Abort the assignment's match as void (the opponent stalled: no result for either side) and free the
+    assignment to be replayed, MAX_REPLAYS times at most; after that it ends void."""
+    study = assignment.participant.study
+    match_abort(match=assignment.match, reason=f"void: the opponent did not move for {study.void_after_s} s")
+    assignment.void_matches = [*assignment.void_matches, str(assignment.match.uid)]
+    if len(assignment.void_matches) <= MAX_REPLAYS:
+        assignment.match = None
+    assignment.save(update_fields=["void_matches", "match"])
+    return assignment
 
 
 @transaction.atomic
@@ -200,12 +250,14 @@ def assignment_start(*, participant: Participant) -> Match:
     if assignment.match is not None:
         return assignment.match
     study = participant.study
+    block = next(block for block in study.design if block["game"] == assignment.game)
     match = person_match_create(
         person=participant.agent,
         opponent=assignment.opponent,
         game=assignment.game,
         seat=assignment.seat,
-        move_time_limit_s=study.move_time_limit_s,
+        move_time_limit_s=block.get("move_time_limit_s") or study.move_time_limit_s,
+        options=block.get("options", {}),
     )
     record = {"study": study.slug}  # the live page then links back to the study
     if study.blind_opponents:  # the match's pages name the opponent by its label (arena.pages.rendering)
@@ -213,6 +265,8 @@ def assignment_start(*, participant: Participant) -> Match:
         record["seat_labels"] = {str(i): label for i in range(get_game(match.game).num_players) if i != assignment.seat}
     if study.focused:
         record["focused"] = True
+    if study.void_after_s:  # the live page tells the participant
+        record["void_after_s"] = study.void_after_s
     match.record = {**match.record, **record}
     match.save(update_fields=["record"])
     assignment.match = match
