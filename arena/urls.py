@@ -42,6 +42,7 @@ urlpatterns = [
     path("studies/<slug:slug>/", studies.study_entry, name="study-entry"),
     path("studies/<slug:slug>/questionnaire/", studies.study_questionnaire, name="study-questionnaire"),
     path("studies/<slug:slug>/next/", studies.study_next, name="study-next"),
+    path("studies/<slug:slug>/after/", studies.study_after, name="study-after"),
     path("studies/<slug:slug>/withdraw/", studies.study_withdraw, name="study-withdraw"),
     path("studies/<slug:slug>/edit/", studies.study_edit, name="study-edit"),
     path("studies/<slug:slug>/results/", studies.study_results, name="study-results"),

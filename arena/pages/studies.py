@@ -15,10 +15,12 @@ from arena.pages.study_forms import QuestionnaireForm, StudyForm, study_initial
 from arena.record.services import ServiceError
 from arena.studies import exports, selectors
 from arena.studies.models import Participant, Study
+from arena.studies.questions import asked
 from arena.studies.services import (
     assignment_start,
     completion_code,
     participant_answer,
+    participant_answer_after,
     participant_by_any_code,
     participant_by_withdrawal,
     participant_exclude,
@@ -27,6 +29,7 @@ from arena.studies.services import (
     participant_progress,
     participant_seen,
     participant_withdraw,
+    post_pending,
     redirect_for,
     study_open_set,
     study_save,
@@ -108,6 +111,8 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
         "completion_code": completion_code(participant),
         "redirect_url": redirect_for(participant, request.session.get(PID_SESSION_KEY, {}).get(study.slug, "")),
     }
+    if current is None and participant.excluded_at is None and post_pending(participant):
+        return redirect("study-after", slug=study.slug)
     if current is None or participant.excluded_at is not None:
         return render(request, "studies/study_thanks.html", context)
     return render(request, "studies/study_participant.html", context)
@@ -139,12 +144,34 @@ def study_questionnaire(request: HttpRequest, slug: str) -> HttpResponse:
     participant = _participant(request, study)
     if participant is None:
         return redirect("study-entry", slug=study.slug)
-    games = [(game, get_game(game).name) for game in study.games()]
-    form = QuestionnaireForm(request.POST or None, games=games)
+    games = [(game, get_game(game).name) for game in study.games()] if study.questionnaire else []
+    form = QuestionnaireForm(request.POST or None, games=games, questions=asked(study.questions, "pre"))
     if request.method == "POST" and form.is_valid():
-        participant_answer(participant=participant, experience=form.cleaned_data)
-        return redirect("study-entry", slug=study.slug)
-    context = {"study": study, "form": form, "focused": study.focused}
+        try:
+            participant_answer(participant=participant, experience=form.experience(), answers=form.answers())
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("study-entry", slug=study.slug)
+    context = {"study": study, "form": form, "focused": study.focused, "heading": "Before you play"}
+    return render(request, "studies/study_questionnaire.html", context)
+
+
+def study_after(request: HttpRequest, slug: str) -> HttpResponse:
+    """The study's "post" questions, once every assigned match has ended."""
+    study = get_object_or_404(Study, slug=slug)
+    participant = _participant(request, study)
+    if participant is None or not post_pending(participant) or participant_progress(participant=participant):
+        return redirect("study-entry", slug=study.slug)  # nobody's, answered, or matches still to play
+    form = QuestionnaireForm(request.POST or None, games=[], questions=asked(study.questions, "post"))
+    if request.method == "POST" and form.is_valid():
+        try:
+            participant_answer_after(participant=participant, answers=form.answers())
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("study-entry", slug=study.slug)
+    context = {"study": study, "form": form, "focused": study.focused, "heading": "A few questions to finish"}
     return render(request, "studies/study_questionnaire.html", context)
 
 
@@ -297,12 +324,13 @@ def study_table(request: HttpRequest, slug: str, table: str, fmt: str) -> HttpRe
     """One of the study's tables (participants, matches, decisions) as CSV or JSON lines."""
     _staff_only(request)
     if table not in exports.TABLES or fmt not in ("csv", "jsonl"):
-        raise Http404("Study tables are participants, matches or decisions, as .csv or .jsonl.")
+        raise Http404("Study tables are participants, matches, decisions or answers, as .csv or .jsonl.")
     study = _up_to_date(get_object_or_404(Study, slug=slug))
     rows = {
         "participants": exports.participant_rows,
         "matches": exports.match_rows,
         "decisions": exports.decision_rows,
+        "answers": exports.answer_rows,
     }[table](study)
     if fmt == "csv":
         response = HttpResponse(exports.as_csv(rows, exports.TABLES[table]), content_type="text/csv")

@@ -9,6 +9,7 @@ from django import forms
 
 from arena.record.services import ServiceError, variant_options
 from arena.studies.models import DEFAULT_MIN_N, Study
+from arena.studies.questions import LIKERT, MAX_TEXT_ANSWER_CHARS, questions_check
 from arena.studies.services import EXPERIENCE, MAX_MOVE_TIME_S, MIN_MOVE_TIME_S, redirect_url_check
 
 
@@ -78,6 +79,48 @@ def _option_text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+QUESTIONS_EXAMPLE = (
+    "pre choice: How often do you play board games? | never | monthly | weekly\n"
+    "pre attention: Choose “blue” to show you are reading. | red | blue | green = blue\n"
+    "post likert: The opponent played like a person.\n"
+    "post text: Anything you would like to tell us?"
+)
+
+
+def questions_parse(text: str) -> list[dict]:
+    """Lines "pre|post kind: question | choice | choice = expected" → the study's questions (ids q1, q2, …)."""
+    questions = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        head, colon, rest = line.partition(":")
+        words = head.split()
+        if not colon or len(words) != 2:
+            raise forms.ValidationError(f"Line {number}: write “pre|post text|likert|choice|attention: question”.")
+        rest, _, expected = rest.partition(" = ")
+        text, *choices = (part.strip() for part in rest.split("|"))
+        question = {"id": f"q{len(questions) + 1}", "when": words[0], "kind": words[1], "text": text}
+        if choices:
+            question["choices"] = choices
+        if expected.strip():
+            question["expected"] = expected.strip()
+        questions.append(question)
+    try:
+        questions_check(questions)
+    except ServiceError as error:
+        raise forms.ValidationError(str(error)) from None
+    return questions
+
+
+def questions_text(questions: list[dict]) -> str:
+    lines = []
+    for q in questions:
+        choices = "".join(f" | {choice}" for choice in q.get("choices", []))
+        expected = f" = {q['expected']}" if "expected" in q else ""
+        lines.append(f"{q['when']} {q['kind']}: {q['text']}{choices}{expected}")
+    return "\n".join(lines)
+
+
 #: The form's fields a study stores as they are (the slug, design and minimums are converted first).
 STORED_AS_IS = (
     "title",
@@ -87,6 +130,7 @@ STORED_AS_IS = (
     "focused",
     "move_time_limit_s",
     "questionnaire",
+    "questions",
     "completion_code",
     "per_participant_codes",
     "redirect_url",
@@ -149,6 +193,14 @@ class StudyForm(forms.Form):
     questionnaire = forms.BooleanField(
         required=False, initial=True, label="Ask each participant's experience with each game (none / some / expert)"
     )
+    questions = forms.CharField(
+        label="Questions of your own",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": QUESTIONS_EXAMPLE}),
+        help_text="Optional, one per line: “pre” (before the first match) or “post” (after the last), then text, "
+        "likert (1–5, strongly disagree to strongly agree), choice or attention, a colon and the question; choices "
+        "follow, separated by |; an attention check ends with “= ” and its expected answer.",
+    )
     completion_code = forms.CharField(max_length=40, help_text="Shown on the thank-you page, for the recruiting site.")
     per_participant_codes = forms.BooleanField(
         required=False,
@@ -207,6 +259,9 @@ class StudyForm(forms.Form):
             raise forms.ValidationError(str(error)) from None
         return url
 
+    def clean_questions(self) -> list[dict]:
+        return questions_parse(self.cleaned_data["questions"])
+
     def clean_design(self) -> list[dict]:
         return design_parse(self.cleaned_data["design"])
 
@@ -233,14 +288,16 @@ def study_initial(study: Study) -> dict:
     return initial | {
         "design": design_text(study.design),
         "game_options": options_text(study.design),
+        "questions": questions_text(study.questions),
         "consent_text": study.consent().text,
     }
 
 
 class QuestionnaireForm(forms.Form):
-    """One question per game of the study: experience none / some / expert."""
+    """What a participant is asked before the first match (experience per game, with the questionnaire, and the
+    study's "pre" questions) or after the last (its "post" questions)."""
 
-    def __init__(self, *args, games: list[tuple[str, str]], **kwargs):
+    def __init__(self, *args, games: list[tuple[str, str]], questions: list[dict], **kwargs):
         super().__init__(*args, **kwargs)
         for slug, name in games:
             self.fields[slug] = forms.ChoiceField(
@@ -248,3 +305,27 @@ class QuestionnaireForm(forms.Form):
                 choices=[(value, value) for value in EXPERIENCE],
                 widget=forms.RadioSelect,
             )
+        for question in questions:
+            self.fields[question["id"]] = question_field(question)
+
+    def experience(self) -> dict[str, str]:
+        return {k: v for k, v in self.cleaned_data.items() if not QUESTION_ID.fullmatch(k)}
+
+    def answers(self) -> dict[str, str]:
+        return {k: v for k, v in self.cleaned_data.items() if QUESTION_ID.fullmatch(k)}
+
+
+#: The form field names of the study's own questions (games' slugs never look like this).
+QUESTION_ID = re.compile(r"q\d+")
+
+
+def question_field(question: dict) -> forms.Field:
+    if question["kind"] == "text":
+        return forms.CharField(
+            label=question["text"],
+            required=False,
+            max_length=MAX_TEXT_ANSWER_CHARS,
+            widget=forms.Textarea(attrs={"rows": 3}),
+        )
+    choices = list(LIKERT.items()) if question["kind"] == "likert" else [(c, c) for c in question["choices"]]
+    return forms.ChoiceField(label=question["text"], choices=choices, widget=forms.RadioSelect)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from arena.models import Decision, Match
 from arena.studies.models import ENDED, Assignment, Study
+from arena.studies.questions import attention_failed
 from arena.studies.selectors import participant_score, participant_status, short
 from arena.studies.services import completion_code
 
@@ -26,6 +27,7 @@ PARTICIPANT_COLUMNS = (
     "participant_status",
     "consent_version",
     "completion_code",
+    "attention_failed",
     "excluded",
     "exclusion_reason",
     "experience",
@@ -80,7 +82,26 @@ DECISION_COLUMNS = (
     "decided_at",
 )
 
-TABLES = {"participants": PARTICIPANT_COLUMNS, "matches": MATCH_COLUMNS, "decisions": DECISION_COLUMNS}
+#: One row per participant and question of the study's own: when it was asked, its kind, text and the answer.
+ANSWER_COLUMNS = (
+    "study",
+    "participant",
+    "participant_status",
+    "question",
+    "when",
+    "kind",
+    "text",
+    "answer",
+    "expected",
+    "passed",
+)
+
+TABLES = {
+    "participants": PARTICIPANT_COLUMNS,
+    "matches": MATCH_COLUMNS,
+    "decisions": DECISION_COLUMNS,
+    "answers": ANSWER_COLUMNS,
+}
 
 
 def _instant(value) -> str | None:
@@ -102,6 +123,7 @@ def participant_records(study: Study) -> list[dict]:
             "consent_version": participant.consent.version,
             "completion_code": completion_code(participant),
             "answers": participant.answers,
+            "attention_failed": attention_failed(study.questions, participant.answers.get("questions", {})),
             "game_order": participant.game_order,
             "order_seed": participant.order_seed,
             "started_at": _instant(participant.started_at),
@@ -192,6 +214,30 @@ def _match_row(study: Study, participant, status: str, a: Assignment, match: Mat
         "abandoned": a.abandoned and match is a.match,
         "short": not void and match is a.match and short(study, a),
     }
+
+
+def answer_rows(study: Study) -> Iterator[dict]:
+    """One row per participant and question of the study's own ("" where not answered yet); an attention check's
+    row says whether it was passed."""
+    now = timezone.now()
+    for participant in _participants(study):
+        status = participant_status(participant, now)
+        answers = participant.answers.get("questions", {})
+        for question in study.questions:
+            answer = answers.get(question["id"])
+            attention = question["kind"] == "attention"
+            yield {
+                "study": study.slug,
+                "participant": participant.code,
+                "participant_status": status,
+                "question": question["id"],
+                "when": question["when"],
+                "kind": question["kind"],
+                "text": question["text"],
+                "answer": answer,
+                "expected": question.get("expected"),
+                "passed": (answer == question["expected"]) if attention and answer is not None else None,
+            }
 
 
 def decision_rows(study: Study) -> Iterator[dict]:

@@ -38,6 +38,8 @@ class Study(models.Model):
     order = models.CharField(max_length=16, choices=Order.choices, default=Order.COUNTERBALANCED)
     move_time_limit_s = models.PositiveIntegerField(null=True, blank=True)
     questionnaire = models.BooleanField(default=True, help_text="Ask each participant's experience with each game.")
+    #: The study's own questions before the first match and after the last (`arena.studies.questions`).
+    questions = models.JSONField(default=list, blank=True)
     completion_code = models.CharField(max_length=40)
     #: Each participant gets their own completion code (a keyed hash of theirs) instead of `completion_code`.
     per_participant_codes = models.BooleanField(default=False)
@@ -125,7 +127,7 @@ class Participant(models.Model):
     external_id_hash = models.CharField(max_length=64, blank=True, default="")
     consent = models.ForeignKey(StudyConsent, on_delete=models.PROTECT, related_name="participants")
     agent = models.ForeignKey(Agent, null=True, on_delete=models.SET_NULL, related_name="study_participations")
-    #: {"experience": {game: "none" | "some" | "expert"}} once the questionnaire is answered.
+    #: {"experience": {game: "none" | "some" | "expert"}, "questions": {question id: answer}} as answered.
     answers = models.JSONField(default=dict, blank=True)
     answered = models.BooleanField(default=False)
     game_order = models.JSONField(default=list)

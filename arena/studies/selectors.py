@@ -14,6 +14,7 @@ from django.utils import timezone
 from arena.models import Agent, Match, Seat
 from arena.studies.bootstrap import Rows, interval, participant_draws, pooled_rating, resample_ratings
 from arena.studies.models import ENDED, Assignment, Participant, Study
+from arena.studies.questions import attention_failed
 from ratings.maths.metrics import wilson_interval
 from ratings.rated_matches import _final_state, match_rated
 
@@ -82,6 +83,7 @@ def participants_table(study: Study) -> list[dict]:
                 "assigned": len(assignments),
                 "abandoned": sum(a.abandoned for a in assignments),
                 "short": short_matches(participant),
+                "attention_failed": attention_failed(study.questions, participant.answers.get("questions", {})),
             }
         )
     return rows
@@ -330,6 +332,7 @@ def protocol(study: Study) -> dict:
         "min_plies": study.min_plies,
         "min_seconds": study.min_seconds,
         "questionnaire": study.questionnaire,
+        "questions": study.questions,
         "max_participants": study.max_participants,
         "consents": [
             {"version": c.version, "text": c.text, "created_at": c.created_at.isoformat()}

@@ -22,6 +22,7 @@ from arena.record.people import person_match_create, person_resign
 from arena.record.services import ServiceError, match_abort
 from arena.studies.design import conditions, plan
 from arena.studies.models import ENDED, Assignment, Participant, Study, StudyConsent
+from arena.studies.questions import answers_check, asked, questions_check
 from games import UnknownGame, get_game
 
 #: Most games and opponents a study may list, and matches per participant: a participant's session stays short.
@@ -93,12 +94,16 @@ def study_save(*, study: Study | None = None, consent_text: str, created_by=None
         raise ServiceError("A study needs a consent text.")
     design_check(fields["design"], fields["games_per_opponent"])
     redirect_url_check(fields.get("redirect_url", ""))
+    questions_check(fields.get("questions", []))
     if study is None:
         study = Study(created_by=created_by, **fields)
     else:
         joined = study.participants.exists()
-        if joined and (fields["design"] != study.design or fields["games_per_opponent"] != study.games_per_opponent):
-            raise ServiceError("People have joined: the games and opponents are fixed now; start a new study.")
+        fixed = ("design", "games_per_opponent", "questions")
+        if joined and any(fields.get(name, getattr(study, name)) != getattr(study, name) for name in fixed):
+            raise ServiceError(
+                "People have joined: the games, opponents and questions are fixed now; start a new study."
+            )
         for name, value in fields.items():
             setattr(study, name, value)
     study.save()
@@ -150,7 +155,7 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
         external_id_hash=external_hash,
         consent=consent,
         agent=agent,
-        answered=not study.questionnaire,
+        answered=not (study.questionnaire or asked(study.questions, "pre")),
         game_order=order,
         order_seed=seed,
     )
@@ -168,14 +173,41 @@ EXPERIENCE = ("none", "some", "expert")
 
 
 @transaction.atomic
-def participant_answer(*, participant: Participant, experience: dict[str, str]) -> Participant:
-    """Store the questionnaire: the participant's experience with each of the study's games."""
-    games = participant.study.games()
-    if set(experience) != set(games) or any(v not in EXPERIENCE for v in experience.values()):
-        raise ServiceError("Answer the question for every game: none, some or expert.")
-    participant.answers = {"experience": {game: experience[game] for game in games}}
+def participant_answer(
+    *, participant: Participant, experience: dict[str, str], answers: dict[str, str] | None = None
+) -> Participant:
+    """Store what is asked before the first match: the participant's experience with each of the study's games
+    (with the questionnaire) and the answers to the study's own "pre" questions."""
+    study = participant.study
+    games = study.games()
+    stored = {}
+    if study.questionnaire:
+        if set(experience) != set(games) or any(v not in EXPERIENCE for v in experience.values()):
+            raise ServiceError("Answer the question for every game: none, some or expert.")
+        stored["experience"] = {game: experience[game] for game in games}
+    if pre := asked(study.questions, "pre"):
+        stored["questions"] = answers_check(pre, answers or {})
+    participant.answers = stored
     participant.answered = True
     participant.save(update_fields=["answers", "answered"])
+    return participant
+
+
+def post_pending(participant: Participant) -> bool:
+    """Whether the study asks "post" questions this participant has not answered yet."""
+    answered = participant.answers.get("questions", {})
+    return any(q["id"] not in answered for q in asked(participant.study.questions, "post"))
+
+
+@transaction.atomic
+def participant_answer_after(*, participant: Participant, answers: dict[str, str]) -> Participant:
+    """Store the answers to the study's "post" questions, asked once every assigned match has ended."""
+    if participant_progress(participant=participant) is not None:
+        raise ServiceError("These questions come after your last match.")
+    participant.refresh_from_db()
+    post = answers_check(asked(participant.study.questions, "post"), answers)
+    participant.answers = {**participant.answers, "questions": {**participant.answers.get("questions", {}), **post}}
+    participant.save(update_fields=["answers"])
     return participant
 
 
