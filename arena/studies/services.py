@@ -406,3 +406,15 @@ def participant_withdraw(*, participant: Participant) -> None:
         agent.save(update_fields=["name"])
     Study.objects.filter(pk=participant.study_id).update(withdrawn=F("withdrawn") + 1)
     participant.delete()
+
+
+@transaction.atomic
+def study_erase(*, study: Study) -> int:
+    """The end of a study's retention: every participant's record deleted as a withdrawal deletes it (running
+    matches resigned, seats renamed, the matches kept anonymous), then the study itself (design, consent texts,
+    questions, counts). Returns how many participants' records were deleted."""
+    participants = list(study.participants.select_related("agent", "study"))
+    for participant in participants:
+        participant_withdraw(participant=participant)
+    study.delete()
+    return len(participants)

@@ -97,3 +97,23 @@ def test_the_researcher_deletes_a_participant_by_any_code_they_see(study, staff)
         assert "(counted as withdrawn)" in done.content.decode()
     assert list(Participant.objects.values_list("code", flat=True)) == [people[3].code]
     assert staff.get("/studies/two-games/export.json").json()["participants"]["withdrawn"] == 3
+
+
+def test_erasing_a_study_at_the_end_of_its_retention_keeps_the_matches_anonymous(study):  # noqa: F811
+    from django.core.management import CommandError, call_command
+
+    from arena.models import Agent, Match
+
+    client = Client()
+    participant = join(client, "p1")
+    match = play_next(client, person_wins=True)
+    with pytest.raises(CommandError, match="add --yes"):
+        call_command("study_erase", "two-games")
+    assert Participant.objects.count() == 1
+    call_command("study_erase", "two-games", "--yes")
+    assert not Study.objects.exists()
+    assert not Participant.objects.exists()
+    assert Match.objects.filter(pk=match.pk).exists()  # the public record keeps the game, anonymous
+    assert Agent.objects.get(pk=participant.agent_id).name == "Withdrawn participant"
+    with pytest.raises(CommandError, match="no study"):
+        call_command("study_erase", "two-games", "--yes")
