@@ -14,15 +14,19 @@ from arena.pages.refusal import refusal
 from arena.pages.study_forms import QuestionnaireForm, StudyForm, study_initial
 from arena.record.services import ServiceError
 from arena.studies import exports, selectors
+from arena.studies.codes import (
+    completion_code,
+    participant_by_any_code,
+    participant_by_withdrawal,
+    redirect_for,
+    withdrawal_code,
+)
 from arena.studies.models import Participant, Study
 from arena.studies.questions import asked
 from arena.studies.services import (
     assignment_start,
-    completion_code,
     participant_answer,
     participant_answer_after,
-    participant_by_any_code,
-    participant_by_withdrawal,
     participant_exclude,
     participant_include,
     participant_join,
@@ -30,10 +34,8 @@ from arena.studies.services import (
     participant_seen,
     participant_withdraw,
     post_pending,
-    redirect_for,
     study_open_set,
     study_save,
-    withdrawal_code,
 )
 from games import get_game
 

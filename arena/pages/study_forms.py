@@ -8,9 +8,10 @@ import secrets
 from django import forms
 
 from arena.record.services import ServiceError, variant_options
+from arena.studies.codes import redirect_url_check
 from arena.studies.models import DEFAULT_MIN_N, Study
 from arena.studies.questions import LIKERT, MAX_TEXT_ANSWER_CHARS, questions_check
-from arena.studies.services import EXPERIENCE, MAX_MOVE_TIME_S, MIN_MOVE_TIME_S, redirect_url_check
+from arena.studies.services import EXPERIENCE, MAX_MOVE_TIME_S, MIN_MOVE_TIME_S
 
 
 def design_parse(text: str) -> list[dict]:

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator
 from django.utils import timezone
 
 from arena.models import Decision, Match
+from arena.studies.codes import completion_code
 from arena.studies.models import ENDED, Assignment, Study
 from arena.studies.questions import attention_failed
 from arena.studies.selectors import participant_score, participant_status, short
-from arena.studies.services import completion_code
 
 #: The per-participant CSV: one row per assigned match, the participant's fields repeated.
 PARTICIPANT_COLUMNS = (
@@ -242,11 +242,10 @@ def answer_rows(study: Study) -> Iterator[dict]:
 
 def decision_rows(study: Study) -> Iterator[dict]:
     """One row per decision of every study match, in match and ply order: the participant's and the opponent's."""
-    assignments, uids = {}, {}
+    void = _void_matches(study)
+    assignments, uids = {}, {}  # by match primary key: the assignment it was played for, and its uid
     for a in Assignment.objects.filter(participant__study=study).select_related("participant", "opponent", "match"):
-        if a.match is not None:
-            assignments[a.match_id], uids[a.match_id] = a, str(a.match.uid)
-        for match in Match.objects.filter(uid__in=a.void_matches).only("pk", "uid"):
+        for match in [void[uid] for uid in a.void_matches if uid in void] + ([a.match] if a.match else []):
             assignments[match.pk], uids[match.pk] = a, str(match.uid)
     decisions = (
         Decision.objects.filter(match_id__in=assignments)

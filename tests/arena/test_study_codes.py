@@ -9,8 +9,8 @@ import json
 import pytest
 from django.test import Client
 
+from arena.studies.codes import completion_code, withdrawal_code
 from arena.studies.models import Participant, Study
-from arena.studies.services import completion_code, withdrawal_code
 from tests.arena.test_studies import join, play_next, staff, study  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.test import Client
 
+from arena.studies.codes import withdrawal_code
 from arena.studies.models import Study
-from arena.studies.services import withdrawal_code
 from tests.arena.test_studies import join, play_next, staff, study  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
