@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
 from arena.studies.bootstrap import Rows, interval, participant_draws, pooled_rating, resample_ratings
+from arena.studies.codes import completion_code
 from arena.studies.models import ENDED, Assignment, Participant, Study
 from arena.studies.questions import attention_failed
 from ratings.maths.metrics import wilson_interval
@@ -83,6 +84,7 @@ def participants_table(study: Study) -> list[dict]:
                 "assigned": len(assignments),
                 "abandoned": sum(a.abandoned for a in assignments),
                 "short": short_matches(participant),
+                "completion_code": completion_code(participant) if study.per_participant_codes else "",
                 "attention_failed": attention_failed(study.questions, participant.answers.get("questions", {})),
             }
         )
@@ -328,6 +330,10 @@ def protocol(study: Study) -> dict:
         "design": study.design,
         "games_per_opponent": study.games_per_opponent,
         "order": study.order,
+        "blind_opponents": study.blind_opponents,
+        "focused": study.focused,
+        "void_after_s": study.void_after_s,
+        "per_participant_codes": study.per_participant_codes,
         "move_time_limit_s": study.move_time_limit_s,
         "min_plies": study.min_plies,
         "min_seconds": study.min_seconds,

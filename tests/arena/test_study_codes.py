@@ -42,6 +42,8 @@ def test_each_participant_gets_their_own_code_and_the_redirect_passes_the_id_bac
         for r in map(json.loads, staff.get("/studies/two-games/export.jsonl").content.split(b"\n")[:-1])
     }
     assert records[one.code]["completion_code"] == code
+    row = staff.get("/studies/two-games/results/").content.decode().split(f'id="participant-{one.code}-row"')[1]
+    assert f"<code>{code}</code>" in row.split("</tr>")[0]  # the researcher sees the code to check it
     assert "SONA" not in staff.get("/studies/two-games/export.csv").content.decode()  # the id stays in the session
 
 

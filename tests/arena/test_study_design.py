@@ -110,6 +110,7 @@ def test_blinded_opponents_are_named_by_their_label_on_every_page_the_participan
     # The researcher sees who played.
     assert "Tic-tac-toe Lv0" in staff.get(f"/matches/{match.pk}/").content.decode()
     assert "tic-tac-toe-lv0" in staff.get("/studies/two-games/export/matches.csv").content.decode()
+    assert staff.get("/studies/two-games/export.json").json()["blind_opponents"] is True  # for the methods
 
 
 def test_unblinded_studies_name_the_opponent():
