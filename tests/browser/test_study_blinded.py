@@ -30,7 +30,7 @@ study_save(consent_text="Play one game; the opponent stays anonymous.", slug="bl
 CODES = """
 import json
 from arena.studies.models import Participant
-from arena.studies.services import completion_code
+from arena.studies.codes import completion_code
 print(json.dumps({p.code: completion_code(p) for p in Participant.objects.filter(study__slug="blind-study")}))
 """
 
