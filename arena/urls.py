@@ -42,6 +42,7 @@ urlpatterns = [
     path("studies/<slug:slug>/", studies.study_entry, name="study-entry"),
     path("studies/<slug:slug>/questionnaire/", studies.study_questionnaire, name="study-questionnaire"),
     path("studies/<slug:slug>/next/", studies.study_next, name="study-next"),
+    path("studies/<slug:slug>/after/", studies.study_after, name="study-after"),
     path("studies/<slug:slug>/withdraw/", studies.study_withdraw, name="study-withdraw"),
     path("studies/<slug:slug>/edit/", studies.study_edit, name="study-edit"),
     path("studies/<slug:slug>/results/", studies.study_results, name="study-results"),
@@ -49,7 +50,9 @@ urlpatterns = [
     path(
         "studies/<slug:slug>/participants/<str:code>/exclude/", studies.participant_exclude_view, name="study-exclude"
     ),
+    path("studies/<slug:slug>/participants/delete/", studies.participant_delete_view, name="study-delete"),
     path("studies/<slug:slug>/export.<str:fmt>", studies.study_export, name="study-export"),
+    path("studies/<slug:slug>/export/<str:table>.<str:fmt>", studies.study_table, name="study-table"),
     path("api/v1/", api.urls),
     path("", include("ratings.urls")),
     path(

@@ -284,6 +284,7 @@ def play_match(request: HttpRequest, pk: int) -> HttpResponse:
     person = current_person(request)
     match = get_object_or_404(matches_visible_to(Viewer.of_person(person, staff=request.user.is_staff)), pk=pk)
     context = {"match": match, "live": live_match_html(match, person), "game": get_game(match.game)}
+    context["focused"] = match.record.get("focused", False)  # a focused study's match: no site navigation
     return render(request, "arena/play.html", context)
 
 

@@ -12,6 +12,7 @@ from uuid import UUID
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
+from django.utils.html import format_html
 
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.pages.boards import PYTHON_BOARDS
@@ -91,6 +92,25 @@ def current_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def blinded(match: Match, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`seats` as a blinded study's participant sees them: each opponent by its label ("Opponent A", the match
+    record's `seat_labels`), with no name, kind or link that would say who or what plays; the participant's own
+    seat unlinked too (its page lists the opponents)."""
+    labels = match.record.get("seat_labels")
+    if not labels:
+        return seats
+    return [
+        {**seat, "agent": Agent(pk=seat["agent"].pk, slug="", name=label, kind=""), "link": _label_html(label)}
+        if (label := labels.get(str(seat["index"])))
+        else {**seat, "link": _label_html(seat["agent"].name)}
+        for seat in seats
+    ]
+
+
+def _label_html(label: str) -> str:
+    return format_html('<span class="agent agent-blinded">{}</span>', label)
+
+
 def _guest(agent: Agent) -> bool:
     return agent.kind == Agent.Kind.HUMAN and agent.user_id is None
 
@@ -112,7 +132,7 @@ def live_panel_context(
     """What the live panel shows one viewer (arena.pages.live_panel draws it; a game's controls template reads it)."""
     game = get_game(match.game)
     state = game.from_json(match.state)
-    seats = current_names(seats or live_seats(match))
+    seats = blinded(match, current_names(seats or live_seats(match)))
     mine = [seat["index"] for seat in seats if viewer is not None and seat["agent"].pk == viewer.pk]
     shown = MatchView.for_seats(match, mine)
     scores = shown.scores or [None] * len(game.seat_names)
@@ -219,8 +239,13 @@ def replay_html(shown: MatchView, ply: int, user) -> str:
     decisions = match.decisions.select_related("match").filter(ply__gte=stops[step - 1] if step else 0, ply__lt=ply)
     decisions = decisions.order_by("ply")
     listed = {move["ply"]: move for group in groups for move in group["moves"]}
-    agents = [seat["agent"] for seat in live_seats(match)]
+    seats = live_seats(match) if user.is_staff else blinded(match, live_seats(match))
+    agents = [seat["agent"] for seat in seats]
     traced = [_traced(shown, decision, user, agents) | {"move": listed[decision.ply]} for decision in decisions]
+    labelled = set() if user.is_staff else {int(seat) for seat in match.record.get("seat_labels", {})}
+    for entry in traced:  # a blinded opponent's prompts and replies would say what it is
+        if entry["decision"].seat in labelled:
+            entry["attempts"] = []
     context = {
         "match": match,
         "game": game,

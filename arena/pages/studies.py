@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 from django.contrib import messages
@@ -15,25 +13,35 @@ from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
 from arena.pages.study_forms import QuestionnaireForm, StudyForm, study_initial
 from arena.record.services import ServiceError
-from arena.studies import selectors
+from arena.studies import exports, selectors
+from arena.studies.codes import (
+    completion_code,
+    participant_by_any_code,
+    participant_by_withdrawal,
+    redirect_for,
+    withdrawal_code,
+)
 from arena.studies.models import Participant, Study
+from arena.studies.questions import asked
 from arena.studies.services import (
     assignment_start,
     participant_answer,
-    participant_by_withdrawal,
+    participant_answer_after,
     participant_exclude,
     participant_include,
     participant_join,
     participant_progress,
     participant_seen,
     participant_withdraw,
+    post_pending,
     study_open_set,
     study_save,
-    withdrawal_code,
 )
 from games import get_game
 
 SESSION_KEY = "study_participants"
+#: The id each participant arrived with (`?pid=`), per study, kept in their session only, for the redirect URL.
+PID_SESSION_KEY = "study_pids"
 
 
 def _staff_only(request: HttpRequest) -> None:
@@ -42,9 +50,13 @@ def _staff_only(request: HttpRequest) -> None:
         raise Http404("No such page.")
 
 
-def _remember(request: HttpRequest, participant: Participant) -> None:
-    """This browser is this participant: their study code, and their guest seat for the live pages."""
-    request.session[SESSION_KEY] = {**request.session.get(SESSION_KEY, {}), participant.study.slug: participant.code}
+def _remember(request: HttpRequest, participant: Participant, pid: str) -> None:
+    """This browser is this participant: their study code, the id they came with (passed back to the recruiting
+    platform by the redirect URL, never stored in the study's record) and their guest seat for the live pages."""
+    slug = participant.study.slug
+    request.session[SESSION_KEY] = {**request.session.get(SESSION_KEY, {}), slug: participant.code}
+    if pid:
+        request.session[PID_SESSION_KEY] = {**request.session.get(PID_SESSION_KEY, {}), slug: pid}
     if participant.agent is not None and not request.user.is_authenticated:
         request.session["guest_agent"] = participant.agent.slug
 
@@ -65,7 +77,12 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
     if participant is None:
         if not study.is_open:
             return render(request, "studies/study_closed.html", {"study": study})
-        context = {"study": study, "consent": study.consent(), "pid": request.GET.get("pid", "")}
+        context = {
+            "study": study,
+            "consent": study.consent(),
+            "pid": request.GET.get("pid", ""),
+            "focused": study.focused,
+        }
         return render(request, "studies/study_consent.html", context)
     participant_seen(participant=participant)
     if not participant.answered:
@@ -77,17 +94,27 @@ def study_entry(request: HttpRequest, slug: str) -> HttpResponse:
         rules = get_game(assignment.game)
         assignment.game_name = rules.name
         assignment.seat_name = rules.seat_names[assignment.seat] if assignment.seat < len(rules.seat_names) else ""
+        assignment.opponent_name = (
+            study.opponent_label(assignment.game, assignment.opponent.slug)
+            if study.blind_opponents
+            else assignment.opponent.name
+        )
     if current is not None:
         current = next(a for a in assignments if a.pk == current.pk)
     context = {
         "study": study,
+        "focused": study.focused,
         "participant": participant,
         "assignments": assignments,
         "current": current,
         "withdrawal_code": withdrawal_code(participant),
         "games": [get_game(slug) for slug in participant.game_order],
         "incomplete": selectors.participant_status(participant) == "incomplete",
+        "completion_code": completion_code(participant),
+        "redirect_url": redirect_for(participant, request.session.get(PID_SESSION_KEY, {}).get(study.slug, "")),
     }
+    if current is None and participant.excluded_at is None and post_pending(participant):
+        return redirect("study-after", slug=study.slug)
     if current is None or participant.excluded_at is not None:
         return render(request, "studies/study_thanks.html", context)
     return render(request, "studies/study_participant.html", context)
@@ -103,15 +130,14 @@ def _consent_answer(request: HttpRequest, study: Study) -> HttpResponse:
         return refusal(
             request, status=429, message="Too many people joined from here; wait a moment.", retry_after=wait
         )
+    pid = request.POST.get("pid", "").strip()[:200]
     try:
         version = int(request.POST.get("consent_version", ""))
-        participant = participant_join(
-            study=study, consent_version=version, external_id=request.POST.get("pid", "").strip()[:200]
-        )
+        participant = participant_join(study=study, consent_version=version, external_id=pid)
     except (ValueError, ServiceError) as error:
         message = str(error) if isinstance(error, ServiceError) else "Please accept the consent text shown."
         return refusal(request, status=409, message=message)
-    _remember(request, participant)
+    _remember(request, participant, pid)
     return redirect("study-entry", slug=study.slug)
 
 
@@ -120,12 +146,35 @@ def study_questionnaire(request: HttpRequest, slug: str) -> HttpResponse:
     participant = _participant(request, study)
     if participant is None:
         return redirect("study-entry", slug=study.slug)
-    games = [(game, get_game(game).name) for game in study.games()]
-    form = QuestionnaireForm(request.POST or None, games=games)
+    games = [(game, get_game(game).name) for game in study.games()] if study.questionnaire else []
+    form = QuestionnaireForm(request.POST or None, games=games, questions=asked(study.questions, "pre"))
     if request.method == "POST" and form.is_valid():
-        participant_answer(participant=participant, experience=form.cleaned_data)
-        return redirect("study-entry", slug=study.slug)
-    return render(request, "studies/study_questionnaire.html", {"study": study, "form": form})
+        try:
+            participant_answer(participant=participant, experience=form.experience(), answers=form.answers())
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("study-entry", slug=study.slug)
+    context = {"study": study, "form": form, "focused": study.focused, "heading": "Before you play"}
+    return render(request, "studies/study_questionnaire.html", context)
+
+
+def study_after(request: HttpRequest, slug: str) -> HttpResponse:
+    """The study's "post" questions, once every assigned match has ended."""
+    study = get_object_or_404(Study, slug=slug)
+    participant = _participant(request, study)
+    if participant is None or not post_pending(participant) or participant_progress(participant=participant):
+        return redirect("study-entry", slug=study.slug)  # nobody's, answered, or matches still to play
+    form = QuestionnaireForm(request.POST or None, games=[], questions=asked(study.questions, "post"))
+    if request.method == "POST" and form.is_valid():
+        try:
+            participant_answer_after(participant=participant, answers=form.answers())
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("study-entry", slug=study.slug)
+    context = {"study": study, "form": form, "focused": study.focused, "heading": "A few questions to finish"}
+    return render(request, "studies/study_questionnaire.html", context)
 
 
 @require_POST
@@ -157,14 +206,20 @@ def study_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             participant_withdraw(participant=participant)
             request.session.pop("guest_agent", None)
-            request.session[SESSION_KEY] = {
-                k: v for k, v in request.session.get(SESSION_KEY, {}).items() if k != study.slug
-            }
+            for key in (SESSION_KEY, PID_SESSION_KEY):
+                request.session[key] = {k: v for k, v in request.session.get(key, {}).items() if k != study.slug}
             done = True
-    return render(request, "studies/study_withdraw.html", {"study": study, "done": done})
+    return render(request, "studies/study_withdraw.html", {"study": study, "done": done, "focused": study.focused})
 
 
 # The researcher's pages (staff).
+
+
+def _up_to_date(study: Study) -> Study:
+    """The study with its participants' progress brought up to date (matches that ended since their last visit)."""
+    for participant in study.participants.filter(completed_at__isnull=True, agent__isnull=False):
+        participant_progress(participant=participant)
+    return study
 
 
 def study_list(request: HttpRequest) -> HttpResponse:
@@ -198,11 +253,9 @@ def study_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 
 def study_results(request: HttpRequest, slug: str) -> HttpResponse:
     _staff_only(request)
-    study = get_object_or_404(Study, slug=slug)
-    for participant in study.participants.filter(completed_at__isnull=True, agent__isnull=False):
-        participant_progress(participant=participant)  # matches that ended since the participant's last visit
+    study = _up_to_date(get_object_or_404(Study, slug=slug))
     table = selectors.participants_table(study)
-    counts = {status: sum(1 for r in table if r["status"] == status) for status in selectors.STATUSES}
+    counts = selectors.participant_counts(study, table)
     context = {
         "study": study,
         "participants": table,
@@ -238,53 +291,52 @@ def participant_exclude_view(request: HttpRequest, slug: str, code: str) -> Http
     return redirect("study-results", slug=slug)
 
 
-def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+@require_POST
+def participant_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Delete a participant's record at their request, named by any code the researcher sees (as a withdrawal)."""
     _staff_only(request)
-    if fmt not in ("jsonl", "csv", "json"):
-        raise Http404("Exports are .jsonl, .csv or .json.")
     study = get_object_or_404(Study, slug=slug)
+    participant = participant_by_any_code(study=study, code=request.POST.get("code", ""))
+    if participant is None:
+        messages.error(request, "No participant of this study has that code; nothing was deleted.")
+    else:
+        participant_withdraw(participant=participant)
+        messages.success(request, f"Deleted participant {participant.code}'s record (counted as withdrawn).")
+    return redirect("study-results", slug=study.slug)
+
+
+def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """The protocol and aggregate results (`export.json`), or the per-participant table (`export.csv`, `.jsonl`)."""
+    _staff_only(request)
     if fmt == "json":  # the protocol and the aggregate results, nothing per participant
+        study = _up_to_date(get_object_or_404(Study, slug=slug))
         response = HttpResponse(json.dumps(selectors.protocol(study), indent=2), content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.json"'
         return response
-    records = selectors.export_rows(study)
-    if fmt == "jsonl":
-        body = "".join(json.dumps(record, sort_keys=True) + "\n" for record in records)
-        response = HttpResponse(body, content_type="application/x-ndjson")
+    if fmt == "jsonl":  # one record per participant, their matches nested
+        study = _up_to_date(get_object_or_404(Study, slug=slug))
+        records = exports.participant_records(study)
+        response = HttpResponse(exports.as_jsonl(records), content_type="application/x-ndjson")
+        response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.jsonl"'
+        return response
+    return study_table(request, slug, "participants", fmt)
+
+
+def study_table(request: HttpRequest, slug: str, table: str, fmt: str) -> HttpResponse:
+    """One of the study's tables (participants, matches, decisions) as CSV or JSON lines."""
+    _staff_only(request)
+    if table not in exports.TABLES or fmt not in ("csv", "jsonl"):
+        raise Http404("Study tables are participants, matches, decisions or answers, as .csv or .jsonl.")
+    study = _up_to_date(get_object_or_404(Study, slug=slug))
+    rows = {
+        "participants": exports.participant_rows,
+        "matches": exports.match_rows,
+        "decisions": exports.decision_rows,
+        "answers": exports.answer_rows,
+    }[table](study)
+    if fmt == "csv":
+        response = HttpResponse(exports.as_csv(rows, exports.TABLES[table]), content_type="text/csv")
     else:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
-        writer.writeheader()
-        for record in records:
-            answers = record["answers"].get("experience", {})
-            for match in record["matches"]:
-                writer.writerow(
-                    {k: record[k] for k in CSV_COLUMNS if k in record}
-                    | {k: match[k] for k in CSV_COLUMNS if k in match}
-                    | {"experience": answers.get(match["game"], "")}
-                )
-        response = HttpResponse(out.getvalue(), content_type="text/csv")
-    response["Content-Disposition"] = f'attachment; filename="study-{study.slug}.{fmt}"'
+        response = HttpResponse(exports.as_jsonl(rows), content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="study-{study.slug}-{table}.{fmt}"'
     return response
-
-
-#: The CSV export: one row per assigned match.
-CSV_COLUMNS = (
-    "study",
-    "participant",
-    "status",
-    "consent_version",
-    "excluded",
-    "exclusion_reason",
-    "experience",
-    "position",
-    "game",
-    "opponent",
-    "seat",
-    "match_id",
-    "match_uid",
-    "score",
-    "termination",
-    "abandoned",
-    "short",
-)

@@ -32,7 +32,14 @@ from arena.pages.forms import (
 from arena.pages.people import current_person, page_viewer
 from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
-from arena.pages.rendering import annotations_html, board_html, live_seats, replay_html, tournament_progress_html
+from arena.pages.rendering import (
+    annotations_html,
+    blinded,
+    board_html,
+    live_seats,
+    replay_html,
+    tournament_progress_html,
+)
 from arena.pages.results import result_text
 from arena.record.agents import agent_create, agent_update, public_config
 from arena.record.annotations import annotation_agreement, annotation_delete, annotation_list, annotation_save
@@ -290,14 +297,24 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = page_viewer(request)
     match = get_object_or_404(match_list(viewer), pk=pk)
     shown = MatchView.for_viewer(match, viewer)
+    seats = _seats_shown_to(request, match)
     context = {
         "match": match,
         "game": shown.game,
         "shown": shown,
-        "result": result_text(shown.termination, live_seats(match), shown.scores) if shown.termination else "",
+        "seats": seats,
+        # A blinded study's participant sees labels, not the seats' agents, and not the record naming them.
+        "blind": bool(match.record.get("seat_labels")) and not request.user.is_staff,
+        "result": result_text(shown.termination, seats, shown.scores) if shown.termination else "",
         "replay": replay_html(shown, _requested_ply(request, match), request.user),
+        "focused": match.record.get("focused", False) and not request.user.is_staff,
     }
     return render(request, "arena/match_detail.html", context)
+
+
+def _seats_shown_to(request: HttpRequest, match: Match) -> list[dict]:
+    """The match's seats, a blinded study's opponents by their labels for anyone but staff."""
+    return live_seats(match) if request.user.is_staff else blinded(match, live_seats(match))
 
 
 def match_replay_fragment(request: HttpRequest, pk: int) -> HttpResponse:

@@ -164,11 +164,13 @@ def person_match_create(
     seat: int | None,
     move_time_limit_s: int | None = None,
     variant: str = "",
+    options: dict | None = None,
 ) -> Match:
-    """A person against a bot or a model, the person in `seat` (None: drawn at random)."""
+    """A person against a bot or a model, the person in `seat` (None: drawn at random); `options` are the game's
+    own (a study's hand count), over the variant's."""
     if person.kind != Agent.Kind.HUMAN:
         raise ServiceError("Only a person can start a match from the lobby.")
-    options = variant_options(game, variant)
+    options = {**variant_options(game, variant), **(options or {})}
     agents = _seat_order(person, opponent, seat, get_game(game).num_players, random.SystemRandom())
     policies = {"move_time_limit_s": move_time_limit_s} if move_time_limit_s else {}
     return match_create(game=game, agents=agents, options=options, policies=policies)

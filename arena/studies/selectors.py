@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
 from arena.studies.bootstrap import Rows, interval, participant_draws, pooled_rating, resample_ratings
+from arena.studies.codes import completion_code
 from arena.studies.models import ENDED, Assignment, Participant, Study
+from arena.studies.questions import attention_failed
 from ratings.maths.metrics import wilson_interval
 from ratings.rated_matches import _final_state, match_rated
 
@@ -27,7 +29,7 @@ STATUSES = ("started", "completed", "incomplete", "dropped", "excluded")
 def short(study: Study, assignment: Assignment) -> bool:
     """The assignment's match is over and fell short of the study's minimum plies or seconds."""
     match = assignment.match
-    return match is not None and match.status in ENDED and not study.played_enough(match)
+    return match is not None and match.status in ENDED and not assignment.void() and not study.played_enough(match)
 
 
 def short_matches(participant: Participant) -> int:
@@ -62,6 +64,12 @@ def is_study_seat(agent: Agent) -> bool:
     )
 
 
+def participant_counts(study: Study, table: list[dict]) -> dict[str, int]:
+    """Attrition: how many joined (withdrawn included), then how many are in each status, and how many withdrew."""
+    counts = {status: sum(1 for r in table if r["status"] == status) for status in STATUSES}
+    return {"joined": len(table) + study.withdrawn} | counts | {"withdrawn": study.withdrawn}
+
+
 def participants_table(study: Study) -> list[dict]:
     now = timezone.now()
     rows = []
@@ -76,16 +84,27 @@ def participants_table(study: Study) -> list[dict]:
                 "assigned": len(assignments),
                 "abandoned": sum(a.abandoned for a in assignments),
                 "short": short_matches(participant),
+                "completion_code": completion_code(participant) if study.per_participant_codes else "",
+                "attention_failed": attention_failed(study.questions, participant.answers.get("questions", {})),
             }
         )
     return rows
 
 
-def _score(assignment) -> float | None:
+def participant_score(assignment) -> float | None:
+    """The participant's score in the assignment's match (1, 0.5, 0), or None until it has finished."""
     match = assignment.match
     if match is None or match.status != Match.Status.FINISHED or not match.scores:
         return None
     return float(match.scores[assignment.seat])
+
+
+def share_interval(study: Study, points: float, n: int, people: int) -> dict:
+    """Score share over n matches of `people` participants, with its 95% Wilson interval, or none ("too few
+    participants") below the study's minimum n: a handful of people says little of people in general."""
+    too_few = people < study.min_n
+    low, high = (None, None) if too_few else wilson_interval(points, n)
+    return {"share": points / n if n else None, "low": low, "high": high, "people": people, "too_few": too_few}
 
 
 def included(study: Study):
@@ -105,7 +124,7 @@ def results_by_opponent(study: Study) -> list[dict]:
                 {"game": assignment.game, "opponent": assignment.opponent, "n": 0, "points": 0.0, "people": set()}
                 | {"wins": 0, "draws": 0, "losses": 0},
             )
-            score = _score(assignment)
+            score = participant_score(assignment)
             if score is None:
                 continue
             cell["n"] += 1
@@ -115,9 +134,7 @@ def results_by_opponent(study: Study) -> list[dict]:
     order = {block["game"]: (i, block["opponents"]) for i, block in enumerate(study.design)}
     table = []
     for cell in sorted(cells.values(), key=lambda c: (order[c["game"]][0], c["opponent"].slug)):
-        low, high = wilson_interval(cell["points"], cell["n"])
-        share = cell["points"] / cell["n"] if cell["n"] else None
-        table.append(cell | {"share": share, "low": low, "high": high, "people": len(cell["people"])})
+        table.append(cell | share_interval(study, cell["points"], cell["n"], len(cell["people"])))
     return table
 
 
@@ -130,7 +147,7 @@ def results_by_experience(study: Study) -> list[dict]:
         for assignment in participant.assignments.all():
             level = experience.get(assignment.game, "not asked")
             cell = cells.setdefault((assignment.game, level), {"n": 0, "points": 0.0, "people": set()})
-            if (score := _score(assignment)) is not None:
+            if (score := participant_score(assignment)) is not None:
                 cell["n"] += 1
                 cell["points"] += score
                 cell["people"].add(participant.pk)
@@ -138,11 +155,9 @@ def results_by_experience(study: Study) -> list[dict]:
     order = {game: i for i, game in enumerate(study.games())}
     table = []
     for (game, level), cell in sorted(cells.items(), key=lambda kv: (order[kv[0][0]], levels.index(kv[0][1]))):
-        low, high = wilson_interval(cell["points"], cell["n"])
-        share = cell["points"] / cell["n"] if cell["n"] else None
         table.append(
-            {"game": game, "experience": level, "n": cell["n"], "people": len(cell["people"])}
-            | {"share": share, "low": low, "high": high}
+            {"game": game, "experience": level, "n": cell["n"]}
+            | share_interval(study, cell["points"], cell["n"], len(cell["people"]))
         )
     return table
 
@@ -153,7 +168,7 @@ def score_shares(study: Study) -> dict[str, dict]:
     cells: dict[str, dict] = {}
     for participant in included(study).prefetch_related("assignments__match"):
         for assignment in participant.assignments.all():
-            if (score := _score(assignment)) is None:
+            if (score := participant_score(assignment)) is None:
                 continue
             cell = cells.setdefault(assignment.game, {"points": 0.0, "matches": 0, "people": set()})
             cell["points"] += score
@@ -244,7 +259,7 @@ def baseline(study: Study, games: list[str], *, rounds: int = STUDY_BOOTSTRAP_RO
     mine = rows.participant >= 0
     people = np.unique(rows.participant[mine])
     result = {"games": games, "participants": int(people.size), "matches": 0, "rating": None, "lower": None}
-    result |= {"upper": None, "unbounded": False}
+    result |= {"upper": None, "unbounded": False, "too_few": people.size < study.min_n}
     if pooled < 0 or not people.size:
         return result
     # Participants with no finished match here take no part: resample those who played.
@@ -254,6 +269,8 @@ def baseline(study: Study, games: list[str], *, rounds: int = STUDY_BOOTSTRAP_RO
         rows.a, rows.b, rows.score_a, rows.weight, rows.first_mover, np.where(mine, remap[rows.participant.clip(0)], -1)
     )
     rating = pooled_rating(rows, n_agents=n_agents, pooled=pooled, anchors=anchors)
+    if result["too_few"]:  # no interval below the study's minimum n
+        return result | {"matches": int(mine.sum()), "rating": _finite(rating), "unbounded": not math.isfinite(rating)}
     counts = participant_draws(int(people.size), rounds, np.random.default_rng(seed))
     low, high = interval(resample_ratings(rows, n_agents=n_agents, pooled=pooled, anchors=anchors, counts=counts))
     return result | {
@@ -270,48 +287,6 @@ def baselines(study: Study) -> list[dict]:
     games = study.games()
     per_game = [baseline(study, [game]) for game in games]
     return per_game + ([baseline(study, games)] if len(games) > 1 else [])
-
-
-def export_rows(study: Study) -> list[dict]:
-    """One record per participant: pseudonymous code, status, consent version, answers, order and matches.
-    Never the outside id (only its keyed hash is stored, and that is not exported either)."""
-    records = []
-    now = timezone.now()
-    participants = study.participants.select_related("consent").prefetch_related(
-        "assignments__match", "assignments__opponent"
-    )
-    for participant in participants:
-        records.append(
-            {
-                "study": study.slug,
-                "participant": participant.code,
-                "status": participant_status(participant, now),
-                "consent_version": participant.consent.version,
-                "answers": participant.answers,
-                "game_order": participant.game_order,
-                "started_at": participant.started_at.isoformat(),
-                "completed_at": participant.completed_at and participant.completed_at.isoformat(),
-                "excluded": participant.excluded_at is not None,
-                "exclusion_reason": participant.exclusion_reason,
-                "matches": [
-                    {
-                        "position": a.position,
-                        "game": a.game,
-                        "opponent": a.opponent.slug,
-                        "seat": a.seat,
-                        "match_id": a.match_id,
-                        "match_uid": str(a.match.uid) if a.match else None,
-                        "status": a.match.status if a.match else "not started",
-                        "score": _score(a),
-                        "termination": a.match.termination if a.match else "",
-                        "abandoned": a.abandoned,
-                        "short": short(study, a),
-                    }
-                    for a in participant.assignments.all()
-                ],
-            }
-        )
-    return records
 
 
 #: Seconds a study baseline shown beside a leaderboard is reused (each computation refits the game's graph
@@ -355,16 +330,22 @@ def protocol(study: Study) -> dict:
         "design": study.design,
         "games_per_opponent": study.games_per_opponent,
         "order": study.order,
+        "blind_opponents": study.blind_opponents,
+        "focused": study.focused,
+        "void_after_s": study.void_after_s,
+        "per_participant_codes": study.per_participant_codes,
         "move_time_limit_s": study.move_time_limit_s,
         "min_plies": study.min_plies,
         "min_seconds": study.min_seconds,
         "questionnaire": study.questionnaire,
+        "questions": study.questions,
         "max_participants": study.max_participants,
         "consents": [
             {"version": c.version, "text": c.text, "created_at": c.created_at.isoformat()}
             for c in study.consents.order_by("version")
         ],
-        "participants": {status: sum(1 for r in table if r["status"] == status) for status in STATUSES},
+        "min_n": study.min_n,
+        "participants": participant_counts(study, table),
         "results": [
             {
                 "game": r["game"],
@@ -375,12 +356,13 @@ def protocol(study: Study) -> dict:
                 "draws": r["draws"],
                 "losses": r["losses"],
                 "score_share": r["share"],
-                "wilson_95": [r["low"], r["high"]],
+                "wilson_95": None if r["too_few"] else [r["low"], r["high"]],
             }
             for r in results_by_opponent(study)
         ],
         "results_by_experience": [
-            {k: r[k] for k in ("game", "experience", "n", "people", "share")} | {"wilson_95": [r["low"], r["high"]]}
+            {k: r[k] for k in ("game", "experience", "n", "people", "share")}
+            | {"wilson_95": None if r["too_few"] else [r["low"], r["high"]]}
             for r in results_by_experience(study)
         ],
         "baselines": baselines(study),

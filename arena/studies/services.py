@@ -1,37 +1,34 @@
-"""The only writers of studies: set-up, joining, answers, starting assigned matches, progress, exclusion, withdrawal."""
+"""The only writers of studies: set-up, joining, answers, starting assigned matches, progress (void matches
+included), exclusion, withdrawal and erasure."""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import random
 import secrets
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.text import slugify
 
 from arena.models import Agent, Match
 from arena.record.agents import agent_create
 from arena.record.people import person_match_create, person_resign
-from arena.record.services import ServiceError
-from arena.studies.design import game_order, plan
+from arena.record.services import ServiceError, match_abort
+from arena.studies.codes import keyed_hash, redirect_url_check
+from arena.studies.design import conditions, plan
 from arena.studies.models import ENDED, Assignment, Participant, Study, StudyConsent
+from arena.studies.questions import answers_check, asked, questions_check
 from games import UnknownGame, get_game
 
 #: Most games and opponents a study may list, and matches per participant: a participant's session stays short.
 MAX_GAMES = 8
 MAX_MATCHES_PER_PARTICIPANT = 40
-
-
-def keyed_hash(study: Study, value: str) -> str:
-    """HMAC-SHA256 with the site's secret key, per study: the raw value is never stored, and the same outside id
-    gives unrelated hashes in two studies."""
-    message = f"{study.slug}\n{value}".encode()
-    return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()
+#: How often a match voided because the opponent stalled is replayed; after that the assignment ends void.
+MAX_REPLAYS = 2
+#: The bounds of a time per move, study-wide or per game (as the lobby's).
+MIN_MOVE_TIME_S, MAX_MOVE_TIME_S = 5, 3600
 
 
 def design_check(design: list[dict], games_per_opponent: int) -> None:
@@ -57,9 +54,25 @@ def design_check(design: list[dict], games_per_opponent: int) -> None:
                 raise ServiceError(f"There is no active bot or model {slug!r}.")
             if agent.game and agent.game != block["game"]:
                 raise ServiceError(f"{slug} plays {agent.game}, not {block['game']}.")
+        options_check(block)
         total += len(block["opponents"]) * games_per_opponent
     if total > MAX_MATCHES_PER_PARTICIPANT:
         raise ServiceError(f"That is {total} matches per participant; at most {MAX_MATCHES_PER_PARTICIPANT}.")
+
+
+def options_check(block: dict) -> None:
+    """ServiceError unless the block's game options start a game and its time per move is within bounds."""
+    rules = get_game(block["game"])
+    try:
+        rules.initial_state(seed=0, **block.get("options", {}))
+    except (ValueError, TypeError) as error:
+        raise ServiceError(f"{block['game']}: {error}") from None
+    limit = block.get("move_time_limit_s")
+    if limit is not None and not (isinstance(limit, int) and MIN_MOVE_TIME_S <= limit <= MAX_MOVE_TIME_S):
+        raise ServiceError(
+            f"{block['game']}: the time per move is a whole number of seconds from {MIN_MOVE_TIME_S} to "
+            f"{MAX_MOVE_TIME_S}."
+        )
 
 
 @transaction.atomic
@@ -70,12 +83,17 @@ def study_save(*, study: Study | None = None, consent_text: str, created_by=None
     if not consent_text:
         raise ServiceError("A study needs a consent text.")
     design_check(fields["design"], fields["games_per_opponent"])
+    redirect_url_check(fields.get("redirect_url", ""))
+    questions_check(fields.get("questions", []))
     if study is None:
         study = Study(created_by=created_by, **fields)
     else:
         joined = study.participants.exists()
-        if joined and (fields["design"] != study.design or fields["games_per_opponent"] != study.games_per_opponent):
-            raise ServiceError("People have joined: the games and opponents are fixed now; start a new study.")
+        fixed = ("design", "games_per_opponent", "questions")
+        if joined and any(fields.get(name, getattr(study, name)) != getattr(study, name) for name in fixed):
+            raise ServiceError(
+                "People have joined: the games, opponents and questions are fixed now; start a new study."
+            )
         for name, value in fields.items():
             setattr(study, name, value)
     study.save()
@@ -117,7 +135,9 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
     agent = agent_create(  # slugify: a study's slug may hold "--", which agents' slugs keep for evaluations
         slug=slugify(f"study-{study.slug[:40]}-{code}"), name=code, kind=Agent.Kind.HUMAN, config={}, is_active=False
     )
-    order = game_order(study.games(), study.order, number, random.SystemRandom())
+    seed = secrets.randbits(63) if study.order == Study.Order.RANDOM else None
+    sequence = conditions(study.design, study.order, number, random.Random(seed))
+    order = list(dict.fromkeys(game for game, _ in sequence))  # the games by first appearance
     participant = Participant.objects.create(
         study=study,
         code=code,
@@ -125,12 +145,13 @@ def participant_join(*, study: Study, consent_version: int, external_id: str = "
         external_id_hash=external_hash,
         consent=consent,
         agent=agent,
-        answered=not study.questionnaire,
+        answered=not (study.questionnaire or asked(study.questions, "pre")),
         game_order=order,
+        order_seed=seed,
     )
     seats = {game: get_game(game).num_players for game in order}
     opponents = {a.slug: a for a in Agent.objects.filter(slug__in={s for b in study.design for s in b["opponents"]})}
-    planned = plan(study.design, order, study.games_per_opponent, number, seats)
+    planned = plan(sequence, study.games_per_opponent, number, seats)
     Assignment.objects.bulk_create(
         Assignment(participant=participant, position=i, game=p.game, opponent=opponents[p.opponent], seat=p.seat)
         for i, p in enumerate(planned)
@@ -142,14 +163,41 @@ EXPERIENCE = ("none", "some", "expert")
 
 
 @transaction.atomic
-def participant_answer(*, participant: Participant, experience: dict[str, str]) -> Participant:
-    """Store the questionnaire: the participant's experience with each of the study's games."""
-    games = participant.study.games()
-    if set(experience) != set(games) or any(v not in EXPERIENCE for v in experience.values()):
-        raise ServiceError("Answer the question for every game: none, some or expert.")
-    participant.answers = {"experience": {game: experience[game] for game in games}}
+def participant_answer(
+    *, participant: Participant, experience: dict[str, str], answers: dict[str, str] | None = None
+) -> Participant:
+    """Store what is asked before the first match: the participant's experience with each of the study's games
+    (with the questionnaire) and the answers to the study's own "pre" questions."""
+    study = participant.study
+    games = study.games()
+    stored = {}
+    if study.questionnaire:
+        if set(experience) != set(games) or any(v not in EXPERIENCE for v in experience.values()):
+            raise ServiceError("Answer the question for every game: none, some or expert.")
+        stored["experience"] = {game: experience[game] for game in games}
+    if pre := asked(study.questions, "pre"):
+        stored["questions"] = answers_check(pre, answers or {})
+    participant.answers = stored
     participant.answered = True
     participant.save(update_fields=["answers", "answered"])
+    return participant
+
+
+def post_pending(participant: Participant) -> bool:
+    """Whether the study asks "post" questions this participant has not answered yet."""
+    answered = participant.answers.get("questions", {})
+    return any(q["id"] not in answered for q in asked(participant.study.questions, "post"))
+
+
+@transaction.atomic
+def participant_answer_after(*, participant: Participant, answers: dict[str, str]) -> Participant:
+    """Store the answers to the study's "post" questions, asked once every assigned match has ended."""
+    if participant_progress(participant=participant) is not None:
+        raise ServiceError("These questions come after your last match.")
+    participant.refresh_from_db()
+    post = answers_check(asked(participant.study.questions, "post"), answers)
+    participant.answers = {**participant.answers, "questions": {**participant.answers.get("questions", {}), **post}}
+    participant.save(update_fields=["answers"])
     return participant
 
 
@@ -161,6 +209,8 @@ def participant_progress(*, participant: Participant) -> Assignment | None:
     now = timezone.now()
     current = None
     for assignment in participant.assignments.select_related("match"):
+        if stalled(participant.study, assignment, now):
+            assignment_void(assignment=assignment)
         match = assignment.match
         if match is not None and match.status in ENDED:
             if match.termination.startswith("abandoned") and not assignment.abandoned:
@@ -173,6 +223,34 @@ def participant_progress(*, participant: Participant) -> Assignment | None:
         participant.completed_at = now
         participant.save(update_fields=["completed_at"])
     return current
+
+
+def stalled(study: Study, assignment: Assignment, now) -> bool:
+    """Whether the assignment's match is going and its opponent, to move, has not moved for the study's
+    `void_after_s` (since its last decision, or the match's start)."""
+    match = assignment.match
+    if study.void_after_s is None or match is None or match.status in ENDED or match.state is None:
+        return False
+    rules = get_game(match.game)
+    to_move = rules.current_player(rules.from_json(match.state))
+    if to_move is None or to_move == assignment.seat:
+        return False
+    last = match.decisions.order_by("-ply").values_list("created_at", flat=True).first()
+    since = last or match.started_at or match.created_at
+    return (now - since).total_seconds() >= study.void_after_s
+
+
+@transaction.atomic
+def assignment_void(*, assignment: Assignment) -> Assignment:
+    """Abort the assignment's match as void (the opponent stalled: no result for either side) and free the
+    assignment to be replayed, MAX_REPLAYS times at most; after that it ends void."""
+    study = assignment.participant.study
+    match_abort(match=assignment.match, reason=f"void: the opponent did not move for {study.void_after_s} s")
+    assignment.void_matches = [*assignment.void_matches, str(assignment.match.uid)]
+    if len(assignment.void_matches) <= MAX_REPLAYS:
+        assignment.match = None
+    assignment.save(update_fields=["void_matches", "match"])
+    return assignment
 
 
 @transaction.atomic
@@ -194,14 +272,24 @@ def assignment_start(*, participant: Participant) -> Match:
     if assignment.match is not None:
         return assignment.match
     study = participant.study
+    block = next(block for block in study.design if block["game"] == assignment.game)
     match = person_match_create(
         person=participant.agent,
         opponent=assignment.opponent,
         game=assignment.game,
         seat=assignment.seat,
-        move_time_limit_s=study.move_time_limit_s,
+        move_time_limit_s=block.get("move_time_limit_s") or study.move_time_limit_s,
+        options=block.get("options", {}),
     )
-    match.record = {**match.record, "study": study.slug}  # the live page then links back to the study
+    record = {"study": study.slug}  # the live page then links back to the study
+    if study.blind_opponents:  # the match's pages name the opponent by its label (arena.pages.rendering)
+        label = study.opponent_label(assignment.game, assignment.opponent.slug)
+        record["seat_labels"] = {str(i): label for i in range(get_game(match.game).num_players) if i != assignment.seat}
+    if study.focused:
+        record["focused"] = True
+    if study.void_after_s:  # the live page tells the participant
+        record["void_after_s"] = study.void_after_s
+    match.record = {**match.record, **record}
     match.save(update_fields=["record"])
     assignment.match = match
     assignment.save(update_fields=["match"])
@@ -228,22 +316,6 @@ def participant_include(*, participant: Participant) -> Participant:
     return participant
 
 
-def withdrawal_code(participant: Participant) -> str:
-    """The participant's personal code for withdrawing later: their pseudonymous code and a keyed check, so it
-    is shown whenever needed, yet nobody can make one up for another participant's code."""
-    check = keyed_hash(participant.study, f"withdraw\n{participant.code}")[:10]
-    return f"{participant.code}-{check}"
-
-
-def participant_by_withdrawal(*, study: Study, code: str) -> Participant | None:
-    """The participant whose withdrawal code this is (None for a wrong or unknown code)."""
-    code = code.strip()
-    participant = study.participants.filter(code=code.partition("-")[0].upper()).first()
-    if participant is None or not hmac.compare_digest(withdrawal_code(participant), code):
-        return None
-    return participant
-
-
 @transaction.atomic
 def participant_withdraw(*, participant: Participant) -> None:
     """Delete the participant's record: answers, consent record, outside-id hash, order and the link to their
@@ -256,4 +328,17 @@ def participant_withdraw(*, participant: Participant) -> None:
                     person_resign(match_id=assignment.match_id, agent=agent)
         agent.name = "Withdrawn participant"
         agent.save(update_fields=["name"])
+    Study.objects.filter(pk=participant.study_id).update(withdrawn=F("withdrawn") + 1)
     participant.delete()
+
+
+@transaction.atomic
+def study_erase(*, study: Study) -> int:
+    """The end of a study's retention: every participant's record deleted as a withdrawal deletes it (running
+    matches resigned, seats renamed, the matches kept anonymous), then the study itself (design, consent texts,
+    questions, counts). Returns how many participants' records were deleted."""
+    participants = list(study.participants.select_related("agent", "study"))
+    for participant in participants:
+        participant_withdraw(participant=participant)
+    study.delete()
+    return len(participants)

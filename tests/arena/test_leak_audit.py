@@ -88,6 +88,8 @@ NOT_FETCHED = {
     "study-open": "staff only, POST only",
     "study-exclude": "staff only, POST only",
     "study-export": "staff only: 404 to anyone else (tests/arena/test_studies.py)",
+    "study-table": "staff only: 404 to anyone else (tests/arena/test_study_exports.py)",
+    "study-delete": "staff only, POST only",
 }
 #: Pages the audit adds: downloads and filters the URLconf cannot spell, and admin lists a non-staff visitor tries.
 EXTRA_QUERIES = {

@@ -22,9 +22,10 @@ from arena.record.people import matches_abandoned_end
 from arena.record.services import decision_record
 from arena.record.turns import match_claim
 from arena.studies.bootstrap import Rows, interval, pooled_rating, resample_ratings
+from arena.studies.codes import keyed_hash
 from arena.studies.design import latin_square
 from arena.studies.models import Participant, Study
-from arena.studies.services import keyed_hash, study_save
+from arena.studies.services import study_save
 from ratings.maths.bradley_terry import ELO_PER_NAT
 from ratings.services import snapshot_refresh
 

@@ -64,9 +64,9 @@ def test_resigning_every_match_at_once_is_incomplete_and_earns_no_code(staff):  
     records = {
         r["participant"]: r for r in map(json.loads, staff.get("/studies/two-games/export.jsonl").content.splitlines())
     }
-    assert records[quitting.code]["status"] == "incomplete"
+    assert records[quitting.code]["participant_status"] == "incomplete"
     assert [m["short"] for m in records[quitting.code]["matches"]] == [True, True]
-    assert {r["status"] for code, r in records.items() if code != quitting.code} == {"completed"}
+    assert {r["participant_status"] for code, r in records.items() if code != quitting.code} == {"completed"}
     csv_rows = staff.get("/studies/two-games/export.csv").content.decode().splitlines()
     assert csv_rows[0].endswith(",short")
     assert staff.get("/studies/two-games/export.json").json()["participants"]["incomplete"] == 1

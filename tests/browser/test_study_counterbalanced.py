@@ -34,7 +34,7 @@ out = {}
 for p in Participant.objects.filter(study__slug="two-part"):
     out[p.code] = {"consent_version": p.consent.version, "game_order": p.game_order, "matches": [
         {"position": a.position, "game": a.game, "opponent": a.opponent.slug, "seat": a.seat, "match_id": a.match_id,
-         "match_uid": str(a.match.uid), "status": a.match.status, "score": float(a.match.scores[a.seat])}
+         "match_uid": str(a.match.uid), "match_status": a.match.status, "score": float(a.match.scores[a.seat])}
         for a in p.assignments.select_related("match", "opponent")]}
 print(json.dumps(out))
 """
@@ -167,12 +167,12 @@ def test_two_participants_complete_a_counterbalanced_study_and_the_researcher_se
     assert set(exported) == set(record) == {one, two}
     for code, held in record.items():
         mine = exported[code]
-        assert (mine["status"], mine["consent_version"], mine["game_order"]) == (
+        assert (mine["participant_status"], mine["consent_version"], mine["game_order"]) == (
             "completed",
             held["consent_version"],
             held["game_order"],
         )
-        fields = ("position", "game", "opponent", "seat", "match_id", "match_uid", "status", "score")
+        fields = ("position", "game", "opponent", "seat", "match_id", "match_uid", "match_status", "score")
         assert [{k: m[k] for k in fields} for m in mine["matches"]] == held["matches"]
-        assert all(m["status"] == "finished" and not m["abandoned"] for m in mine["matches"])
+        assert all(m["match_status"] == "finished" and not m["abandoned"] for m in mine["matches"])
     assert "recruit-" not in response.text()
