@@ -8,7 +8,7 @@ import pytest
 
 from arena.agents.base import AgentConfigError
 from arena.agents.llm.agent import LLMAgent
-from arena.agents.llm.rap_verbal import predicted_value, proposed_moves
+from arena.agents.llm.scaffolds.rap_verbal import predicted_value, proposed_moves
 from arena.models import Agent, AgentVersion
 from tests.arena.llm.scripted_server import Reply, answer
 

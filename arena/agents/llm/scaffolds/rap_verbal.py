@@ -1,7 +1,8 @@
-"""`rap-verbal`: a verbal-value look-ahead scaffold, not GameBench's RAP (that is `rap`, arena/agents/llm/rap.py).
+"""`rap-verbal`: a verbal-value look-ahead scaffold, not GameBench's RAP (that is `rap`, `rap.py` beside this).
 
 A small budgeted MCTS in which the model proposes moves and predicts the position each leads to with a verbal
-value (`Value: 0–1`); the search's findings are then given to the model, which answers as usual.
+value (`Value: 0–1`); the search's findings are then given to the model, which answers as usual. Plan games are
+not searched (a plan is written whole): the model answers at once.
 
 Every search call is kept: its prompt and reply go into the decision's reasoning text, and its tokens, cost
 and time are added to the first answer attempt, so a decision costs what it really cost (docs/llm.md).
@@ -16,6 +17,7 @@ from typing import Any
 
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.parsing import clean
+from arena.agents.llm.scaffolds.base import Scaffold
 from arena.agents.llm.spend import Spend
 
 MOVE_RE = re.compile(r"^\s*\**\s*move\s*\**\s*[:：]\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -44,7 +46,6 @@ class Node:
 class Search(Spend):
     """What the search spent and found: calls, a readable log, and per root move (mean value, visits)."""
 
-    log: list[str] = field(default_factory=list)
     values: dict[str, tuple[float, int]] = field(default_factory=dict)
 
     def summary(self) -> str:
@@ -149,3 +150,19 @@ class Planner:
                 visited.total += value
         self.search.values = {move: (child.mean, child.visits) for move, child in root.children.items()}
         return self.search
+
+
+class RapVerbal(Scaffold):
+    name = "rap-verbal"
+
+    async def decide(self, run: Any) -> Any:
+        game, seat = run.game, run.seat
+        if game.document_actions:
+            return await super().decide(run)
+        system, user = run.conversation.opening
+        seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat + 1}"
+        search = await Planner(run, system["content"], seat_name).run_search(user["content"], run.legal_texts)
+        action = await run.play([system, {**user, "content": f"{user['content']}\n\n{search.summary()}"}])
+        if run.attempts:
+            run.charge(run.attempts[0], search, "Verbal look-ahead")
+        return action
