@@ -68,6 +68,16 @@ def predicted_value(reply: str) -> float | None:
     return min(1.0, max(0.0, float(found[-1]))) if found else None
 
 
+def expandable(node: Node, depth: int) -> bool:
+    """Whether the search can still ask something within `depth`: a position no moves were proposed for yet, or a
+    proposed move not yet predicted. Once nothing is left, more iterations would only revisit known values."""
+    if node.depth >= depth:
+        return False
+    if node.moves is None or len(node.children) < len(node.moves):
+        return True
+    return any(expandable(child, depth) for child in node.children.values())
+
+
 class Planner:
     """One decision's search: `ask` sends one prompt and records what it cost; the tree does the rest."""
 
@@ -121,11 +131,12 @@ class Planner:
         return text, 0.5 if value is None else value  # an unreadable prediction says nothing either way
 
     async def run_search(self, root_text: str, legal_texts: list[str]) -> Search:
-        """MCTS with UCT over the model's predicted positions, to `verbal_depth` moves, within `verbal_calls` calls."""
+        """MCTS with UCT over the model's predicted positions, to `verbal_depth` moves, within `verbal_calls` calls;
+        it ends early when the tree holds every proposed move to that depth."""
         root = Node(root_text, 0)
         root.moves = await self.propose(root, legal_texts)
         depth = int(self.config["verbal_depth"])
-        while root.moves and self.search.calls < int(self.config["verbal_calls"]):
+        while root.moves and self.search.calls < int(self.config["verbal_calls"]) and expandable(root, depth):
             path, node = [root], root
             while node.moves and len(node.children) == len(node.moves) and node.depth < depth:
                 node = max(
