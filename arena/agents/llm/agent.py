@@ -17,7 +17,7 @@ from arena.agents.llm.parsing import Parsed
 from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.llm.scaffolds.base import Conversation
 from arena.agents.llm.spend import Spend
-from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, SEARCH_LIMITS, with_defaults
+from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, with_defaults
 from games import Game
 
 #: Ways a model try can end without a reply to judge: the decision stops there.
@@ -45,7 +45,7 @@ class LLMAgent:
             if not self.config.get(required):
                 raise AgentConfigError(f"An LLM agent needs {required!r} in its config.")
         self.scaffold = get_scaffold(self.config["scaffold"])
-        for name, (low, high) in SEARCH_LIMITS.get(self.scaffold.name, {}).items():
+        for name, (low, high) in self.scaffold.limits.items():
             value = self.config[name]
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise AgentConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}.")

@@ -71,6 +71,8 @@ class Scaffold:
     name: ClassVar[str]
     #: Its answers are held to the legal moves by a grammar, so even a small model makes its own moves.
     constrained: ClassVar[bool] = False
+    #: The whole-number config fields bounding its search, each (lowest, highest) (docs/operations.md).
+    limits: ClassVar[dict[str, tuple[int, int]]] = {}
 
     def reply_format(self) -> str:
         """The system prompt's last paragraph, for a game whose moves are listed (plan games have their own)."""

@@ -18,6 +18,15 @@ TITLE = "RAP search"
 
 class Rap(Scaffold):
     name = "rap"
+    #: MCTS iterations, depth, actions per position, samples per probability when the endpoint gives no
+    #: log-probabilities, and a hard cap on the search's calls.
+    limits = {
+        "rap_iterations": (1, 20),
+        "rap_depth": (1, 3),
+        "rap_actions": (2, 10),
+        "rap_samples": (1, 10),
+        "rap_calls": (4, 400),
+    }
 
     def instruction(self, game: Game) -> str | None:
         """The observation only, for the search's prompts: they ask their own questions (`rap_search.py`)."""

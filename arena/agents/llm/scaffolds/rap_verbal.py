@@ -165,6 +165,8 @@ class Planner:
 
 class RapVerbal(Scaffold):
     name = "rap-verbal"
+    #: Search calls, moves proposed per position, and moves looked ahead.
+    limits = {"verbal_calls": (2, 16), "verbal_actions": (1, 6), "verbal_depth": (1, 3)}
 
     async def decide(self, run: Any) -> Any:
         game, seat = run.game, run.seat
