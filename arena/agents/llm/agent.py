@@ -1,4 +1,4 @@
-"""An LLM in a seat: prompt, call, parse, re-prompt with feedback, and record every try."""
+"""An LLM in a seat: its scaffold's conversation sent try by try, provider failures waited out, every try recorded."""
 
 from __future__ import annotations
 

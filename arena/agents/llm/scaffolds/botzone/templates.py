@@ -1,12 +1,11 @@
-"""BotzoneBench's prompts (Appendix C), per game: the system prompt word for word, the user prompt with the
-paper's state encoding and valid-move notation, the answer read in that notation, and the retry line.
+"""BotzoneBench's prompts (Appendix C) as one `Template` per game: the system prompt word for word, the user
+prompt with the paper's state encoding and valid-move notation, the answer read in that notation, and the retry
+line; and how a reply is read and quoted back.
 
-The system prompts are Appendix C's text, quotes made ASCII. Where the paper abbreviates (hold'em's list of hand
-rankings) the missing entries are ours, marked below; Reversi's second rule, cut off in the paper, ends as the
-rule does. The encodings are Botzone's, drawn in the orientation of the authors' bots (Reversi's lines are
-columns A–H, Ataxx's letters are Botzone's y), so a move reads as the paper's bots read it. docs/llm.md lists
-the choices made where the paper shows nothing (chess's empty squares, hold'em's history lines, the landlord's
-role paragraph, some retry lines).
+The system prompts are in `system.py` (Appendix C's text, quotes made ASCII; where the paper abbreviates, the
+missing entries are ours, marked there), the user prompts and readers in `boards.py`, `chess_board.py` and
+`cards.py`. docs/llm.md lists the choices made where the paper shows nothing (chess's empty squares, hold'em's
+history lines, the landlord's role paragraph, some retry lines).
 """
 
 from __future__ import annotations
