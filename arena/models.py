@@ -166,10 +166,6 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.match_id}#{self.index} {self.agent_version}"
 
-    @property
-    def is_first_mover(self) -> bool:
-        return self.index == 0
-
 
 class Decision(models.Model):
     """One applied action. Unique per (match, ply): a decision is never recorded twice."""

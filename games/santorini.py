@@ -118,10 +118,6 @@ class Santorini(Game[SantoriniState, Action]):
     def placing(self, state: SantoriniState) -> bool:
         return state.workers[3] < 0
 
-    def _mover(self, state: SantoriniState) -> int:
-        # Placement: plies 0–1 are X's, 2–3 O's. Play then alternates from X (ply 4, or 0 with random setup).
-        return state.ply // 2 if self.placing(state) else state.ply % 2
-
     def current_player(self, state: SantoriniState) -> int | None:
         if self.placing(state):
             return state.ply // 2

@@ -32,8 +32,10 @@ def _needs_state() -> list[str]:
     return [slug for slug in GAMES if get_game(slug).num_players > 2 or slug == "skirmish"]
 
 
-def _final_state():
-    # Final states are read only where sides or PWER need them: two-seat board games' states stay in the database.
+def final_state():
+    """A match's final state where its rating reads it (sides in multi-seat games, PWER in Skirmish), else null: the
+    expression to annotate a query of matches with (`final=`) for `match_rated`."""
+    # Two-seat board games' states stay in the database.
     return Case(When(game__in=_needs_state(), then=F("state")), default=Value(None), output_field=JSONField())
 
 

@@ -14,7 +14,7 @@ from arena.models import Agent, Attempt, Decision, Match, Seat
 from ratings.game_metrics import star_performance
 from ratings.maths.leaderboard import Matches, as_cells, fit_cells, sequential
 from ratings.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
-from ratings.rated_matches import _final_state, match_rated, rating_key
+from ratings.rated_matches import final_state, match_rated, rating_key
 from ratings.refit import _anchors, bootstrap_rounds
 from ratings.reports.base import MODEL_KINDS
 
@@ -57,7 +57,7 @@ def _rated(key: str, matches, seat_agents: dict[int, dict[int, int]]) -> tuple[l
     rows: list[Row] = []
     results: list[tuple[int, int, int, float, bool]] = []
     fields = ("pk", "scores", "game", "options", "final")
-    for pk, scores, game, options, state in matches.annotate(final=_final_state()).values_list(*fields).iterator(2_000):
+    for pk, scores, game, options, state in matches.annotate(final=final_state()).values_list(*fields).iterator(2_000):
         if key and rating_key(game, options) != key:
             continue
         rated = match_rated(game, options, state, scores, seat_agents.get(pk, {}))

@@ -12,7 +12,7 @@ from django.utils import timezone
 from arena.models import Agent, Match, Seat
 from arena.record.selectors import seat_versions
 from ratings.models import CountedMatch, RatingCell, RatingCount, RatingSnapshot
-from ratings.rated_matches import FIT_FILTERS, _final_state, filter_key, match_rated
+from ratings.rated_matches import FIT_FILTERS, filter_key, final_state, match_rated
 from ratings.refit import bootstrap_rounds, fit_compute
 from ratings.replay import people_percentiles, replay_compute
 
@@ -35,7 +35,7 @@ def cells_add(*, match_ids: list[int]) -> int:
     rated = Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED, scores__isnull=False)
     fresh = rated.exclude(pk__in=CountedMatch.objects.filter(match_id__in=match_ids).values("match_id"))
     fields = ("pk", "scores", "game", "options", "final", "record", "finished_at")
-    matches = list(fresh.annotate(final=_final_state()).values_list(*fields))
+    matches = list(fresh.annotate(final=final_state()).values_list(*fields))
     if not matches:
         return 0
     # A receiver may count one of them between the read above and here: only the markers inserted now count.

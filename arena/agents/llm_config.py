@@ -12,19 +12,6 @@ from typing import Any
 #: rap-verbal: a look-ahead that asks for verbal values, after which the model answers (not GameBench's RAP);
 #: botzone: BotzoneBench's Appendix C prompt (Evaluation / Reason / Answer).
 SCAFFOLDS = ("direct", "cot", "self-consistency", "grammar", "grammar-reasoning", "rap", "rap-verbal", "botzone")
-#: Search bounds, per scaffold (docs/llm.md, docs/operations.md): `rap`'s MCTS iterations, depth, actions per
-#: position, samples per probability when the endpoint gives no log-probabilities, and a hard cap on its calls;
-#: `rap-verbal`'s calls, moves proposed per position and look-ahead depth.
-SEARCH_LIMITS = {
-    "rap": {
-        "rap_iterations": (1, 20),
-        "rap_depth": (1, 3),
-        "rap_actions": (2, 10),
-        "rap_samples": (1, 10),
-        "rap_calls": (4, 400),
-    },
-    "rap-verbal": {"verbal_calls": (2, 16), "verbal_actions": (1, 6), "verbal_depth": (1, 3)},
-}
 
 #: What an LLM config means when a field is left out.
 DEFAULTS: dict[str, Any] = {

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
 
-from arena.evaluate.services import budget_reached, evaluation_spend
+from arena.evaluate.selectors import evaluation_spend
+from arena.evaluate.services import budget_reached
 from arena.models import Match, Tournament
 from arena.record.turns import STALE_AFTER_S
 from arena.runner.loop import default_worker_id, run_match

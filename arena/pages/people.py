@@ -21,6 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from arena.agents.llm.local import endpoint_is_local, server_ready
+from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.presence import bot_owners_online
 from arena.models import Agent, Challenge, Match, Seat, Tournament
 from arena.pages.forms import OPEN_CHALLENGE, LobbyForm, seat_choices, variant_choices
@@ -134,7 +135,9 @@ def default_opponent(game: str, person: Agent | None, user=None) -> str:
         if model_answers(agent)
     ]
     if models:
-        models.sort(key=lambda agent: not agent.current_version().config.get("scaffold", "").startswith("grammar"))
+        models.sort(
+            key=lambda agent: not get_scaffold(agent.current_version().config.get("scaffold") or "direct").constrained
+        )
         return models[0].slug
     bots = sorted(
         offered_agents(user).filter(kind=Agent.Kind.BOT, game=game).values_list("slug", flat=True),

@@ -7,7 +7,7 @@ from functools import cache
 
 from arena.config import BASE_DIR
 
-#: The wording of the LLM prompts (arena/agents/llm/prompts.py); change it whenever the wording changes,
+#: The wording of the LLM prompts (arena/agents/llm/prompts.py and scaffolds/); change it whenever the wording changes,
 #: so results from different templates are never silently pooled.
 PROMPT_VERSION = "3"
 

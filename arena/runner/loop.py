@@ -54,7 +54,7 @@ class HumanSeat:
     """A person's seat: the runner stops and waits; their move arrives through the websocket."""
 
 
-def seat_agent(version: AgentVersion, *, match_id: int | None = None) -> SeatAgent | HumanSeat:
+def player_for(version: AgentVersion, *, match_id: int | None = None) -> SeatAgent | HumanSeat:
     """The seat agent that plays for `version` (outside agents read their match's moves by `match_id`)."""
     agent = version.agent
     if moves_arrive_by_socket(version):
@@ -76,7 +76,7 @@ def _load(match_id: int, worker: str, handed: Match | None = None) -> tuple[Clai
         turn = match_claim(match_id=match_id, worker=worker)
     if isinstance(turn, Refused):
         return turn, []
-    return turn, [seat_agent(version, match_id=turn.match.pk) for version in seat_versions(turn.match.uid)]
+    return turn, [player_for(version, match_id=turn.match.pk) for version in seat_versions(turn.match.uid)]
 
 
 async def _heartbeat(match_id: int, worker: str) -> None:

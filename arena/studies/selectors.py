@@ -17,7 +17,7 @@ from arena.studies.codes import completion_code
 from arena.studies.models import ENDED, Assignment, Participant, Study
 from arena.studies.questions import attention_failed
 from ratings.maths.metrics import wilson_interval
-from ratings.rated_matches import _final_state, match_rated
+from ratings.rated_matches import final_state, match_rated
 
 #: Participant resamples behind a study baseline's interval (each refits the game's whole comparison graph).
 STUDY_BOOTSTRAP_ROUNDS = 200
@@ -199,7 +199,7 @@ def _rows(study: Study, games: list[str], participants: list[Participant]) -> tu
     columns: dict[str, list] = {k: [] for k in ("a", "b", "score_a", "weight", "first_mover", "participant", "match")}
     games_of_match: dict[int, str] = {}
     fields = ("pk", "scores", "game", "options", "final")
-    for pk, scores, game, options, state in matches.annotate(final=_final_state()).values_list(*fields).iterator(2_000):
+    for pk, scores, game, options, state in matches.annotate(final=final_state()).values_list(*fields).iterator(2_000):
         rated = match_rated(game, options, state, scores, seat_agents.get(pk, {}))
         if rated is None or rated.key != game or left_out & set(rated.agents):
             continue

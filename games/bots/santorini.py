@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from games.bots.base import Bot, random_chooser
-from games.santorini import DOME, NEIGHBOURS, NO_BUILD, Action, Santorini, SantoriniState, turns
+from games.santorini import DOME, NEIGHBOURS, NO_BUILD, Action, Santorini, SantoriniState, can_move, turns
 
 WIN = 1_000_000
 CENTRE = (6, 7, 8, 11, 12, 13, 16, 17, 18)  # the inner 3×3, where workers reach most cells
@@ -42,15 +42,6 @@ def can_win_now(heights: tuple[int, ...], workers: tuple[int, ...], seat: int) -
     return False
 
 
-def _has_move(heights: tuple[int, ...], workers: tuple[int, ...], seat: int) -> bool:
-    for cell in workers[2 * seat : 2 * seat + 2]:
-        limit = heights[cell] + 1
-        for n in NEIGHBOURS[cell]:
-            if heights[n] <= limit and heights[n] != DOME and n not in workers:
-                return True
-    return False
-
-
 def evaluate(heights: tuple[int, ...], workers: tuple[int, ...], seat: int) -> int:
     """Height and mobility of `seat`'s workers minus the opponent's, from `seat`'s view."""
     score = 0
@@ -77,7 +68,7 @@ def _negamax(heights: tuple, workers: tuple, mover: int, depth: int, alpha: int,
     if can_win_now(heights, workers, mover):
         return WIN + depth  # sooner wins score higher
     if depth <= 0:
-        if not _has_move(heights, workers, mover):
+        if not can_move(heights, workers, mover):
             return -WIN - depth
         return evaluate(heights, workers, mover)
     actions = turns(heights, workers, mover)

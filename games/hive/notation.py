@@ -93,13 +93,6 @@ def parse_move_string(board: Board, text: str) -> Move | None:
     return piece, cell + DIRECTIONS[direction]
 
 
-def game_state_string(board: Board, over: str | None) -> str:
-    """NotStarted, InProgress, Draw, WhiteWins or BlackWins; `over` is the result text when the game is over."""
-    if over is not None:
-        return over
-    return "NotStarted" if board.ply == 0 else "InProgress"
-
-
 def turn_string(ply: int) -> str:
     """UHP's TurnString: the colour to move and the turn number, e.g. White[1], Black[1], White[2]."""
     return f"{('White', 'Black')[ply % 2]}[{ply // 2 + 1}]"

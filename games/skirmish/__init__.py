@@ -121,9 +121,6 @@ class Skirmish(SkirmishViews, Game[SkirmishState, tuple]):
             return action
         return (*action[:-1], max(action[-1], state.clock + math.ceil(thinking_s * TICKS_PER_SECOND)))
 
-    def tick_of(self, state: SkirmishState, action: tuple) -> int:
-        return action[-1]
-
     def window_end(self, state: SkirmishState) -> int:
         """Real-time: the tick at which the acting side's window closes (windows alternate Red, Blue, …)."""
         return ((state.turn - 1) * 2 + state.side + 1) * state.window_ticks

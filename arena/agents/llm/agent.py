@@ -1,4 +1,4 @@
-"""An LLM in a seat: prompt, call, parse, re-prompt with feedback, and record every try."""
+"""An LLM in a seat: its scaffold's conversation sent try by try, provider failures waited out, every try recorded."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from collections import Counter
 from typing import Any
 
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
-from arena.agents.llm import botzone_prompts, rap, rap_verbal
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
 from arena.agents.llm.local import endpoint_is_local
-from arena.agents.llm.parsing import Parsed, parse_reply
-from arena.agents.llm.prompts import answer_grammar, feedback_messages, first_messages, fit_retry
-from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, SEARCH_LIMITS, with_defaults
+from arena.agents.llm.parsing import Parsed
+from arena.agents.llm.scaffolds import get_scaffold
+from arena.agents.llm.scaffolds.base import Conversation
+from arena.agents.llm.spend import Spend
+from arena.agents.llm_config import MAX_REPLY_CHARS, SCAFFOLDS, with_defaults
 from games import Game
 
 #: Ways a model try can end without a reply to judge: the decision stops there.
@@ -43,7 +44,8 @@ class LLMAgent:
         for required in ("base_url", "model"):
             if not self.config.get(required):
                 raise AgentConfigError(f"An LLM agent needs {required!r} in its config.")
-        for name, (low, high) in SEARCH_LIMITS.get(self.config["scaffold"], {}).items():
+        self.scaffold = get_scaffold(self.config["scaffold"])
+        for name, (low, high) in self.scaffold.limits.items():
             value = self.config[name]
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise AgentConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}.")
@@ -55,58 +57,19 @@ class LLMAgent:
         deadline = started + float(config["decision_budget_s"]) if config.get("decision_budget_s") else None
         legal = game.legal_actions(state)
         legal_texts = [game.action_to_text(state, action) for action in legal]
-        scaffold = config["scaffold"]
-        messages = first_messages(
-            game,
-            state,
-            seat,
-            scaffold="direct" if scaffold == "rap" else scaffold,  # `rap`'s answer when its search finds no move
-            legal_texts=legal_texts,
-            legal_list=config["legal_list"],
-            budget_tokens=prompt_budget(config),
-        )
+        conversation = self.scaffold.conversation(game, state, seat, legal_texts=legal_texts, config=config)
         key_env = config.get("api_key_env") or ""
         api_key = os.environ.get(key_env) if key_env else None  # read at call time; never stored
         if key_env and not api_key:
             missing = AttemptData(
-                verdict="api_error", messages=messages, message=f"Environment variable {key_env} is not set."
+                verdict="api_error",
+                messages=conversation.opening,
+                message=f"Environment variable {key_env} is not set.",
             )
             return DecisionResult(action=None, attempts=[missing], elapsed_ms=_ms_since(started))
         client = await llm_client.shared_client(config["base_url"])
-        run = _DecisionRun(self, client, game, state, legal_texts, api_key, deadline)
-        search, title = None, ""
-        if scaffold == "rap" and not game.document_actions:  # a plan is written whole, not searched
-            planner = rap.Planner(run, game.name, game.rules_text())
-            observation = first_messages(
-                game,
-                state,
-                seat,
-                scaffold="rap",
-                legal_texts=legal_texts,
-                legal_list=False,
-                budget_tokens=prompt_budget(config),
-            )[1]["content"]
-            search, title = await planner.run_search(observation, legal_texts), "RAP search"
-            if search.move is not None:  # the search picks the move (GameBench App. G)
-                chosen = AttemptData(
-                    verdict="ok",
-                    raw_text=f"Answer: {search.move}",
-                    parsed_action=search.move,
-                    messages=[{"role": "user", "content": planner.prefix(observation)}],
-                    model_reported=search.model[:200],
-                )
-                _charge_search(chosen, search, title)
-                action = legal[legal_texts.index(search.move)]
-                return DecisionResult(action=action, attempts=[chosen], elapsed_ms=_ms_since(started))
-        elif scaffold == "rap-verbal" and not game.document_actions:
-            seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat + 1}"
-            planner = rap_verbal.Planner(run, messages[0]["content"], seat_name)
-            search = await planner.run_search(messages[1]["content"], legal_texts)
-            title = "Verbal look-ahead"
-            messages = [messages[0], {**messages[1], "content": f"{messages[1]['content']}\n\n{search.summary()}"}]
-        action = await run.play(messages)
-        if search is not None and run.attempts:
-            _charge_search(run.attempts[0], search, title)
+        run = DecisionRun(self, client, game, state, seat, legal, legal_texts, conversation, api_key, deadline)
+        action = await self.scaffold.decide(run)
         result = DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
         if action is None and run.provider_gave_up:
             local = endpoint_is_local(config["base_url"])
@@ -114,49 +77,45 @@ class LLMAgent:
         return result
 
 
-def prompt_budget(config: dict[str, Any]) -> int | None:
-    """Tokens a prompt may use: the context (`context_tokens`) less the reply's `max_tokens`; None if unknown."""
-    if not config.get("context_tokens"):
-        return None
-    return int(config["context_tokens"]) - int(config.get("max_tokens") or 0)
-
-
-def _charge_search(attempt: AttemptData, search: rap.Search | rap_verbal.Search, title: str) -> None:
-    """The search's calls belong to the first answer attempt: their text in its reasoning, their cost in its counts."""
-    log = "\n\n".join(search.log)
-    attempt.reasoning_text = _truncated(f"{title} ({search.calls} calls):\n{log}\n\n{attempt.reasoning_text}".strip())
-    attempt.prompt_tokens += search.prompt_tokens
-    attempt.completion_tokens += search.completion_tokens
-    attempt.reasoning_tokens += search.reasoning_tokens
-    attempt.cost += search.cost
-    attempt.latency_ms += search.latency_ms
-
-
 def _ms_since(started: float) -> int:
     return round((time.perf_counter() - started) * 1000)
 
 
-class _DecisionRun:
-    """The tries of one decision, in order; `attempts` grows as they happen."""
+class DecisionRun:
+    """The tries of one decision, in order; `attempts` grows as they happen. Its scaffold drives it."""
 
-    def __init__(self, agent: LLMAgent, client, game: Game, state: Any, legal_texts, api_key, deadline) -> None:
+    def __init__(
+        self,
+        agent: LLMAgent,
+        client,
+        game: Game,
+        state: Any,
+        seat: int,
+        legal: list,
+        legal_texts: list[str],
+        conversation: Conversation,
+        api_key,
+        deadline,
+    ) -> None:
         self.config = agent.config
+        self.scaffold = agent.scaffold
         self.client = client
         self.game = game
         self.state = state
+        self.seat = seat
+        self.legal = legal
         self.legal_texts = legal_texts
+        self.conversation = conversation
         self.api_key = api_key
         self.deadline = deadline
         self.attempts: list[AttemptData] = []
-        #: BotzoneBench's own prompt for this game, if the scaffold is `botzone` and Appendix C shows one.
-        self.template = botzone_prompts.template_for(game, self.config["scaffold"], state)
         #: The last tries ended with the provider failing, not with an answer: an outage, not the model's doing.
         self.provider_gave_up = False
         self.limiter = llm_client.provider_limiter(self.config["base_url"], int(self.config["max_concurrency"]))
 
     async def play(self, messages: list[dict]) -> Any:
-        samples = int(self.config["samples"]) if self.config["scaffold"] == "self-consistency" else 1
-        opening, invalid = messages, []
+        """Send `messages`, re-prompting after invalid answers up to `retries` times; the action or None."""
+        samples = self.scaffold.samples(self.config)
         for _ in range(int(self.config["retries"]) + 1):
             if samples == 1:
                 tries = [await self.model_try(messages)]
@@ -172,21 +131,20 @@ class _DecisionRun:
             if not mistakes or any(stop == STOP_BUDGET for _records, _parsed, stop in tries):
                 return None  # the provider gave up, the config is wrong, or time ran out
             attempt, parsed = mistakes[0]
-            if self.template is not None:
-                # BotzoneBench re-sends the user prompt with the previous invalid outputs appended (Appendix C).
-                invalid.append(botzone_prompts.invalid_output(self.template, attempt.raw_text, parsed.verdict))
-                user = f"{opening[1]['content']}\n{self.template.retry(invalid)}"
-                messages = [opening[0], {"role": "user", "content": user}]
-                continue
-            retry = feedback_messages(
-                attempt.raw_text,
-                parsed.message,
-                legal_texts=self.legal_texts,
-                legal_list=self.config["legal_list"],
-                plan=self.game.document_actions,
-            )
-            messages = fit_retry(messages + retry, prompt_budget(self.config))
+            messages = self.conversation.retry(messages, attempt.raw_text, parsed)
         return None
+
+    def charge(self, attempt: AttemptData, search: Spend, title: str) -> None:
+        """A search's calls belong to an answer attempt: their text in its reasoning, their cost in its counts."""
+        log = "\n\n".join(search.log)
+        attempt.reasoning_text = _truncated(
+            f"{title} ({search.calls} calls):\n{log}\n\n{attempt.reasoning_text}".strip()
+        )
+        attempt.prompt_tokens += search.prompt_tokens
+        attempt.completion_tokens += search.completion_tokens
+        attempt.reasoning_tokens += search.reasoning_tokens
+        attempt.cost += search.cost
+        attempt.latency_ms += search.latency_ms
 
     def request(self, messages: list[dict]) -> dict[str, Any]:
         """The chat-completion body for `messages`."""
@@ -196,9 +154,7 @@ class _DecisionRun:
                 request[name] = self.config[name]
         # Server-specific fields (llama.cpp's `grammar`, vLLM's `guided_choice`) go in the body as they are.
         request.update(self.config.get("extra_body") or {})
-        scaffold = self.config["scaffold"]
-        if scaffold in ("grammar", "grammar-reasoning") and not self.game.document_actions:  # plans are written
-            request["grammar"] = answer_grammar(self.legal_texts, reasoning=scaffold == "grammar-reasoning")
+        request.update(self.scaffold.request_fields(self.game, self.legal_texts))
         return request
 
     async def model_try(self, messages: list[dict]) -> tuple[list[AttemptData], Parsed | None, str]:
@@ -292,10 +248,8 @@ class _DecisionRun:
             )
         elif not content.strip():
             parsed = Parsed("unparseable", message="The reply was empty: answer with a line `Answer: <move>`.")
-        elif self.template is not None:
-            parsed = botzone_prompts.parse(self.template, self.game, self.state, content)
         else:
-            parsed = parse_reply(self.game, self.state, content, self.legal_texts)
+            parsed = self.conversation.parse(content)
         attempt = AttemptData(
             verdict=parsed.verdict,
             raw_text=_truncated(content),

@@ -34,7 +34,7 @@ DEFAULT_PORT = 8081
 #: Each model's trained context (its GGUF's `<arch>.context_length`, checked by a test).
 TRAINED_CONTEXT = {SMOLLM2: 8192, GEMMA3: 32768}
 #: The most context the embedded server gives a model: the KV cache and the prompt's processing time grow with it,
-#: and 8,192 tokens hold every game's fitted prompt (`arena.agents.llm.prompts.fit_messages`).
+#: and 8,192 tokens hold every game's fitted prompt (`arena.agents.llm.prompts.first_messages`).
 MAX_SERVED_CONTEXT = 8192
 
 

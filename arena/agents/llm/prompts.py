@@ -1,4 +1,5 @@
-"""Prompt templates for LLM seats (BotzoneBench-style: rules, state, legal moves, answer line).
+"""Arena's own prompt for LLM seats (BotzoneBench-style: rules, state, legal moves, the scaffold's answer lines),
+fitted to the model's context, and the re-prompt after an invalid reply.
 
 `PROMPT_VERSION` (kept with the other versions in `arena.record.versions`) is frozen into every match
 record; change it whenever the wording changes, so results from different templates are never silently pooled.
@@ -10,21 +11,11 @@ import math
 import re
 from typing import Any
 
-from arena.agents.llm.botzone_prompts import template_for
 from arena.record.versions import PROMPT_VERSION as PROMPT_VERSION
 from games import Game
 
-#: GameBench's chain-of-thought instruction, word for word.
-COT_SENTENCE = (
-    "First, let's reason out loud about which action you should take to maximize your probability of winning."
-)
+#: The answer line every re-prompt asks for, and the scaffolds' system prompts unless they ask for less.
 ANSWER_FORMAT = "End your reply with a line `Answer: <move>`, where <move> is one legal move written exactly as listed."
-#: BotzoneBench's response format and instruction (§3), for the games its Appendix C shows no prompt for
-#: (the games it does show use that prompt word for word: arena/agents/llm/botzone_prompts.py).
-BOTZONE_INSTRUCTION = (
-    "Briefly evaluate a few promising moves, provide reason for your final choice, and output the action."
-)
-BOTZONE_FORMAT = "Evaluation: [Your Evaluation]\nReason: [Your Reason]\nAnswer: [Your Answer]"
 #: Plan games (`Game.document_actions`): the model writes its own plan; the rules, not a list, decide what is valid.
 PLAN_FORMAT = (
     "End your reply with your plan: one JSON document in the plan format given (or, from round 2, the word "
@@ -34,10 +25,16 @@ PLAN_FORMAT = (
 FEEDBACK_QUOTE_CHARS = 4000
 
 
-def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True, state: Any = None) -> str:
-    """The rules, how the state is encoded, and the answer format (BotzoneBench's own for the games it shows)."""
-    if template := template_for(game, scaffold, state):
-        return template.system
+def prompt_budget(config: dict[str, Any]) -> int | None:
+    """Tokens a prompt may use: the context (`context_tokens`) less the reply's `max_tokens`; None if unknown."""
+    if not config.get("context_tokens"):
+        return None
+    return int(config["context_tokens"]) - int(config.get("max_tokens") or 0)
+
+
+def system_prompt(game: Game, *, reply_format: str, legal_list: bool = True) -> str:
+    """The rules, how the state is encoded, and the answer format: `reply_format` (the scaffold's) unless the
+    game's moves are plans."""
     if game.document_actions:
         moves = "your budget and the plan format; write your own plan (any plan the rules allow is valid)"
     else:
@@ -50,24 +47,7 @@ def system_prompt(game: Game, *, scaffold: str, legal_list: bool = True, state: 
     ]
     if game.hidden_information:
         parts.append("You only see what your seat may see; the other side's hidden information is not shown.")
-    if game.document_actions:
-        parts.append(PLAN_FORMAT)
-    elif scaffold == "botzone":
-        parts.append(
-            f"Reply strictly in this format:\n{BOTZONE_FORMAT}\n"
-            "where [Your Answer] is one legal move written exactly as listed."
-        )
-    elif scaffold in ("direct", "grammar"):
-        parts.append(
-            "Reply with one line only: `Answer: <move>`, where <move> is one legal move written exactly as listed."
-        )
-    elif scaffold == "grammar-reasoning":
-        parts.append(
-            "Reply with two lines: `Reasoning: <one short sentence on your plan>`, then `Answer: <move>`, "
-            "where <move> is one legal move written exactly as listed."
-        )
-    else:
-        parts.append(ANSWER_FORMAT)
+    parts.append(PLAN_FORMAT if game.document_actions else reply_format)
     return "\n\n".join(parts)
 
 
@@ -76,19 +56,18 @@ def user_prompt(
     state: Any,
     seat: int,
     *,
-    scaffold: str,
+    instruction: str | None,
     legal_texts: list[str],
     legal_list: bool,
     observation: str | None = None,
     history: str | None = None,
 ) -> str:
-    """Your seat, what you see, the public history where information is hidden, and the legal moves.
+    """Your seat, what you see, the public history where information is hidden, the legal moves, and the
+    scaffold's `instruction` (none: the observation only).
 
     Plan games never list moves: their `legal_actions` are a few sample plans for bots and the UI, and a list
     would turn writing a plan into picking one (AdvGameBench's OBR and RVR would be biased towards zero).
-    `observation` and `history` replace the game's own texts (`fit_first_messages` shortens them)."""
-    if template := template_for(game, scaffold, state):
-        return template.user(game, state, seat)
+    `observation` and `history` replace the game's own texts (`first_messages` shortens them)."""
     seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat}"
     if observation is None:
         observation = game.observation_text(state, seat)
@@ -100,21 +79,8 @@ def user_prompt(
         parts.append(history)
     if legal_list and not game.document_actions:
         parts.append(f"Legal moves: {', '.join(legal_texts)}")
-    answer = PLAN_FORMAT if game.document_actions else ANSWER_FORMAT
-    if scaffold == "cot":
-        parts.append(f"{COT_SENTENCE} {answer}")
-    elif scaffold == "self-consistency":
-        parts.append(f"Think briefly about your options. {answer}")
-    elif scaffold == "botzone":
-        parts.append(f"{BOTZONE_INSTRUCTION}\n{BOTZONE_FORMAT}" if not game.document_actions else answer)
-    elif game.document_actions:
-        parts.append(PLAN_FORMAT)
-    elif scaffold == "rap":
-        pass  # the observation only: RAP's own prompts (arena/agents/llm/rap.py) ask the questions
-    elif scaffold == "grammar-reasoning":
-        parts.append("Answer with two lines: `Reasoning: <one short sentence>`, then `Answer: <move>`.")
-    else:
-        parts.append("Answer with one line: `Answer: <move>`.")
+    if instruction is not None:
+        parts.append(instruction)
     return "\n\n".join(parts)
 
 
@@ -123,7 +89,8 @@ def first_messages(
     state: Any,
     seat: int,
     *,
-    scaffold: str,
+    reply_format: str,
+    instruction: str | None,
     legal_texts: list[str],
     legal_list: bool = True,
     budget_tokens: int | None = None,
@@ -132,14 +99,14 @@ def first_messages(
 
     Fitting keeps the rules, the seat, the legal moves and the answer format whole: it drops the oldest public
     history first, then (only if still too long) cuts the middle out of the position's text."""
-    system = system_prompt(game, scaffold=scaffold, legal_list=legal_list, state=state)
+    system = system_prompt(game, reply_format=reply_format, legal_list=legal_list)
 
     def build(observation: str | None = None, history: str | None = None) -> list[dict[str, str]]:
         user = user_prompt(
             game,
             state,
             seat,
-            scaffold=scaffold,
+            instruction=instruction,
             legal_texts=legal_texts,
             legal_list=legal_list,
             observation=observation,
@@ -272,25 +239,3 @@ def feedback_messages(
         {"role": "assistant", "content": quoted or "(empty reply)"},
         {"role": "user", "content": "\n\n".join(retry)},
     ]
-
-
-def gbnf_literal(text: str) -> str:
-    """A GBNF string literal for `text`."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-    return f'"{escaped}"'
-
-
-#: The longest reasoning line the `grammar-reasoning` scaffold lets a model write before its constrained answer.
-REASONING_CHARS = 80
-
-
-def answer_grammar(legal_texts: list[str], *, reasoning: bool = False) -> str:
-    """A GBNF grammar admitting exactly `Answer: <one legal move>` (llama.cpp constrained decoding), after one
-    `Reasoning: ` line of at most REASONING_CHARS characters with `reasoning`."""
-    moves = " | ".join(gbnf_literal(text) for text in dict.fromkeys(legal_texts))
-    if reasoning:
-        return (
-            f'root ::= "Reasoning: " reason "\\nAnswer: " move\nreason ::= [^\\n]{{1,{REASONING_CHARS}}}\n'
-            f"move ::= {moves}\n"
-        )
-    return f'root ::= "Answer: " move\nmove ::= {moves}\n'

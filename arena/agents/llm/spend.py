@@ -1,8 +1,9 @@
-"""What a search scaffold's calls cost (`rap`, `rap-verbal`): charged to the decision's first answer attempt."""
+"""What a search scaffold's calls cost and said (`rap`, `rap-verbal`), charged to the decision's first answer
+attempt."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.agents.llm.client import Completion
@@ -16,6 +17,8 @@ class Spend:
     reasoning_tokens: int = 0
     cost: float = 0.0
     latency_ms: int = 0
+    #: Each call's prompt and reply, readable, for the decision's reasoning text.
+    log: list[str] = field(default_factory=list)
 
     def charge(self, result: Completion, config: dict[str, Any]) -> None:
         """Count one call's tokens, time and price (the agent's `price_*_per_mtok`)."""

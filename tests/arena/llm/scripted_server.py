@@ -119,7 +119,7 @@ def hang_up() -> Reply:
 
 def first_legal_move(body: dict[str, Any]) -> Reply:
     """Answer with the first move of the prompt's `Legal moves:` line (a well-behaved model), or in the
-    notation of BotzoneBench's prompts (arena/agents/llm/botzone_prompts.py) the first valid move they list."""
+    notation of BotzoneBench's prompts (arena/agents/llm/scaffolds/botzone/) the first valid move they list."""
     prompt = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
     move = _botzone_first_move(prompt)
     if move is None:

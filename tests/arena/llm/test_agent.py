@@ -9,7 +9,7 @@ import pytest
 
 from arena.agents.base import AgentConfigError
 from arena.agents.llm.agent import LLMAgent
-from arena.agents.llm.prompts import COT_SENTENCE
+from arena.agents.llm.scaffolds.cot import COT_SENTENCE
 from arena.agents.llm_config import MAX_REPLY_CHARS
 from games import get_game
 from tests.arena.llm.scripted_server import (
@@ -303,6 +303,7 @@ async def test_calls_to_one_provider_respect_its_concurrency_limit(scripted, llm
 
 def test_public_history_is_shown_when_information_is_hidden(ttt):
     from arena.agents.llm.prompts import user_prompt
+    from arena.agents.llm.scaffolds.base import ONE_LINE
 
     game, state = ttt
 
@@ -312,15 +313,17 @@ def test_public_history_is_shown_when_information_is_hidden(ttt):
         def public_history(self, state):
             return "1. X b2"
 
-    text = user_prompt(HiddenTicTacToe(), state, 0, scaffold="direct", legal_texts=["a1"], legal_list=True)
+    text = user_prompt(HiddenTicTacToe(), state, 0, instruction=ONE_LINE, legal_texts=["a1"], legal_list=True)
     assert "Public move history:\n1. X b2" in text
-    assert "Public move history" not in user_prompt(game, state, 0, scaffold="direct", legal_texts=[], legal_list=True)
+    assert "Public move history" not in user_prompt(
+        game, state, 0, instruction=ONE_LINE, legal_texts=[], legal_list=True
+    )
 
 
 def test_backoff_grows_and_honours_retry_after(llm_config):
-    from arena.agents.llm.agent import _DecisionRun
+    from arena.agents.llm.agent import DecisionRun
 
-    run = _DecisionRun.__new__(_DecisionRun)
+    run = DecisionRun.__new__(DecisionRun)
     run.config = {"backoff_base_s": 1.0, "backoff_max_s": 30.0}
     assert 0.5 <= run.backoff(0, None) <= 1.0
     assert 4.0 <= run.backoff(3, None) <= 8.0

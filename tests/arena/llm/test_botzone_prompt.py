@@ -8,8 +8,8 @@ import re
 import pytest
 
 from arena.agents.llm.agent import LLMAgent
-from arena.agents.llm.botzone_prompts import TEMPLATES, answer_part, parse
-from arena.agents.llm.prompts import first_messages
+from arena.agents.llm.scaffolds import get_scaffold
+from arena.agents.llm.scaffolds.botzone.templates import TEMPLATES, answer_part, parse
 from games import get_game
 from tests.arena.llm.scripted_server import Reply, first_legal_move
 from tests.shared_files import SEEDS, needs
@@ -63,7 +63,7 @@ def test_the_papers_tic_tac_toe_example_is_reproduced_exactly():
     # X on A1 and A2, O on B1 and C3 (the paper's rows count from the top: A1 is our a3).
     for text in ("a3", "b3", "a2", "c1"):
         state = game.apply(state, game.parse_action(state, text))
-    [system, user] = first_messages(game, state, 0, scaffold="botzone", legal_texts=[])
+    [system, user] = get_scaffold("botzone").first_messages(game, state, 0, legal_texts=[])
     assert system["content"] == TEMPLATES["tic-tac-toe"].system
     assert user["content"] == (
         "It's your turn to move and you are playing as X. Your board representation is:\n"
@@ -213,7 +213,7 @@ def test_the_scripted_well_behaved_model_answers_appendix_c_prompts_legally(slug
     for _ in range(8):
         if game.current_player(state) is None:
             break
-        messages = first_messages(game, state, game.current_player(state), scaffold="botzone", legal_texts=[])
+        messages = get_scaffold("botzone").first_messages(game, state, game.current_player(state), legal_texts=[])
         reply = first_legal_move({"messages": messages}).content
         assert parse(TEMPLATES[slug], game, state, reply).verdict == "ok", (slug, reply)
         state = game.apply(state, game.random_action(state, rng))
@@ -236,6 +236,6 @@ def test_the_papers_landlord_peasant_prompt():
     assert re.search(r"\nRedJoker: [01], BlackJoker: [01], 2: \d, A: \d, .*, 3: \d\n", user)
     assert "\npass: []\n" in user or "Last Play to Beat: None (Free Play)" in user
     bidding = get_game("fight-the-landlord").initial_state(seed=1, bidding=True)
-    assert first_messages(game, bidding, 0, scaffold="botzone", legal_texts=["no bid"])[0]["content"] != (
+    assert get_scaffold("botzone").first_messages(game, bidding, 0, legal_texts=["no bid"])[0]["content"] != (
         TEMPLATES["fight-the-landlord"].system
     )  # Appendix C's prompt has no auction: the bidding variant keeps the generic form

@@ -9,8 +9,6 @@ from functools import cache
 
 import pytest
 
-from arena.agents.llm.agent import prompt_budget
-from arena.agents.llm.botzone_prompts import TEMPLATES
 from arena.agents.llm.local import (
     GEMMA3,
     SMOLLM2,
@@ -24,10 +22,12 @@ from arena.agents.llm.prompts import (
     MESSAGE_OVERHEAD_TOKENS,
     estimate_tokens,
     feedback_messages,
-    first_messages,
     fit_retry,
     messages_tokens,
+    prompt_budget,
 )
+from arena.agents.llm.scaffolds import get_scaffold
+from arena.agents.llm.scaffolds.botzone.templates import TEMPLATES
 from games import all_games, get_game
 
 llama_cpp = pytest.importorskip("llama_cpp")
@@ -97,7 +97,7 @@ def test_the_longest_prompt_of_random_games_fits_every_local_model(slug):
     for number, state in enumerate(states(slug)):
         seat = game.current_player(state)
         legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
-        whole = first_messages(game, state, seat, scaffold="grammar-reasoning", legal_texts=legal)
+        whole = get_scaffold("grammar-reasoning").first_messages(game, state, seat, legal_texts=legal)
         candidates.append((sum(len(m["content"]) for m in whole), number, state, seat, legal))
         if number % SAMPLE_EVERY == 0:
             for model in (SMOLLM2, GEMMA3):  # the estimate the fitting relies on bounds the model's own count
@@ -105,8 +105,8 @@ def test_the_longest_prompt_of_random_games_fits_every_local_model(slug):
                     real = len(tokenizer(model).tokenize(message["content"].encode(), add_bos=False))
                     assert real <= estimate_tokens(message["content"]), (model, message["content"][:200])
     for _chars, _number, state, seat, legal in sorted(candidates, key=lambda c: c[:2])[-LONGEST:]:
-        messages = first_messages(
-            game, state, seat, scaffold="grammar-reasoning", legal_texts=legal, budget_tokens=budget
+        messages = get_scaffold("grammar-reasoning").first_messages(
+            game, state, seat, legal_texts=legal, budget_tokens=budget
         )
         assert game.rules_text() in messages[0]["content"]
         if not game.document_actions:
@@ -130,11 +130,11 @@ def test_history_is_dropped_oldest_first_and_the_rules_and_legal_moves_stay():
     state = max(states("leduc-holdem"), key=lambda s: len(game.public_history(s)))
     seat = game.current_player(state)
     legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
-    whole = first_messages(game, state, seat, scaffold="direct", legal_texts=legal)
+    whole = get_scaffold("direct").first_messages(game, state, seat, legal_texts=legal)
     lines = game.public_history(state).splitlines()
     assert len(lines) >= 4
     budget = messages_tokens(whole) - estimate_tokens("\n".join(lines[:2])) - 2
-    fitted = first_messages(game, state, seat, scaffold="direct", legal_texts=legal, budget_tokens=budget)
+    fitted = get_scaffold("direct").first_messages(game, state, seat, legal_texts=legal, budget_tokens=budget)
     assert messages_tokens(fitted) <= budget
     assert fitted[0] == whole[0]  # the rules whole
     user = fitted[1]["content"]
@@ -152,7 +152,7 @@ def test_botzonebenchs_own_prompts_fit_every_local_model(slug):
     game = get_game(slug)
     budget = min(budget for _model, budget in budgets())
     longest = max(
-        (first_messages(game, s, game.current_player(s), scaffold="botzone", legal_texts=[]) for s in states(slug)),
+        (get_scaffold("botzone").first_messages(game, s, game.current_player(s), legal_texts=[]) for s in states(slug)),
         key=lambda messages: sum(len(m["content"]) for m in messages),
     )
     retried = [

@@ -20,7 +20,8 @@ from arena.agents.llm.local import (
     start_server,
     stop_server,
 )
-from arena.agents.llm.prompts import REASONING_CHARS, first_messages
+from arena.agents.llm.scaffolds import get_scaffold
+from arena.agents.llm.scaffolds.grammar import REASONING_CHARS
 from arena.models import Attempt, Decision, Match
 from arena.record.agents import agent_ensure
 from arena.record.services import match_create
@@ -116,7 +117,7 @@ def longest_prompt_state(slug: str, games: int):
         rng, state = random.Random(seed), game.initial_state(seed=seed)
         while (seat := game.current_player(state)) is not None:
             legal = [game.action_to_text(state, action) for action in game.legal_actions(state)]
-            messages = first_messages(game, state, seat, scaffold="grammar-reasoning", legal_texts=legal)
+            messages = get_scaffold("grammar-reasoning").first_messages(game, state, seat, legal_texts=legal)
             longest = max(longest, (sum(len(m["content"]) for m in messages), state), key=lambda pair: pair[0])
             state = game.apply(state, game.random_action(state, rng))
     return longest

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from arena.agents.llm.parsing import find_candidate, parse_reply, split_reasoning
-from arena.agents.llm.prompts import COT_SENTENCE, answer_grammar, first_messages, gbnf_literal
+from arena.agents.llm.scaffolds import get_scaffold
+from arena.agents.llm.scaffolds.cot import COT_SENTENCE
+from arena.agents.llm.scaffolds.grammar import answer_grammar, gbnf_literal
 
 LEGAL = ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"]
 
@@ -82,14 +84,14 @@ def test_grammar_admits_only_the_answer_line():
 
 def test_prompts_carry_rules_state_legal_moves_and_format(ttt):
     game, state = ttt
-    system, user = first_messages(game, state, 0, scaffold="cot", legal_texts=LEGAL)
+    system, user = get_scaffold("cot").first_messages(game, state, 0, legal_texts=LEGAL)
     assert game.rules_text() in system["content"]
     assert "Answer: <move>" in system["content"]
     assert "You play seat 1 of 2: X." in user["content"]
     assert game.observation_text(state, 0) in user["content"]
     assert "Legal moves: a3, b3, c3, a2, b2, c2, a1, b1, c1" in user["content"]
     assert COT_SENTENCE in user["content"]
-    _, bare = first_messages(game, state, 1, scaffold="direct", legal_texts=LEGAL, legal_list=False)
+    _, bare = get_scaffold("direct").first_messages(game, state, 1, legal_texts=LEGAL, legal_list=False)
     assert "Legal moves" not in bare["content"]
     assert COT_SENTENCE not in bare["content"]
 

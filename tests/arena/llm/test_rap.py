@@ -25,9 +25,9 @@ import re
 import pytest
 
 from arena.agents.base import AgentConfigError
-from arena.agents.llm import rap
 from arena.agents.llm.agent import LLMAgent
-from arena.agents.llm.rap import sampled_answer, token_probability
+from arena.agents.llm.scaffolds import rap_search as rap
+from arena.agents.llm.scaffolds.rap_search import sampled_answer, token_probability
 from tests.arena.llm.scripted_server import Reply
 from tests.shared_files import SEEDS, needs
 

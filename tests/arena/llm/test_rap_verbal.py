@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import threading
 
 import pytest
+from asgiref.sync import async_to_sync
 
 from arena.agents.base import AgentConfigError
 from arena.agents.llm.agent import LLMAgent
-from arena.agents.llm.rap_verbal import predicted_value, proposed_moves
+from arena.agents.llm.scaffolds.rap_verbal import predicted_value, proposed_moves
 from arena.models import Agent, AgentVersion
+from games import get_game
 from tests.arena.llm.scripted_server import Reply, answer
 
 
@@ -60,6 +63,27 @@ async def test_a_deeper_search_stays_within_its_call_budget(scripted, llm_config
     assert (
         "b2: estimated value 0.55 over 2 look-ahead(s)" in scripted.chat_requests()[-1].body["messages"][-1]["content"]
     )
+
+
+def test_a_search_that_has_explored_everything_ends_before_its_budget(scripted, llm_config):
+    # One legal move and one proposal a position: the whole tree to depth 2 is 4 calls, fewer than the 6 allowed.
+    game = get_game("stratego")
+    state = game.initial_state(seed=1)
+    [only] = [game.action_to_text(state, action) for action in game.legal_actions(state)]
+    scripted.responder = lambda body: Reply(content=f"Move: {only}\nA position.\nValue: 0.5\nAnswer: {only}")
+    agent = LLMAgent({**llm_config, "scaffold": "rap-verbal", "verbal_calls": 6, "verbal_depth": 2})
+    decided = []
+    # The search runs no I/O once the tree is whole, so it is watched from a thread, not cancelled by a timeout.
+    worker = threading.Thread(
+        target=lambda: decided.append(async_to_sync(agent.decide)(game, state, 0, 7)), daemon=True
+    )
+    worker.start()
+    worker.join(timeout=60)
+    assert decided, "the search went on revisiting a finished tree"
+    [attempt] = decided[0].attempts
+    assert (attempt.verdict, attempt.parsed_action) == ("ok", only)
+    assert attempt.reasoning_text.startswith("Verbal look-ahead (4 calls)")
+    assert len(scripted.chat_requests()) == 5  # the 4 search calls and the answer
 
 
 def test_the_verbal_look_ahead_is_bounded(llm_config):

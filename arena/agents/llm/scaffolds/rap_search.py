@@ -1,4 +1,5 @@
-"""RAP, Reasoning via Planning, as GameBench runs it (Appendix G and H; Hao et al. 2023; llm-reasoners' MCTS).
+"""The `rap` scaffold's search: RAP, Reasoning via Planning, as GameBench runs it (Appendix G and H; Hao et al.
+2023; llm-reasoners' MCTS).
 
 The model is the world model: in each position it predicts its own actions (below the root), the other
 players' actions and the next observation. A step's reward is read from next-token probabilities:
@@ -120,7 +121,6 @@ class Search(Spend):
     model: str = ""
     #: "logprobs" while the endpoint returns them, "sampling" once it has not.
     probabilities: str = "logprobs"
-    log: list[str] = field(default_factory=list)
     move: str | None = None
     cum_reward: float | None = None
     stopped: str = ""

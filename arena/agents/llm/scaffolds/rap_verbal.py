@@ -1,7 +1,8 @@
-"""`rap-verbal`: a verbal-value look-ahead scaffold, not GameBench's RAP (that is `rap`, arena/agents/llm/rap.py).
+"""`rap-verbal`: a verbal-value look-ahead scaffold, not GameBench's RAP (that is `rap`, `rap.py` beside this).
 
 A small budgeted MCTS in which the model proposes moves and predicts the position each leads to with a verbal
-value (`Value: 0–1`); the search's findings are then given to the model, which answers as usual.
+value (`Value: 0–1`); the search's findings are then given to the model, which answers as usual. Plan games are
+not searched (a plan is written whole): the model answers at once.
 
 Every search call is kept: its prompt and reply go into the decision's reasoning text, and its tokens, cost
 and time are added to the first answer attempt, so a decision costs what it really cost (docs/llm.md).
@@ -16,6 +17,7 @@ from typing import Any
 
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.parsing import clean
+from arena.agents.llm.scaffolds.base import Scaffold
 from arena.agents.llm.spend import Spend
 
 MOVE_RE = re.compile(r"^\s*\**\s*move\s*\**\s*[:：]\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -44,7 +46,6 @@ class Node:
 class Search(Spend):
     """What the search spent and found: calls, a readable log, and per root move (mean value, visits)."""
 
-    log: list[str] = field(default_factory=list)
     values: dict[str, tuple[float, int]] = field(default_factory=dict)
 
     def summary(self) -> str:
@@ -65,6 +66,16 @@ def predicted_value(reply: str) -> float | None:
     """The last `Value: x` (x in [0, 1]) of a world-model reply; None if there is none."""
     found = VALUE_RE.findall(reply)
     return min(1.0, max(0.0, float(found[-1]))) if found else None
+
+
+def expandable(node: Node, depth: int) -> bool:
+    """Whether the search can still ask something within `depth`: a position no moves were proposed for yet, or a
+    proposed move not yet predicted. Once nothing is left, more iterations would only revisit known values."""
+    if node.depth >= depth:
+        return False
+    if node.moves is None or len(node.children) < len(node.moves):
+        return True
+    return any(expandable(child, depth) for child in node.children.values())
 
 
 class Planner:
@@ -120,11 +131,12 @@ class Planner:
         return text, 0.5 if value is None else value  # an unreadable prediction says nothing either way
 
     async def run_search(self, root_text: str, legal_texts: list[str]) -> Search:
-        """MCTS with UCT over the model's predicted positions, to `verbal_depth` moves, within `verbal_calls` calls."""
+        """MCTS with UCT over the model's predicted positions, to `verbal_depth` moves, within `verbal_calls` calls;
+        it ends early when the tree holds every proposed move to that depth."""
         root = Node(root_text, 0)
         root.moves = await self.propose(root, legal_texts)
         depth = int(self.config["verbal_depth"])
-        while root.moves and self.search.calls < int(self.config["verbal_calls"]):
+        while root.moves and self.search.calls < int(self.config["verbal_calls"]) and expandable(root, depth):
             path, node = [root], root
             while node.moves and len(node.children) == len(node.moves) and node.depth < depth:
                 node = max(
@@ -149,3 +161,21 @@ class Planner:
                 visited.total += value
         self.search.values = {move: (child.mean, child.visits) for move, child in root.children.items()}
         return self.search
+
+
+class RapVerbal(Scaffold):
+    name = "rap-verbal"
+    #: Search calls, moves proposed per position, and moves looked ahead.
+    limits = {"verbal_calls": (2, 16), "verbal_actions": (1, 6), "verbal_depth": (1, 3)}
+
+    async def decide(self, run: Any) -> Any:
+        game, seat = run.game, run.seat
+        if game.document_actions:
+            return await super().decide(run)
+        system, user = run.conversation.opening
+        seat_name = game.seat_names[seat] if seat < len(game.seat_names) else f"seat {seat + 1}"
+        search = await Planner(run, system["content"], seat_name).run_search(user["content"], run.legal_texts)
+        action = await run.play([system, {**user, "content": f"{user['content']}\n\n{search.summary()}"}])
+        if run.attempts:
+            run.charge(run.attempts[0], search, "Verbal look-ahead")
+        return action
