@@ -64,8 +64,11 @@ def test_a_remote_agents_turn_is_played_by_a_worker_and_the_page_hears_it(tmp_pa
                 await fragment_at(ws, 1)  # the person's own move, drawn at once
                 await asyncio.sleep(3)  # time enough for a reply the web process would have asked for
                 assert agent.bodies == [], "the web process called the outside agent"
+                async with websockets.connect(url, additional_headers=headers) as again:  # the page reloaded
+                    await fragment_at(again, 1)
+                    await asyncio.sleep(1)  # time enough for its page to queue the match, were it to
                 queued = site.query("SELECT args_kwargs FROM django_tasks_database_dbtaskresult WHERE status='READY'")
-                assert [json.loads(row[0])["args"] for row in queued] == [[setup["match"]]]
+                assert [json.loads(row[0])["args"] for row in queued] == [[setup["match"]]]  # queued once
 
                 worker = await asyncio.to_thread(
                     subprocess.run,
