@@ -22,7 +22,7 @@ from arena.record.agents import agent_create, bots_ensure
 from arena.record.services import match_create
 from arena.record.tokens import api_token_create, api_token_revoke
 from arena.runner.loop import run_match
-from arena.runner.tasks import run_match_task
+from arena.runner.tasks import PERSON_WAITING_PRIORITY, run_match_task
 from tests.arena.agents.test_remote_agent import SECRET, AgentServer
 
 pytestmark = [
@@ -276,7 +276,7 @@ async def test_a_bot_accounts_move_queues_an_outside_agents_reply_for_a_worker(d
         assert turn["type"] == "turn"
         assert server.bodies == []  # the web process never called the outside agent
         queued = DBTaskResult.objects.filter(status="READY", args_kwargs__args=[match.pk])
-        assert await queued.acount() == 1  # its reply waits for a worker
+        assert [task.priority async for task in queued] == [PERSON_WAITING_PRIORITY]  # for a worker, ahead of others
         assert await run_match_task.acall(match.pk) == Match.Status.RUNNING  # as the worker runs it
         assert [body["ply"] for body in server.bodies] == [1]
     finally:
