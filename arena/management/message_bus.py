@@ -50,10 +50,14 @@ def _answers(url: str) -> bool:
     return False
 
 
+#: libc's prctl, looked up here: the forked child must not load anything (another thread may hold the loader's lock).
+_prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
+
+
 def _die_with_parent() -> None:
     """In the server's process before it starts: the kernel stops it if whoever started it dies, however hard."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @contextlib.contextmanager

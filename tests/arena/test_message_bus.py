@@ -143,3 +143,28 @@ def test_serve_with_several_processes_runs_the_bus_for_them(tmp_path):
         serve.send_signal(signal.SIGTERM)
         serve.wait(timeout=60)
     assert bus_servers(tmp_path) == []
+
+
+STARTER = """
+import sys, time
+from pathlib import Path
+from arena.management.message_bus import embedded_bus
+with embedded_bus(Path(sys.argv[1])):
+    print("up", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_bus_whose_starter_is_killed_outright_stops_too(tmp_path):
+    starter = subprocess.Popen(
+        [sys.executable, "-c", STARTER, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert starter.stdout.readline().strip() == "up"
+    assert len(bus_servers(tmp_path)) == 1
+    starter.kill()  # SIGKILL: no `finally` runs
+    starter.wait()
+    starter.stdout.close()
+    deadline = time.monotonic() + 30
+    while bus_servers(tmp_path):
+        assert time.monotonic() < deadline, "the bus outlived the process that started it"
+        time.sleep(0.1)
