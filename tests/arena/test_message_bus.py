@@ -125,24 +125,30 @@ def test_make_run_shares_one_bus_so_a_page_hears_the_workers_moves(tmp_path):
 
 
 @pytest.mark.slow
-def test_serve_with_several_processes_runs_the_bus_for_them(tmp_path):
+def test_serve_with_several_processes_runs_the_bus_for_them_and_stops_it_after_them(tmp_path):
     site = Site(tmp_path)
     site.manage("migrate", "--noinput")
     port = free_port()
     env = {k: v for k, v in site.env.items() if k != "REDIS_URL"}
     serve = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port), "--processes", "2"],
                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    daphnes: list[int] = []
     try:
         wait_healthy(f"http://127.0.0.1:{port}", serve)
         assert len(bus_servers(tmp_path)) == 1
-        children = Path(f"/proc/{serve.pid}/task/{serve.pid}/children").read_text().split()
-        environments = [Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") for pid in children]
-        daphnes = [env for env in environments if f"REDIS_URL={bus_url(tmp_path)}".encode() in env]
+        children = [int(pid) for pid in Path(f"/proc/{serve.pid}/task/{serve.pid}/children").read_text().split()]
+        daphnes = [pid for pid in children if f"REDIS_URL={bus_url(tmp_path)}".encode() in environment(pid)]
         assert len(daphnes) == 2  # both web processes were handed the bus
+        os.kill(daphnes[0], signal.SIGSTOP)  # a daphne that will not stop when asked (SIGTERM stays pending)
     finally:
         serve.send_signal(signal.SIGTERM)
-        serve.wait(timeout=180)  # daphne takes seconds to stop, many more on a loaded machine
+        serve.wait(timeout=180)  # it gives the daphnes STOP_GRACE_S, then kills what is left
     assert bus_servers(tmp_path) == []
+    assert not any(Path(f"/proc/{pid}").exists() for pid in daphnes)
+
+
+def environment(pid: int) -> list[bytes]:
+    return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
 
 
 STARTER = """

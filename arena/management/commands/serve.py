@@ -30,6 +30,9 @@ DAPHNE = str(Path(sys.executable).with_name("daphne"))
 #: (daphne's own default is 5): a crowd arriving at once waits its turn instead of failing and retrying.
 HANDSHAKE_TIMEOUT_S = 20
 APP = "arena.asgi:application"
+#: Seconds a daphne has to stop after SIGTERM before it is killed: one that hangs in its shutdown must not keep
+#: the set (and the message bus it shares) running.
+STOP_GRACE_S = 30
 
 
 def shared_channel_layer() -> bool:
@@ -90,7 +93,12 @@ class Command(BaseCommand):
             time.sleep(0.5)
         failed = [child.returncode for child in children if child.returncode is not None and child.returncode > 0]
         stop()
+        deadline = time.monotonic() + STOP_GRACE_S
         for child in children:
-            child.wait()
+            try:
+                child.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
         if failed:
             raise CommandError(f"A daphne process exited with status {failed[0]}.")
