@@ -31,7 +31,8 @@ from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease
 from arena.record.people import person_move
 from arena.record.services import Recorded, ServiceError
 from arena.record.tokens import api_token_touch, live_token
-from arena.runner.loop import run_match
+from arena.runner.loop import calls_outside_agent, run_match
+from arena.runner.tasks import match_enqueue_once
 from games import IllegalAction, get_game
 from games.base import to_jsonable
 
@@ -220,7 +221,10 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "error", "match": match_id, "message": message}))
             return
         await broadcast_match_updated(recorded.match, recorded.decisions)  # a person playing this bot sees its move
-        await run_match(match_id)  # the other seats' bots and models move until this bot's next turn
+        if await sync_to_async(calls_outside_agent)(recorded.match.uid):
+            await sync_to_async(match_enqueue_once)(match_id)  # an outside agent's I/O runs in a worker, never here
+        else:
+            await run_match(match_id)  # the other seats' bots and models move until this bot's next turn
 
     def _move(self, match_id: int, ply: int, action: str) -> Recorded:
         """Record the move of this token's agent seated in the match; a match that does not exist and one the

@@ -31,7 +31,8 @@ from arena.record import turns
 from arena.record.people import person_flag, person_move, person_resign
 from arena.record.services import Recorded, ServiceError
 from arena.record.visibility import Viewer, matches_visible_to
-from arena.runner.loop import default_worker_id, run_match
+from arena.runner.loop import calls_outside_agent, default_worker_id, run_match
+from arena.runner.tasks import match_enqueue_once
 from games import IllegalAction
 
 logger = logging.getLogger(__name__)
@@ -188,6 +189,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     seats: list[dict[str, Any]] | None = None  # read when this page first renders or acts
     mine: tuple[int, ...] = ()
     started: Match | None = None  # the match, if this page's `open` started it
+    in_worker = False  # an outside agent sits in the match: its turns are a worker's, never this process's
 
     async def __call__(self, scope, receive, send) -> None:
         """As channels' AsyncConsumer, but the page's second source of messages is its inbox at this process's
@@ -251,7 +253,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.started is not None:
             await broadcast_match_updated(self.started)  # the match's other pages see it start
         if needs:
-            kick_runner(self.match_id)
+            await self.set_agents_going()
 
     def open(self) -> tuple[tuple, str | None, bool] | None:
         """Who is watching, the fragment key of the match as it stands, the first fragment (None: an anonymous
@@ -277,6 +279,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None
         self.seats = live_seats(match)
         self.mine = tuple(seat["index"] for seat in self.seats if seat["agent"].pk == self.viewer.pk)
+        self.in_worker = calls_outside_agent(match.uid)
         needs = needs_runner(match, self.seats, self.mine)
         if needs and match.status == Match.Status.PENDING and turns.to_move(match) in self.mine:
             # Nothing for a runner to play before this person's move: the match starts in this trip (the claim
@@ -321,7 +324,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=shown)
         await broadcast_match_updated(recorded.match, recorded.decisions)
         if needs:
-            kick_runner(self.match_id, handed=recorded.match)
+            await self.set_agents_going(handed=recorded.match)
+
+    async def set_agents_going(self, handed: Match | None = None) -> None:
+        """Let the agents take their turns: bots and models in the background of this process, outside agents
+        (whose I/O must not run in the web process) in a worker, queued; their moves reach the page by the bus."""
+        if self.in_worker:
+            await sync_to_async(match_enqueue_once)(self.match_id)
+        else:
+            kick_runner(self.match_id, handed)
 
     def act(self, frame: dict[str, Any]) -> tuple[Recorded | None, bool, str]:
         """Carry out a player's frame through the services: the match afterwards and the decisions recorded
@@ -331,7 +342,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         database thread: the player sees their move without the match being read again.
         """
         close_old_connections()  # as a request starts (see `dispatch`)
-        runner = default_worker_id()  # this process's runner: a bot's or model's reply is handed to it
+        # This process's runner: a bot's or model's reply is handed to it; an outside agent's is left for a worker.
+        runner = "" if self.in_worker else default_worker_id()
         if frame["type"] == "move":
             recorded = person_move(
                 match_id=self.match_id, agent=self.viewer, text=frame["move"], ply=frame["ply"], runner=runner
@@ -348,7 +360,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.shown = shown_key(match.ply, turns.shown_status(match))
         return (
             recorded,
-            match.claimed_by == runner or needs_runner(match, self.seats, self.mine),
+            (bool(runner) and match.claimed_by == runner) or needs_runner(match, self.seats, self.mine),
             fragments.frame(match, self.viewer, self.seats, self.mine, recorded.decisions),
         )
 

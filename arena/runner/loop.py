@@ -7,6 +7,7 @@ import logging
 import os
 import socket
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -66,6 +67,15 @@ def player_for(version: AgentVersion, *, match_id: int | None = None) -> SeatAge
     if agent.kind == Agent.Kind.LLM:
         return LLMAgent(version.config)
     raise ServiceError(f"{agent.slug} is a {agent.get_kind_display()}; the runner cannot seat it yet.")
+
+
+def calls_outside_agent(match_uid: uuid.UUID) -> bool:
+    """Whether the runner would call an outside agent in this match (a program, an engine, a remote agent over
+    HTTP): such a match's turns are played by a worker, never in the web process (docs/architecture.md)."""
+    return any(
+        version.agent.kind in OUTSIDE_AGENTS and not moves_arrive_by_socket(version)
+        for version in seat_versions(match_uid)
+    )
 
 
 def _load(match_id: int, worker: str, handed: Match | None = None) -> tuple[Claimed | AwaitingPerson | Refused, list]:

@@ -23,6 +23,22 @@ def enqueue_matches(match_ids: list[int], *, priority: int = 0) -> None:
         task.enqueue(match_id)
 
 
+#: An outside agent's turn in a person's game: a person is waiting, so it goes ahead of tournaments' matches (0).
+PERSON_WAITING_PRIORITY = 50
+
+
+def match_enqueue_once(match_id: int) -> None:
+    """Queue a person's match for any worker, ahead of matches nobody watches, unless a task for it is already
+    waiting (a page reconnecting queues it once)."""
+    from django_tasks_db.models import DBTaskResult  # the backend's model, read once the apps are loaded
+
+    waiting = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY, task_path=run_match_task.module_path, args_kwargs__args__0=match_id
+    )
+    if not waiting.exists():
+        run_match_task.using(priority=PERSON_WAITING_PRIORITY).enqueue(match_id)
+
+
 def match_resume_enqueue(*, match_id: int, until: datetime, **_: object) -> None:
     """`match_paused`'s receiver: queue the match for any worker to take up again from `until` (the queue is
     stored: a restart keeps it)."""

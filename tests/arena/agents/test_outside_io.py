@@ -19,6 +19,7 @@ from arena.agents.program import ProgramAgent
 from arena.agents.remote import MAX_ANSWER_BYTES, RemoteAgent, decision_seconds, public_address
 from arena.agents.sandbox import isolation_available
 from arena.agents.uci import UCIAgent
+from arena.management.message_bus import embedded_bus
 from games import get_game
 from tests.arena.agents import bots
 
@@ -196,6 +197,19 @@ async def test_a_program_cannot_connect_to_a_unix_socket_on_the_hosts_disk():
             listener.accept()
     finally:
         listener.close()
+
+
+@pytest.mark.skipif(not seccomp.available(), reason="no seccomp filter for this machine's architecture")
+@pytest.mark.asyncio
+async def test_a_program_cannot_reach_the_embedded_message_bus_even_where_it_sees_its_socket():
+    directory = bots.program_dir()  # the bus of a var/ the program can see (Arena's own var/ is hidden from it)
+    with embedded_bus(directory):
+        path = directory / "bus" / "redis.sock"
+        program = bots.python_bot(directory, "bus", UNIX_CONNECT.format(path=str(path)))
+        result = await ProgramAgent({"command": program, "limits": {"time_s": 5}}).decide(
+            TICTACTOE, TICTACTOE.initial_state(seed=1), 0, 1
+        )
+        assert json.loads(result.attempts[0].raw_text) == {"response": "PermissionError"}
 
 
 UNIX_CONNECT = (

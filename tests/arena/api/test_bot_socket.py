@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from unittest.mock import ANY
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.core.management import call_command
 from django.test import override_settings
+from django_tasks_db.models import DBTaskResult
 
 from arena.asgi import application
 from arena.limits import RATE_LIMITS
@@ -19,6 +22,8 @@ from arena.record.agents import agent_create, bots_ensure
 from arena.record.services import match_create
 from arena.record.tokens import api_token_create, api_token_revoke
 from arena.runner.loop import run_match
+from arena.runner.tasks import PERSON_WAITING_PRIORITY, run_match_task
+from tests.arena.agents.test_remote_agent import SECRET, AgentServer
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -246,3 +251,34 @@ async def test_a_match_that_does_not_exist_and_another_persons_match_get_the_sam
         refusals.append(answer["message"])
     assert refusals[0] == refusals[1]
     await ws.disconnect()
+
+
+async def test_a_bot_accounts_move_queues_an_outside_agents_reply_for_a_worker(django_user_model, monkeypatch):
+    monkeypatch.setenv("ARENA_TEST_AGENT_SECRET", SECRET)
+    server = AgentServer()
+
+    def setup():
+        owner = django_user_model.objects.create_user("botmaker", password="pw-123456")
+        bot = agent_create(slug="ws-bot", name="ws-bot", kind="remote", config={"transport": "websocket"}, owner=owner)
+        call_command("agents", "add", "--slug", "remote", "--kind", "remote", "--url", server.url,
+                     "--secret-env", "ARENA_TEST_AGENT_SECRET", stdout=io.StringIO())  # fmt: skip
+        match = match_create(game="tic-tac-toe", agents=[bot, Agent.objects.get(slug="remote")], seed=4)
+        return match, api_token_create(user=owner, name="bot", scopes=["agents"])[1]
+
+    try:
+        match, token = await sync_to_async(setup)()
+        await run_match(match.pk)  # starts it; the bot account is to move first, so the runner lets go
+        ws = bot_socket(token)
+        assert (await ws.connect())[0]
+        turn = json.loads(await ws.receive_from(timeout=10))
+        await ws.send_to(text_data=json.dumps({"type": "move", "match": match.pk, "ply": 0, "action": "a1"}))
+        assert await ws.receive_nothing(timeout=2)
+        await ws.disconnect()
+        assert turn["type"] == "turn"
+        assert server.bodies == []  # the web process never called the outside agent
+        queued = DBTaskResult.objects.filter(status="READY", args_kwargs__args=[match.pk])
+        assert [task.priority async for task in queued] == [PERSON_WAITING_PRIORITY]  # for a worker, ahead of others
+        assert await run_match_task.acall(match.pk) == Match.Status.RUNNING  # as the worker runs it
+        assert [body["ply"] for body in server.bodies] == [1]
+    finally:
+        server.close()
