@@ -43,6 +43,8 @@ class Agent(models.Model):
     approved = models.BooleanField(
         default=False, help_text="Offered to everyone in the lobby (otherwise only to its owner). Set by staff."
     )
+    #: Programs only: Botzone's `globaldata`, what the program keeps for all its future turns and matches.
+    program_globaldata = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -158,6 +160,9 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     agent_version = models.ForeignKey(AgentVersion, on_delete=models.PROTECT, related_name="seats")
     score = models.FloatField(null=True, blank=True)
+    #: Programs only: Botzone's `data` for this seat's next turn, and the program's own answers where Arena
+    #: played another move for it, by turn (`arena.record.program_memory`).
+    program_memory = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

@@ -2,7 +2,8 @@
 
 Config: `command` (run with a working directory of its own), `protocol` ("botzone" for JSON,
 "botzone-simple" for text), `keep_running` (bool), `limits` (see sandbox.DEFAULT_LIMITS). Botzone's
-`data` is kept for the match while this process plays it; `globaldata` while the process lives.
+`data` (per seat of a match) and `globaldata` (per agent) are kept in the record (`arena.record.program_memory`),
+so they come back on the program's next turn wherever and whenever that turn is played.
 """
 
 from __future__ import annotations
@@ -11,10 +12,19 @@ import json
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
+
 from arena.agents import botzone
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
 from arena.agents.sandbox import Program, RunResult, limits_with_defaults, run_once
+from arena.record.program_memory import (
+    MAX_MEMORY_BYTES,
+    ProgramMemory,
+    program_memory,
+    program_memory_save,
+    too_big,
+)
 from games import Game, IllegalAction
 
 PROTOCOLS = ("botzone", "botzone-simple")
@@ -41,8 +51,8 @@ class ProgramAgent:
         self.keep_running = bool(config.get("keep_running"))
         self.limits = limits_with_defaults(config)
         self.match_id = match_id
-        self.data: Any = "" if self.simple else None
-        self.globaldata: Any = "" if self.simple else None
+        #: The memory of a program playing outside any match (a match's is in the record).
+        self.unrecorded = ProgramMemory()
         self.kept: Program | None = None
         self.turns_seen = 0
 
@@ -53,25 +63,39 @@ class ProgramAgent:
             message = "Botzone programs play perfect-information games only in Arena."
             return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=message)])
         moves = await match_moves(self.match_id, game, seat)
-        requests, responses = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves])
+        requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves])
+        memory = await self._memory(seat)
+        responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
         if self.kept is not None and len(requests) == self.turns_seen + 1:
             sent = (botzone.text_line(requests[-1]) if self.simple else json.dumps(requests[-1])) + "\n"
             run = await self.kept.turn(sent, until_marker=botzone.KEEP_RUNNING)
         else:
             await self.close()
-            sent = self._full_input(requests, responses)
+            sent = self._full_input(requests, responses, memory)
             run = await self._fresh_run(sent)
         self.kept = self.kept if run.kept else None
         self.turns_seen = len(requests)
-        attempt, action = self._judge(game, state, sent, run)
+        attempt, action = self._judge(game, state, sent, run, memory, turn=len(responses))
+        if not run.failure:
+            await self._remember(seat, memory)
         return DecisionResult(
             action=action, attempts=[attempt], elapsed_ms=round((time.perf_counter() - started) * 1000)
         )
 
-    def _full_input(self, requests: list[Any], responses: list[Any]) -> str:
+    async def _memory(self, seat: int) -> ProgramMemory:
+        if self.match_id is None:
+            return self.unrecorded
+        return await sync_to_async(program_memory)(match_id=self.match_id, seat=seat)
+
+    async def _remember(self, seat: int, memory: ProgramMemory) -> None:
+        if self.match_id is not None:
+            await sync_to_async(program_memory_save)(match_id=self.match_id, seat=seat, memory=memory)
+
+    def _full_input(self, requests: list[Any], responses: list[Any], memory: ProgramMemory) -> str:
         if self.simple:
-            return botzone.simple_input(requests, responses, str(self.data), str(self.globaldata))
-        return botzone.json_input(requests, responses, self.data, self.globaldata)
+            data, globaldata = ("" if value is None else str(value) for value in (memory.data, memory.globaldata))
+            return botzone.simple_input(requests, responses, data, globaldata)
+        return botzone.json_input(requests, responses, memory.data, memory.globaldata)
 
     async def _fresh_run(self, sent: str) -> RunResult:
         if not self.keep_running:
@@ -85,8 +109,11 @@ class ProgramAgent:
         self.kept = program
         return await program.turn(sent, until_marker=botzone.KEEP_RUNNING)
 
-    def _judge(self, game: Game, state: Any, sent: str, run: RunResult) -> tuple[AttemptData, Any]:
-        """The attempt for this run, and the action it names (None unless legal)."""
+    def _judge(
+        self, game: Game, state: Any, sent: str, run: RunResult, memory: ProgramMemory, *, turn: int
+    ) -> tuple[AttemptData, Any]:
+        """The attempt for this run, and the action it names (None unless legal). Updates `memory` from the
+        output: its data and globaldata, and, when the answer is not played, the answer as the program gave it."""
         attempt = AttemptData(
             verdict="ok",
             raw_text=_clip(run.stdout),
@@ -99,30 +126,35 @@ class ProgramAgent:
             attempt.verdict = FAILURE_VERDICTS[run.failure]
             attempt.message = _failure_message(run, self.limits) + (f" ({attempt.message})" if attempt.message else "")
             return attempt, None
+        memory.answers.pop(str(turn), None)
+        response: Any = run.stdout.split("\n")[0].strip()  # the answer as given, until it is read
         try:
-            response = self._response(game, run.stdout)
+            response = self._response(game, run.stdout, memory, attempt)
             action = botzone.decode(game, state, response)
         except IllegalAction as error:
+            memory.answers[str(turn)] = response
             attempt.verdict, attempt.message = "unparseable", _noted(str(error), run)
             return attempt, None
         attempt.parsed_action = json.dumps(response) if isinstance(response, dict) else str(response)
         if not game.is_legal(state, action):
+            memory.answers[str(turn)] = response
             attempt.verdict = "illegal"
             attempt.message = _noted(f"{attempt.parsed_action} is not a legal move here.", run)
             return attempt, None
         attempt.parsed_action = game.action_to_text(state, action)
         return attempt, action
 
-    def _response(self, game: Game, stdout: str) -> Any:
-        """The response in the program's output; keeps its data and globaldata for the next turn."""
+    def _response(self, game: Game, stdout: str, memory: ProgramMemory, attempt: AttemptData) -> Any:
+        """The response in the program's output; keeps its data (cleared when absent) and globaldata (kept when
+        absent) in `memory` for the next turn."""
         if self.simple:
-            lines = stdout.split("\n")
+            lines = stdout.removesuffix("\n").split("\n")
             if not lines[0].strip():
                 raise IllegalAction("The first line of output should be the response; it was empty.")
-            if len(lines) > 2 and lines[2]:
-                self.data = lines[2]
-            if len(lines) > 3 and lines[3]:
-                self.globaldata = lines[3]
+            # Line 2 is debug, line 3 data, and every line after it globaldata.
+            data = lines[2].removesuffix("\r") if len(lines) > 2 else ""
+            globaldata = "\n".join(lines[3:]) if len(lines) > 3 else None
+            _remembered(memory, data, globaldata, attempt)
             return botzone.parse_text_line(game, lines[0])
         try:
             answer = json.loads(stdout.strip().split("\n")[0])
@@ -130,8 +162,7 @@ class ProgramAgent:
             raise IllegalAction('Output should be one JSON object: {"response": …, "debug": …, "data": …}.') from None
         if not isinstance(answer, dict) or "response" not in answer:
             raise IllegalAction('The output object has no "response".')
-        self.data = answer.get("data", self.data)
-        self.globaldata = answer.get("globaldata", self.globaldata)
+        _remembered(memory, answer.get("data"), answer.get("globaldata"), attempt)
         return answer["response"]
 
     async def close(self) -> None:
@@ -139,6 +170,21 @@ class ProgramAgent:
         if self.kept is not None:
             await self.kept.kill()
             self.kept = None
+
+
+def _remembered(memory: ProgramMemory, data: Any, globaldata: Any, attempt: AttemptData) -> None:
+    """Keep `data` (None clears it) and `globaldata` (None keeps the last) in `memory`; either over the size
+    limit counts as absent, with a note on the attempt."""
+    for name, value in (("data", data), ("globaldata", globaldata)):
+        if value is not None and too_big(value):
+            value = None
+            attempt.message = "; ".join(
+                filter(None, [attempt.message, f"{name} over {MAX_MEMORY_BYTES:,} bytes not kept"])
+            )
+        if name == "data":
+            memory.data = value
+        elif value is not None:
+            memory.globaldata = value
 
 
 def _noted(message: str, run: RunResult) -> str:

@@ -164,6 +164,46 @@ NETWORK = (
     'print(json.dumps({{"response": reached}}))\n'
 )
 
+#: Tic-tac-toe in JSON mode that counts its turns in `data` (this match) and in `globaldata` (all its matches).
+PROBE_TICTACTOE = r"""
+import json, sys
+turn = json.loads(sys.stdin.readline())
+taken = {(r["x"], r["y"]) for r in turn["requests"] + turn["responses"] if r["x"] >= 0}
+cell = next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)
+data, globaldata = turn["data"] or 0, turn["globaldata"] or 0
+print(json.dumps({"response": {"x": cell[0], "y": cell[1]}, "data": data + 1, "globaldata": globaldata + 1}))
+"""
+
+#: Tic-tac-toe in JSON mode that sets `data` only on the turns it received none.
+BLINKING_DATA_TICTACTOE = r"""
+import json, sys
+turn = json.loads(sys.stdin.readline())
+taken = {(r["x"], r["y"]) for r in turn["requests"] + turn["responses"] if r["x"] >= 0}
+cell = next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)
+answer = {"response": {"x": cell[0], "y": cell[1]}}
+if turn["data"] is None:
+    answer["data"] = "set"
+print(json.dumps(answer))
+"""
+
+#: Tic-tac-toe in the simple text mode, in Python: answers, then a debug line, a data line and two globaldata lines.
+TEXT_GLOBALDATA_TICTACTOE = r"""
+import sys
+lines = sys.stdin.read().split("\n")
+turns = int(lines[0])
+taken = set()
+for line in lines[1 : 2 * turns]:
+    x, y = map(int, line.split())
+    if x >= 0:
+        taken.add((x, y))
+cell = next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)
+print(cell[0], cell[1])
+print("debug")
+print("data", turns)
+print("first globaldata line")
+print("second globaldata line of turn", turns)
+"""
+
 
 def program_dir() -> Path:
     """A directory the unprivileged user can read, for the programs under test."""
