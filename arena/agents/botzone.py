@@ -181,6 +181,7 @@ def simple_input(requests: list[Any], responses: list[Any], data: str, globaldat
     return "\n".join(lines) + "\n"
 
 
-def json_input(requests: list[Any], responses: list[Any], data: Any, globaldata: Any) -> str:
-    """The simple JSON-mode input, on one line."""
-    return json.dumps({"requests": requests, "responses": responses, "data": data, "globaldata": globaldata}) + "\n"
+def json_input(requests: list[Any], responses: list[Any], data: Any, globaldata: Any, limits: dict[str, Any]) -> str:
+    """The JSON-mode input, on one line; `limits` holds `time_limit` (seconds) and `memory_limit` (MiB)."""
+    turn = {"requests": requests, "responses": responses, "data": data, "globaldata": globaldata, **limits}
+    return json.dumps(turn) + "\n"

@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from arena.agents import botzone
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
-from arena.agents.sandbox import Program, RunResult, limits_with_defaults, run_once
+from arena.agents.sandbox import DEFAULT_LIMITS, Program, RunResult, limit_maxima, limits_with_defaults, run_once
 from arena.record.program_memory import (
     MAX_MEMORY_BYTES,
     ProgramMemory,
@@ -28,6 +28,13 @@ from arena.record.program_memory import (
 from games import Game, IllegalAction
 
 PROTOCOLS = ("botzone", "botzone-simple")
+#: Botzone's wall time per turn by the language a program is written in (seconds); a first turn gets twice this.
+BOTZONE_TIME_S = {"c": 1.0, "cpp": 1.0, "java": 3.0, "python": 6.0}
+LANGUAGES = tuple(BOTZONE_TIME_S)
+#: Botzone's memory limit (MiB), a program's default when it names its language.
+BOTZONE_MEMORY_MB = 256
+#: A program naming its language gets this many times its turn's time as CPU seconds over its life.
+CPU_TURNS = 10
 #: What a run's failure is recorded as.
 FAILURE_VERDICTS = {"timeout": "timeout", "output_limit": "over_budget", "crashed": "crashed"}
 #: Characters of a program's output and input kept on an attempt.
@@ -49,7 +56,12 @@ class ProgramAgent:
         self.command = config["command"]
         self.simple = config.get("protocol") == "botzone-simple"
         self.keep_running = bool(config.get("keep_running"))
-        self.limits = limits_with_defaults(config)
+        self.language = config.get("language") or ""
+        if self.language and self.language not in LANGUAGES:
+            raise AgentConfigError(f"Unknown language {self.language!r}; use one of {', '.join(LANGUAGES)}.")
+        self.limits = limits_with_defaults(
+            {"limits": {**botzone_limits(self.language), **(config.get("limits") or {})}}
+        )
         self.match_id = match_id
         #: The memory of a program playing outside any match (a match's is in the record).
         self.unrecorded = ProgramMemory()
@@ -66,16 +78,17 @@ class ProgramAgent:
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves])
         memory = await self._memory(seat)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
+        time_s = self.turn_time_s(first=len(requests) == 1)
         if self.kept is not None and len(requests) == self.turns_seen + 1:
             sent = (botzone.text_line(requests[-1]) if self.simple else json.dumps(requests[-1])) + "\n"
-            run = await self.kept.turn(sent, until_marker=botzone.KEEP_RUNNING)
+            run = await self.kept.turn(sent, until_marker=botzone.KEEP_RUNNING, time_s=time_s)
         else:
             await self.close()
-            sent = self._full_input(requests, responses, memory)
-            run = await self._fresh_run(sent)
+            sent = self._full_input(requests, responses, memory, time_s)
+            run = await self._fresh_run(sent, time_s)
         self.kept = self.kept if run.kept else None
         self.turns_seen = len(requests)
-        attempt, action = self._judge(game, state, sent, run, memory, turn=len(responses))
+        attempt, action = self._judge(game, state, sent, run, memory, turn=len(responses), time_s=time_s)
         if not run.failure:
             await self._remember(seat, memory)
         return DecisionResult(
@@ -91,15 +104,24 @@ class ProgramAgent:
         if self.match_id is not None:
             await sync_to_async(program_memory_save)(match_id=self.match_id, seat=seat, memory=memory)
 
-    def _full_input(self, requests: list[Any], responses: list[Any], memory: ProgramMemory) -> str:
+    def turn_time_s(self, *, first: bool) -> float:
+        """The wall time for a turn: the limits' `time_s`, doubled on a first turn as on Botzone when the program
+        names its language (never above the largest `time_s` allowed)."""
+        seconds = float(self.limits["time_s"])
+        if self.language and first:
+            seconds = min(2 * seconds, float(limit_maxima()["time_s"]))
+        return seconds
+
+    def _full_input(self, requests: list[Any], responses: list[Any], memory: ProgramMemory, time_s: float) -> str:
         if self.simple:
             data, globaldata = ("" if value is None else str(value) for value in (memory.data, memory.globaldata))
             return botzone.simple_input(requests, responses, data, globaldata)
-        return botzone.json_input(requests, responses, memory.data, memory.globaldata)
+        limits = {"time_limit": time_s, "memory_limit": self.limits["memory_mb"]}
+        return botzone.json_input(requests, responses, memory.data, memory.globaldata, limits)
 
-    async def _fresh_run(self, sent: str) -> RunResult:
+    async def _fresh_run(self, sent: str, time_s: float) -> RunResult:
         if not self.keep_running:
-            return await run_once(self.command, sent, self.limits)
+            return await run_once(self.command, sent, self.limits, time_s=time_s)
         program = Program(self.command, self.limits)
         try:
             await program.start()
@@ -107,10 +129,10 @@ class ProgramAgent:
             await program.kill()
             return RunResult(failure="crashed", stderr=f"could not start {self.command!r}: {error}")
         self.kept = program
-        return await program.turn(sent, until_marker=botzone.KEEP_RUNNING)
+        return await program.turn(sent, until_marker=botzone.KEEP_RUNNING, time_s=time_s)
 
     def _judge(
-        self, game: Game, state: Any, sent: str, run: RunResult, memory: ProgramMemory, *, turn: int
+        self, game: Game, state: Any, sent: str, run: RunResult, memory: ProgramMemory, *, turn: int, time_s: float
     ) -> tuple[AttemptData, Any]:
         """The attempt for this run, and the action it names (None unless legal). Updates `memory` from the
         output: its data and globaldata, and, when the answer is not played, the answer as the program gave it."""
@@ -124,7 +146,8 @@ class ProgramAgent:
         )
         if run.failure:
             attempt.verdict = FAILURE_VERDICTS[run.failure]
-            attempt.message = _failure_message(run, self.limits) + (f" ({attempt.message})" if attempt.message else "")
+            message = _failure_message(run, self.limits, time_s)
+            attempt.message = message + (f" ({attempt.message})" if attempt.message else "")
             return attempt, None
         memory.answers.pop(str(turn), None)
         response: Any = run.stdout.split("\n")[0].strip()  # the answer as given, until it is read
@@ -192,9 +215,17 @@ def _noted(message: str, run: RunResult) -> str:
     return f"{message} ({'; '.join(run.notes)})" if run.notes else message
 
 
-def _failure_message(run: RunResult, limits: dict[str, Any]) -> str:
+def botzone_limits(language: str) -> dict[str, Any]:
+    """Botzone's limits for a program in `language` (none when it names no language): time, memory and CPU."""
+    if not language:
+        return {}
+    time_s = BOTZONE_TIME_S[language]
+    return {"time_s": time_s, "memory_mb": BOTZONE_MEMORY_MB, "cpu_s": max(DEFAULT_LIMITS["cpu_s"], CPU_TURNS * time_s)}
+
+
+def _failure_message(run: RunResult, limits: dict[str, Any], time_s: float) -> str:
     if run.failure == "timeout":
-        return f"No answer within {limits['time_s']:g} s of wall time; the program was killed."
+        return f"No answer within {time_s:g} s of wall time; the program was killed."
     if run.failure == "output_limit":
         return f"The program printed more than {limits['output_bytes']} bytes; it was killed."
     return f"The program exited with status {run.returncode} before answering."
