@@ -71,11 +71,10 @@ class ProgramAgent:
     async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
         """Run the program for this turn; `action=None` (with the verdict recorded) when it gave no legal move."""
         started = time.perf_counter()
-        if game.hidden_information:
-            message = "Botzone programs play perfect-information games only in Arena."
+        if message := botzone.unplayable(game, state):
             return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=message)])
         moves = await match_moves(self.match_id, game, seat)
-        requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves])
+        requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
         memory = await self._memory(seat)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
         time_s = self.turn_time_s(first=len(requests) == 1)

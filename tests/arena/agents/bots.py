@@ -205,6 +205,28 @@ print("second globaldata line of turn", turns)
 """
 
 
+#: Fight the Landlord in Botzone's JSON format, as a Botzone bot reads it: its hand is `own` from the first
+#: request less its own responses; it leads its lowest single, beats a single with its lowest higher one, else passes.
+LANDLORD_BOT = r"""
+import json, sys
+turn = json.loads(sys.stdin.readline())
+hand = set(turn["requests"][0]["own"])
+for played in turn["responses"]:
+    hand -= set(played)
+def rank(card): return card // 4 if card < 52 else card - 39
+history = turn["requests"][-1]["history"]
+last = history[1] or history[0]
+ordered = sorted(hand, key=rank)
+if not last:
+    play = ordered[:1]
+elif len(last) == 1:
+    play = [c for c in ordered if rank(c) > rank(last[0])][:1]
+else:
+    play = []
+print(json.dumps({"response": play, "debug": sorted(turn["requests"][-1])}))
+"""
+
+
 def program_dir() -> Path:
     """A directory the unprivileged user can read, for the programs under test."""
     path = Path(tempfile.mkdtemp(prefix="arena-test-bots-"))
