@@ -73,6 +73,28 @@ class AgentVersion(models.Model):
         return f"{self.agent.slug} v{self.number}"
 
 
+class ProgramBuild(models.Model):
+    """A person's uploaded program: its source, the language it was built as, and what the sandbox built from it."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="program_builds")
+    language = models.CharField(max_length=12)
+    source = models.TextField()
+    #: The built program (a binary, a jar, or the Python source), empty when the build failed.
+    artifact = models.BinaryField(blank=True, default=b"")
+    #: SHA-256 of the artifact: where a worker keeps it on disk (arena.agents.build).
+    digest = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    #: The compiler's messages (stderr), shown to the owner.
+    log = models.TextField(blank=True, default="")
+    ok = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.language} build {self.pk} by {self.owner}"
+
+
 class Tournament(models.Model):
     """A schedule of matches between agents, run locally or by workers."""
 

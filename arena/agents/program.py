@@ -14,7 +14,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from arena.agents import botzone
+from arena.agents import botzone, build
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
 from arena.agents.sandbox import DEFAULT_LIMITS, Program, RunResult, limit_maxima, limits_with_defaults, run_once
@@ -33,6 +33,8 @@ BOTZONE_TIME_S = {"c": 1.0, "cpp": 1.0, "java": 3.0, "python": 6.0}
 LANGUAGES = tuple(BOTZONE_TIME_S)
 #: Botzone's memory limit (MiB), a program's default when it names its language.
 BOTZONE_MEMORY_MB = 256
+#: The JVM reserves far more address space than it uses (its heap is bounded by -Xmx instead).
+JVM_ADDRESS_SPACE_MB = 1024
 #: A program naming its language gets this many times its turn's time as CPU seconds over its life.
 CPU_TURNS = 10
 #: What a run's failure is recorded as.
@@ -49,11 +51,10 @@ class ProgramAgent:
     """A Botzone-protocol program; one attempt per decision (a program is not re-prompted)."""
 
     def __init__(self, config: dict[str, Any], *, match_id: int | None = None) -> None:
-        if not config.get("command"):
+        if not config.get("command") and not config.get("build"):
             raise AgentConfigError("A program agent needs 'command' in its config.")
         if config.get("protocol", "botzone") not in PROTOCOLS:
             raise AgentConfigError(f"Unknown protocol {config['protocol']!r}; use one of {', '.join(PROTOCOLS)}.")
-        self.command = config["command"]
         self.simple = config.get("protocol") == "botzone-simple"
         self.keep_running = bool(config.get("keep_running"))
         self.language = config.get("language") or ""
@@ -62,6 +63,8 @@ class ProgramAgent:
         self.limits = limits_with_defaults(
             {"limits": {**botzone_limits(self.language), **(config.get("limits") or {})}}
         )
+        # An uploaded program runs what its build made (arena.agents.build), on any worker.
+        self.command = build.command(self.language, config["build"]) if config.get("build") else config["command"]
         self.match_id = match_id
         #: The memory of a program playing outside any match (a match's is in the record).
         self.unrecorded = ProgramMemory()
@@ -73,9 +76,12 @@ class ProgramAgent:
         started = time.perf_counter()
         if message := botzone.unplayable(game, state):
             return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=message)])
+        memory = await self._memory(seat)
+        if not memory.active:
+            message = "Staff disabled this program; it plays no more moves."
+            return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=message)])
         moves = await match_moves(self.match_id, game, seat)
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
-        memory = await self._memory(seat)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
         time_s = self.turn_time_s(first=len(requests) == 1)
         if self.kept is not None and len(requests) == self.turns_seen + 1:
@@ -219,7 +225,8 @@ def botzone_limits(language: str) -> dict[str, Any]:
     if not language:
         return {}
     time_s = BOTZONE_TIME_S[language]
-    return {"time_s": time_s, "memory_mb": BOTZONE_MEMORY_MB, "cpu_s": max(DEFAULT_LIMITS["cpu_s"], CPU_TURNS * time_s)}
+    memory_mb = JVM_ADDRESS_SPACE_MB if language == "java" else BOTZONE_MEMORY_MB
+    return {"time_s": time_s, "memory_mb": memory_mb, "cpu_s": max(DEFAULT_LIMITS["cpu_s"], CPU_TURNS * time_s)}
 
 
 def _failure_message(run: RunResult, limits: dict[str, Any], time_s: float) -> str:

@@ -247,7 +247,7 @@ class Sandbox:
 class Program:
     """One started program: feed it input, read its answer within the limits, and kill it for good."""
 
-    def __init__(self, command: str, limits: dict[str, Any]) -> None:
+    def __init__(self, command: str | list[str], limits: dict[str, Any]) -> None:
         self.command = command
         self.limits = limits
         self.sandbox = Sandbox(command, limits)
@@ -335,7 +335,9 @@ def _before_marker(stdout: bytearray, marker: bytes) -> bytes | None:
     return None
 
 
-async def run_once(command: str, text: str, limits: dict[str, Any], *, time_s: float | None = None) -> RunResult:
+async def run_once(
+    command: str | list[str], text: str, limits: dict[str, Any], *, time_s: float | None = None
+) -> RunResult:
     """Start `command`, give it `text` on stdin, and take everything it prints, within `limits` (and `time_s`)."""
     program = Program(command, limits)
     try:

@@ -26,6 +26,8 @@ class ProgramMemory:
     globaldata: Any = None
     #: The program's own answer at each of its turns (by number, from 0, as text) where Arena played another move.
     answers: dict[str, Any] = field(default_factory=dict)
+    #: False once staff disable the agent: it plays no more moves, even in matches under way.
+    active: bool = True
 
 
 def too_big(value: Any) -> bool:
@@ -34,11 +36,12 @@ def too_big(value: Any) -> bool:
 
 
 def program_memory(*, match_id: int, seat: int) -> ProgramMemory:
-    """The memory of the program at `seat` of the match, as its last turn left it."""
-    stored, globaldata = Seat.objects.filter(match_id=match_id, index=seat).values_list(
-        "program_memory", "agent_version__agent__program_globaldata"
+    """The memory of the program at `seat` of the match, as its last turn left it (and whether it may still play)."""
+    stored, globaldata, active = Seat.objects.filter(match_id=match_id, index=seat).values_list(
+        "program_memory", "agent_version__agent__program_globaldata", "agent_version__agent__is_active"
     )[0]
-    return ProgramMemory(data=stored.get("data"), globaldata=globaldata, answers=stored.get("answers", {}))
+    answers = stored.get("answers", {})
+    return ProgramMemory(data=stored.get("data"), globaldata=globaldata, answers=answers, active=active)
 
 
 @transaction.atomic

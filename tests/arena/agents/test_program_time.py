@@ -7,7 +7,7 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.agents.program import BOTZONE_MEMORY_MB, ProgramAgent
+from arena.agents.program import BOTZONE_MEMORY_MB, JVM_ADDRESS_SPACE_MB, ProgramAgent
 from arena.agents.sandbox import SANDBOX_READY, isolation_mode
 from arena.models import Agent, Attempt, Match
 from arena.record.agents import agent_create, bots_ensure
@@ -36,7 +36,7 @@ print(json.dumps({"response": {"x": cell[0], "y": cell[1]}, "debug": [turn["time
 def test_each_language_gets_botzones_time_and_twice_it_on_the_first_turn(language, first, later):
     agent = ProgramAgent({"command": "true", "language": language})
     assert (agent.turn_time_s(first=True), agent.turn_time_s(first=False)) == (first, later)
-    assert agent.limits["memory_mb"] == BOTZONE_MEMORY_MB
+    assert agent.limits["memory_mb"] == (JVM_ADDRESS_SPACE_MB if language == "java" else BOTZONE_MEMORY_MB)
     assert agent.limits["cpu_s"] >= first  # the CPU limit never ends a turn its wall time allows
 
 
