@@ -80,6 +80,10 @@ class ProgramAgent:
         if not memory.active:
             message = "Staff disabled this program; it plays no more moves."
             return DecisionResult(action=None, attempts=[AttemptData(verdict="api_error", message=message)])
+        if botzone.answered_already(game, state):
+            attempt, action = self._answer_given(game, state, memory)
+            await self._remember(seat, memory)
+            return DecisionResult(action=action, attempts=[attempt])
         moves = await match_moves(self.match_id, game, seat)
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
@@ -155,6 +159,7 @@ class ProgramAgent:
             attempt.message = message + (f" ({attempt.message})" if attempt.message else "")
             return attempt, None
         memory.answers.pop(str(turn), None)
+        memory.then = ""
         response: Any = run.stdout.split("\n")[0].strip()  # the answer as given, until it is read
         try:
             response = self._response(game, run.stdout, memory, attempt)
@@ -168,6 +173,25 @@ class ProgramAgent:
             memory.answers[str(turn)] = response
             attempt.verdict = "illegal"
             attempt.message = _noted(f"{attempt.parsed_action} is not a legal move here.", run)
+            return attempt, None
+        attempt.parsed_action = game.action_to_text(state, action)
+        memory.then = botzone.then(game, state, response)
+        return attempt, action
+
+    def _answer_given(self, game: Game, state: Any, memory: ProgramMemory) -> tuple[AttemptData, Any]:
+        """This turn's answer as the program gave it on its last turn (`memory.then`), without running it."""
+        attempt = AttemptData(verdict="ok", raw_text=memory.then, message="Given with the program's previous answer.")
+        answer, memory.then = memory.then, ""
+        try:
+            action = botzone.decode(game, state, answer)
+        except IllegalAction as error:
+            attempt.verdict, attempt.message = "unparseable", str(error)
+            return attempt, None
+        if not game.is_legal(state, action):
+            attempt.verdict, attempt.message = (
+                "illegal",
+                f"{answer!r}, named with its previous answer, is not legal here.",
+            )
             return attempt, None
         attempt.parsed_action = game.action_to_text(state, action)
         return attempt, action

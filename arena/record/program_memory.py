@@ -26,6 +26,8 @@ class ProgramMemory:
     globaldata: Any = None
     #: The program's own answer at each of its turns (by number, from 0, as text) where Arena played another move.
     answers: dict[str, Any] = field(default_factory=dict)
+    #: The answer the program already gave for its next turn (Botzone's Mahjong names its discard with a PENG).
+    then: str = ""
     #: False once staff disable the agent: it plays no more moves, even in matches under way.
     active: bool = True
 
@@ -40,14 +42,14 @@ def program_memory(*, match_id: int, seat: int) -> ProgramMemory:
     stored, globaldata, active = Seat.objects.filter(match_id=match_id, index=seat).values_list(
         "program_memory", "agent_version__agent__program_globaldata", "agent_version__agent__is_active"
     )[0]
-    answers = stored.get("answers", {})
-    return ProgramMemory(data=stored.get("data"), globaldata=globaldata, answers=answers, active=active)
+    answers, then = stored.get("answers", {}), stored.get("then", "")
+    return ProgramMemory(data=stored.get("data"), globaldata=globaldata, answers=answers, then=then, active=active)
 
 
 @transaction.atomic
 def program_memory_save(*, match_id: int, seat: int, memory: ProgramMemory) -> None:
-    """Keep the program's `data` and answers for its next turn in this match, and its `globaldata` for all."""
+    """Keep the program's `data`, answers and `then` for its next turn in this match, and its `globaldata` for all."""
     seats = Seat.objects.filter(match_id=match_id, index=seat)
-    seats.update(program_memory={"data": memory.data, "answers": memory.answers})
+    seats.update(program_memory={"data": memory.data, "answers": memory.answers, "then": memory.then})
     agent_id = seats.values_list("agent_version__agent_id", flat=True)[0]
     Agent.objects.filter(pk=agent_id).update(program_globaldata=memory.globaldata)

@@ -227,6 +227,43 @@ print(json.dumps({"response": play, "debug": sorted(turn["requests"][-1])}))
 """
 
 
+#: Mahjong in Botzone's JSON format (requests and responses are strings), as a Botzone bot reads it: its hand is
+#: the dealt 13, plus its draws, less what its answers gave away; it discards its loneliest tile, pungs a discard it
+#: holds a pair of (naming the discard that follows) while the walls are far from empty, and passes otherwise.
+MAHJONG_BOT = r"""
+import json, sys
+from collections import Counter
+turn = json.loads(sys.stdin.readline())
+requests, responses = turn["requests"], turn["responses"]
+me = int(requests[0].split()[1])
+hand, draws = Counter(requests[1].split()[5:]), 0
+for index, request in enumerate(requests):
+    words = request.split()
+    if words[0] == "2":
+        hand[words[1]] += 1
+    draws += words[0] == "2" or words[2:3] == ["DRAW"]
+    if index < len(responses):
+        answer = responses[index].split()
+        if answer[0] == "PLAY":
+            hand[answer[1]] -= 1
+        elif answer[0] == "PENG":
+            hand[words[-1]] -= 2
+            hand[answer[1]] -= 1
+def loneliest(tiles):
+    return min((t for t in tiles if tiles[t] > 0), key=lambda t: (tiles[t], t))
+last = requests[-1].split()
+if last[0] == "2":
+    answer = "PLAY " + loneliest(hand)
+elif last[2] in ("PLAY", "PENG", "CHI") and int(last[1]) != me and hand[last[-1]] >= 2 and draws < 50:
+    rest = hand.copy()
+    rest[last[-1]] -= 2
+    answer = "PENG " + loneliest(rest)
+else:
+    answer = "PASS"
+print(json.dumps({"response": answer, "debug": requests[-1]}))
+"""
+
+
 def program_dir() -> Path:
     """A directory the unprivileged user can read, for the programs under test."""
     path = Path(tempfile.mkdtemp(prefix="arena-test-bots-"))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -16,9 +18,13 @@ from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 from games.fight_the_landlord.combos import rank_of
+from games.mahjong.tiles import name as tile_name
 from tests.arena.agents import bots
 
 LANDLORD = get_game("fight-the-landlord")
+MAHJONG = get_game("mahjong")
+#: A Botzone Mahjong request after the deal.
+REQUEST = r"2 [WTBFJ]\d|3 [0-3] (DRAW|GANG|PLAY [WTBFJ]\d|PENG [WTBFJ]\d|CHI [WTBFJ]\d [WTBFJ]\d|BUGANG [WTBFJ]\d)"
 
 
 def landlord_match(program_seat: int, seed: int) -> Match:
@@ -114,3 +120,54 @@ def test_fight_the_landlord_requests_match_what_botzones_judge_sent_in_its_logs(
         assert ranks(botzone_landlord.response(state, seat, action)) == ranks(cards)
         state = LANDLORD.apply(state, action)
         judge_history = [judge_history[1], cards]
+
+
+def mahjong_match(program_seat: int, seed: int) -> Match:
+    bots_ensure(game="mahjong")
+    command = bots.python_bot(bots.program_dir(), "mahjong", bots.MAHJONG_BOT)
+    program = agent_create(slug=f"mj-{program_seat}", name="mj", kind="program", config={"command": command})
+    random_bot = Agent.objects.get(slug="mahjong-lv0")
+    seats = [random_bot] * 4
+    seats[program_seat] = program
+    match = match_create(game="mahjong", agents=seats, seed=seed, options=MAHJONG.variants["botzone"])
+    async_to_sync(run_match)(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+@pytest.mark.django_db
+def test_a_mahjong_program_reads_its_own_botzone_requests_and_plays_legal_moves():
+    pungs = 0
+    for seat in (0, 3):  # East, who draws first, and the seat that answers East's discards last
+        match = mahjong_match(seat, seed=60 + seat)
+        attempts = list(Attempt.objects.filter(match=match, seat=seat).order_by("ply"))
+        assert len(attempts) >= 5
+        assert [(a.verdict, a.message) for a in attempts if a.verdict != "ok"] == []
+        assert not match.decisions.filter(seat=seat).exclude(fallback="").exists()
+        told = [json.loads(a.messages[0]["content"]) for a in attempts if a.messages]
+        deal = told[0]["requests"][:2]
+        state = MAHJONG.from_json(match.decisions.order_by("ply").first().state_before)
+        dealt = sorted(state.hands[seat]) if seat else sorted(_without_one(state.hands[0], state.drawn))
+        assert deal == [f"0 {seat} {state.wind}", "1 0 0 0 0 " + " ".join(tile_name(t) for t in dealt)]
+        for turn in told:  # every request is Botzone's; one answer for each but the last
+            assert len(turn["responses"]) == len(turn["requests"]) - 1
+            assert all(re.fullmatch(REQUEST, r) for r in turn["requests"][2:]), turn["requests"]
+            # A draw is told as the tile to the seat that drew it only.
+            assert all(r.split()[1] != str(seat) for r in turn["requests"][2:] if r.endswith("DRAW"))
+        for before, after in itertools.pairwise(attempts):
+            if answer_of(before).startswith("PENG"):
+                pungs += 1  # its discard, named with the PENG, played on its next turn without asking again
+                assert (after.messages, after.raw_text) == ([], "PLAY " + answer_of(before).split()[1])
+    assert pungs, "no program pung in these deals: choose seeds where one does"
+
+
+def answer_of(attempt: Attempt) -> str:
+    """The program's answer at an attempt: what it printed, or the discard it named before (not run again)."""
+    return json.loads(attempt.raw_text)["response"] if attempt.messages else attempt.raw_text
+
+
+def _without_one(hand: tuple[int, ...], tile: int) -> list[int]:
+    rest = list(hand)
+    rest.remove(tile)
+    return rest
