@@ -105,7 +105,8 @@ def unplayable(game: Game, state: Any) -> str:
     if not has_requests(game):
         return (
             f"Arena has no Botzone requests for {game.name}, which hides information: a program would be told "
-            "more than its seat may know. Programs play Fight the Landlord and the perfect-information games."
+            "more than its seat may know. Programs play Fight the Landlord, Mahjong (botzone) and the "
+            "perfect-information games."
         )
     return ""
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.agents import botzone, botzone_landlord
+from arena.agents import botzone, botzone_landlord, botzone_mahjong
 from arena.agents.program import ProgramAgent
 from arena.models import Agent, Attempt, Match
 from arena.record.agents import agent_create, bots_ensure
@@ -19,6 +19,9 @@ from arena.runner.loop import run_match
 from games import get_game
 from games.fight_the_landlord.combos import rank_of
 from games.mahjong.tiles import name as tile_name
+from games.mahjong.tiles import tile_of
+from ratings.reports.imports import botzone_mahjong as botzone_mahjong_replay
+from ratings.reports.imports import botzone_walls
 from tests.arena.agents import bots
 
 LANDLORD = get_game("fight-the-landlord")
@@ -171,3 +174,60 @@ def _without_one(hand: tuple[int, ...], tile: int) -> list[int]:
     rest = list(hand)
     rest.remove(tile)
     return rest
+
+
+def judge_told(log: list, seat: int) -> tuple[list[str], list[str]]:
+    """What Botzone's Mahjong judge told `seat` in a log, and what `seat` answered (its display shows the events;
+    each answer is the claim the next event shows, else PASS)."""
+    dealt = sorted(log[1]["hand"][seat], key=tile_of)
+    told, answers = [f"0 {seat} {log[0]['quan']}", "1 0 0 0 0 " + " ".join(dealt)], ["PASS", "PASS"]
+    entries = log[2:]
+    for index, entry in enumerate(entries):
+        verb, mover, tile = entry["action"], entry.get("player"), entry.get("tile")
+        after = entries[index + 1] if index + 1 < len(entries) else {}
+        request = {
+            "DRAW": f"2 {tile}" if mover == seat else f"3 {mover} DRAW",
+            "PLAY": f"3 {mover} PLAY {tile}",
+            "PENG": f"3 {mover} PENG {tile}",
+            "CHI": f"3 {mover} CHI {entry.get('tileCHI')} {tile}",
+            "GANG": f"3 {mover} GANG",
+            "BUGANG": f"3 {mover} BUGANG {tile}",
+        }.get(verb)
+        if request is None:
+            continue
+        told.append(request)
+        answer = "PASS"
+        if request.startswith("2 "):
+            answer = {"PLAY": "PLAY", "GANG": "GANG", "BUGANG": "BUGANG"}.get(after.get("action"), "HU")
+            answer += f" {after['tile']}" if answer != "HU" else ""
+        elif mover != seat and after.get("player") == seat:
+            answer = {
+                "PENG": f"PENG {after.get('tile')}",
+                "CHI": f"CHI {after.get('tileCHI')} {after.get('tile')}",
+                "GANG": "GANG",
+                "HU": "HU",
+            }.get(after["action"], "PASS")
+        answers.append(answer)
+    return told, answers
+
+
+@pytest.mark.skipif(
+    not botzone_logs("ChineseStandardMahjong"), reason="BotzoneBench's logs are not beside this checkout"
+)
+@pytest.mark.parametrize("path", botzone_logs("ChineseStandardMahjong"), ids=lambda path: path.name)
+def test_mahjong_requests_and_answers_are_what_botzones_judge_sent_in_its_logs(path):
+    """Replaying a Botzone log: every seat's requests, from the deal to the end, are the judge's, and the answers
+    Arena would give it as its own earlier responses are the ones the judge took."""
+    log = json.loads(path.read_text())
+    moves, _, _ = botzone_mahjong_replay(path.name, MAHJONG, log)
+    state = MAHJONG.initial_state(seed=0, walls=botzone_walls(path.name, log), wind=int(log[0]["quan"]))
+    decisions = []
+    for text in moves:
+        action = MAHJONG.parse_action(state, text)
+        decisions.append((MAHJONG.current_player(state), state, action))
+        state = MAHJONG.apply(state, action)
+    for seat in range(4):
+        requests, responses = botzone_mahjong.history(seat, decisions, state)
+        told, answered = judge_told(log, seat)
+        assert requests == told
+        assert responses == answered[: len(told) - 1]
