@@ -10,13 +10,15 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from arena.models import Agent, ProgramBuild
+from arena.models import Agent, AgentVersion, Match, ProgramBuild
 from arena.record.agents import agent_create, reserved_slug
 from arena.record.errors import ServiceError
 
-#: Uploaded programs one person (not staff) may have, and builds they may start in a day.
+#: Uploaded programs one person (not staff) may have, builds they may start in a day, and matches a day their
+#: uploaded programs may play together.
 MAX_UPLOADED_PROGRAMS = 5
 MAX_BUILDS_PER_DAY = 20
+MAX_UPLOADED_MATCHES_PER_DAY = 300
 
 
 def upload_allowed(*, owner, slug: str) -> None:
@@ -54,3 +56,24 @@ def uploaded_program_create(
     if keep_running:
         config["keep_running"] = True
     return agent_create(slug=slug, name=name, kind=Agent.Kind.PROGRAM, config=config, owner=owner)
+
+
+def uploaded_matches_allowed(versions: list[AgentVersion]) -> None:
+    """Refuse (ServiceError) a match seating an uploaded program whose owner's programs played their matches a day."""
+    owners = {
+        v.agent.owner
+        for v in versions
+        if v.agent.kind == Agent.Kind.PROGRAM and v.config.get("build") and v.agent.owner and not v.agent.owner.is_staff
+    }
+    since = timezone.now() - timedelta(days=1)
+    for owner in owners:
+        played = Match.objects.filter(
+            created_at__gte=since,
+            seats__agent_version__agent__owner=owner,
+            seats__agent_version__agent__kind=Agent.Kind.PROGRAM,
+        )
+        if played.distinct().count() >= MAX_UPLOADED_MATCHES_PER_DAY:
+            raise ServiceError(
+                f"{owner}'s uploaded programs played {MAX_UPLOADED_MATCHES_PER_DAY} matches in the last day, "
+                "their most; try again later."
+            )

@@ -11,9 +11,15 @@ from asgiref.sync import async_to_sync
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.models import Agent, Attempt, Match, ProgramBuild
+from arena.record import uploads
 from arena.record.errors import ServiceError
 from arena.record.services import match_create
-from arena.record.uploads import MAX_UPLOADED_PROGRAMS, upload_allowed
+from arena.record.uploads import (
+    MAX_UPLOADED_PROGRAMS,
+    program_build_record,
+    upload_allowed,
+    uploaded_program_create,
+)
 from arena.runner.loop import run_match
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
@@ -170,3 +176,19 @@ def test_quotas_refuse_more_programs_than_a_person_may_have(author):
         upload_allowed(owner=author, slug="one-more")
     with pytest.raises(ServiceError, match="already exists"):
         upload_allowed(owner=author, slug="p0")
+
+
+def test_a_persons_uploaded_programs_play_at_most_their_matches_a_day(author, ttt_bots, monkeypatch):
+    monkeypatch.setattr(uploads, "MAX_UPLOADED_MATCHES_PER_DAY", 2)
+    source = PYTHON_NUMPY_TICTACTOE
+    build = program_build_record(
+        owner=author, language="python", source=source, artifact=source.encode(), digest="d" * 64, log=""
+    )
+    mine = uploaded_program_create(
+        owner=author, slug="daily", name="daily", build=build, protocol="botzone", keep_running=False
+    )
+    for seed in (1, 2):
+        match_create(game="tic-tac-toe", agents=[mine, ttt_bots["tic-tac-toe-lv0"]], seed=seed)
+    with pytest.raises(ServiceError, match="played 2 matches in the last day"):
+        match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv1"], mine], seed=3)
+    match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv0"], ttt_bots["tic-tac-toe-lv1"]], seed=3)
