@@ -192,3 +192,10 @@ def test_a_persons_uploaded_programs_play_at_most_their_matches_a_day(author, tt
     with pytest.raises(ServiceError, match="played 2 matches in the last day"):
         match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv1"], mine], seed=3)
     match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv0"], ttt_bots["tic-tac-toe-lv1"]], seed=3)
+
+
+def test_the_agents_page_offers_the_upload_to_people_signed_in(client, author):
+    assert 'href="/agents/upload/"' in client.get("/agents/").content.decode()
+    assert client.get("/agents/upload/").status_code == 200
+    client.logout()
+    assert client.get("/agents/upload/").status_code == 302  # to the sign-in page
