@@ -87,7 +87,7 @@ class ProgramAgent:
         moves = await match_moves(self.match_id, game, seat)
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
-        time_s = self.turn_time_s(first=len(requests) == 1)
+        time_s = self.turn_time_s(first=all(move.seat != seat for move in moves))  # its first decision here
         if self.kept is not None and len(requests) == self.turns_seen + 1:
             sent = (botzone.text_line(requests[-1]) if self.simple else json.dumps(requests[-1])) + "\n"
             run = await self.kept.turn(sent, until_marker=botzone.KEEP_RUNNING, time_s=time_s)
