@@ -23,7 +23,7 @@ class AgentVersionInline(admin.TabularInline):
 @admin.register(Agent)
 class AgentAdmin(admin.ModelAdmin):
     list_display = ["slug", "name", "kind", "game", "owner", "approved", "is_active", "created_at"]
-    list_editable = ["approved"]
+    list_editable = ["approved", "is_active"]  # untick is_active: a program plays no more moves, at once
     list_filter = ["approved", "kind", "game", "is_active"]
     search_fields = ["slug", "name"]
     inlines = [AgentVersionInline]

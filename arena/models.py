@@ -43,6 +43,8 @@ class Agent(models.Model):
     approved = models.BooleanField(
         default=False, help_text="Offered to everyone in the lobby (otherwise only to its owner). Set by staff."
     )
+    #: Programs only: Botzone's `globaldata`, what the program keeps for all its future turns and matches.
+    program_globaldata = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -69,6 +71,28 @@ class AgentVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.agent.slug} v{self.number}"
+
+
+class ProgramBuild(models.Model):
+    """A person's uploaded program: its source, the language it was built as, and what the sandbox built from it."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="program_builds")
+    language = models.CharField(max_length=12)
+    source = models.TextField()
+    #: The built program (a binary, a jar, or the Python source), empty when the build failed.
+    artifact = models.BinaryField(blank=True, default=b"")
+    #: SHA-256 of the artifact: where a worker keeps it on disk (arena.agents.build).
+    digest = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    #: The compiler's messages (stderr), shown to the owner.
+    log = models.TextField(blank=True, default="")
+    ok = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.language} build {self.pk} by {self.owner}"
 
 
 class Tournament(models.Model):
@@ -158,6 +182,9 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     agent_version = models.ForeignKey(AgentVersion, on_delete=models.PROTECT, related_name="seats")
     score = models.FloatField(null=True, blank=True)
+    #: Programs only: Botzone's `data` for this seat's next turn, and the program's own answers where Arena
+    #: played another move for it, by turn (`arena.record.program_memory`).
+    program_memory = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

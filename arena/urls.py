@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arena.api.routes import api
-from arena.pages import evaluate, people, studies, tokens, views
+from arena.pages import evaluate, people, studies, tokens, uploads, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -23,6 +23,7 @@ urlpatterns = [
     path("accounts/tokens/", tokens.api_tokens, name="api-tokens"),
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
+    path("agents/upload/", uploads.program_upload, name="program-upload"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),
     path("agents/<slug:slug>/edit/", views.agent_edit, name="agent-edit"),
     path("matches/", views.match_list_view, name="match-list"),

@@ -3,8 +3,9 @@
 A Botzone bot sees `requests` (what happened since its last move: the opponent's move, or the
 "-1" sentinel on its first turn when it moves first) and its own past `responses`. Board games use
 `{"x": column, "y": row}` counted from the top-left corner from 0, chess `{"source": "e2", "target": "e4",
-"promotion": "*"}` as Botzone's chess judge reads it (see docs/agents.md); any other game uses Arena's own
-action text (a string) for both.
+"promotion": "*"}` as Botzone's chess judge reads it (see docs/agents.md); Fight the Landlord and Mahjong
+use Botzone's own per-seat requests (`arena.agents.botzone_landlord`, `arena.agents.botzone_mahjong`); any
+other perfect-information game uses Arena's own action text (a string) for both.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from arena.agents import botzone_landlord, botzone_mahjong
 from games import Game, IllegalAction
 
 #: Board games whose Botzone format is a point: board side, and whether Arena counts rows from the top.
@@ -87,8 +89,42 @@ def _clone_source(game: Game, state: Any, target: int) -> int:
     return target
 
 
+#: Hidden-information games with Botzone's own per-seat requests, by slug.
+CARD_GAMES = {botzone_landlord.SLUG: botzone_landlord, botzone_mahjong.SLUG: botzone_mahjong}
+
+
+def has_requests(game: Game) -> bool:
+    """Whether Arena can tell a program in `game` only what its seat may know (Botzone's requests, or a full view)."""
+    return game.slug in CARD_GAMES or not game.hidden_information
+
+
+def unplayable(game: Game, state: Any) -> str:
+    """Why a program cannot play `game` from `state` ("" when it can)."""
+    if game.slug in CARD_GAMES:
+        return CARD_GAMES[game.slug].unplayable(state)
+    if not has_requests(game):
+        return (
+            f"Arena has no Botzone requests for {game.name}, which hides information: a program would be told "
+            "more than its seat may know. Programs play Fight the Landlord, Mahjong (botzone) and the "
+            "perfect-information games."
+        )
+    return ""
+
+
+def then(game: Game, state: Any, response: Any) -> str:
+    """The answer a response already gives for the seat's next turn (Mahjong's discard after a PENG or CHI)."""
+    return botzone_mahjong.then(response) if game.slug == botzone_mahjong.SLUG else ""
+
+
+def answered_already(game: Game, state: Any) -> bool:
+    """Whether the seat to act gave this turn's answer on its last one (`then`): it is not asked again."""
+    return game.slug == botzone_mahjong.SLUG and botzone_mahjong.follow_up(game, state)
+
+
 def decode(game: Game, state: Any, response: Any) -> Any:
     """The action a Botzone response names; IllegalAction if it names none (legality is checked after)."""
+    if game.slug in CARD_GAMES:
+        return CARD_GAMES[game.slug].decode(game, state, response)
     if game.slug == "ataxx":
         if not isinstance(response, dict) or not {"x0", "y0", "x1", "y1"} <= set(response):
             raise IllegalAction('An Ataxx response is {"x0": …, "y0": …, "x1": …, "y1": …}.')
@@ -127,12 +163,15 @@ def _chess_move(response: Any) -> str:
     return source + target + ("" if promotion == "*" else promotion)
 
 
-def history(game: Game, seat: int, decisions: list[tuple[int, Any, Any]]) -> tuple[list[Any], list[Any]]:
-    """Botzone's `requests` and `responses` for `seat`, from the match's (seat, state_before, action) so far.
+def history(game: Game, seat: int, decisions: list[tuple[int, Any, Any]], state: Any) -> tuple[list[Any], list[Any]]:
+    """Botzone's `requests` and `responses` for `seat`, from the match's (seat, state_before, action) so far
+    and its `state` now.
 
     Each request gathers the other seats' moves since this seat last moved (the last of them, as Botzone's
-    two-player games have one); a seat that moves first gets the sentinel.
+    two-player games have one); a seat that moves first gets the sentinel. Fight the Landlord's are its own.
     """
+    if game.slug in CARD_GAMES:
+        return CARD_GAMES[game.slug].history(seat, decisions, state)
     requests: list[Any] = []
     responses: list[Any] = []
     pending: Any = first_request(game)
@@ -181,6 +220,7 @@ def simple_input(requests: list[Any], responses: list[Any], data: str, globaldat
     return "\n".join(lines) + "\n"
 
 
-def json_input(requests: list[Any], responses: list[Any], data: Any, globaldata: Any) -> str:
-    """The simple JSON-mode input, on one line."""
-    return json.dumps({"requests": requests, "responses": responses, "data": data, "globaldata": globaldata}) + "\n"
+def json_input(requests: list[Any], responses: list[Any], data: Any, globaldata: Any, limits: dict[str, Any]) -> str:
+    """The JSON-mode input, on one line; `limits` holds `time_limit` (seconds) and `memory_limit` (MiB)."""
+    turn = {"requests": requests, "responses": responses, "data": data, "globaldata": globaldata, **limits}
+    return json.dumps(turn) + "\n"

@@ -25,7 +25,13 @@ HOST_KINDS = ("program", "uci")
 WEBSOCKET = {"transport": "websocket"}
 #: Per kind, the config fields a person may set, with their type and smallest value (None: any).
 FIELDS: dict[str, dict[str, tuple[type, float | None]]] = {
-    "program": {"command": (str, None), "protocol": (str, None), "keep_running": (bool, None), "limits": (dict, None)},
+    "program": {
+        "command": (str, None),
+        "protocol": (str, None),
+        "language": (str, None),
+        "keep_running": (bool, None),
+        "limits": (dict, None),
+    },
     "uci": {
         "command": (str, None),
         "uci_elo": (int, 0),

@@ -74,6 +74,10 @@ class ProcessPipes(asyncio.SubprocessProtocol):
         self.transport: asyncio.SubprocessTransport | None = None
         self._stirred = asyncio.Event()
         self._exited = asyncio.Event()
+        #: A line the process's wrapper prints on stderr once it hands over to the program (see `ready`).
+        self.ready_line = b""
+        self._early = bytearray()
+        self._ready = asyncio.Event()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -83,7 +87,21 @@ class ProcessPipes(asyncio.SubprocessProtocol):
             self.stdout += data[: max(0, self.stdout_cap + 1 - len(self.stdout))]
             self._stirred.set()
         elif fd == 2:
+            if self.ready_line and not self._ready.is_set():
+                data = self._until_ready(data)
             self.stderr += data[: max(0, STDERR_KEPT - len(self.stderr))]
+
+    def _until_ready(self, data: bytes) -> bytes:
+        """Hold stderr back until the ready line; then what came before and after it, without it."""
+        self._early += data[: max(0, STDERR_KEPT - len(self._early))]
+        at = self._early.find(self.ready_line + b"\n")
+        if at == -1:
+            return b""
+        self._ready.set()
+        self._stirred.set()
+        rest = self._early[:at] + self._early[at + len(self.ready_line) + 1 :]
+        self._early.clear()
+        return bytes(rest)
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         if fd == 1:
@@ -92,6 +110,8 @@ class ProcessPipes(asyncio.SubprocessProtocol):
 
     def process_exited(self) -> None:
         self.returncode = self.transport.get_returncode() if self.transport else None
+        self.stderr += self._early[: max(0, STDERR_KEPT - len(self.stderr))]  # the wrapper's own complaint
+        self._early.clear()
         self._exited.set()
         self._stirred.set()
 
@@ -103,6 +123,12 @@ class ProcessPipes(asyncio.SubprocessProtocol):
         """Wait until stdout gets more, closes, or the process exits."""
         await self._stirred.wait()
         self._stirred.clear()
+
+    async def ready(self) -> bool:
+        """Wait until the ready line arrives (at once if none is expected) or the process exits; whether it came."""
+        while self.ready_line and not self._ready.is_set() and not self._exited.is_set():
+            await self.stirring()
+        return not self.ready_line or self._ready.is_set()
 
     async def exited(self) -> int | None:
         """Wait for the process to exit; its status."""

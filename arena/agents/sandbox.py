@@ -12,7 +12,8 @@ and may not make a Unix socket (`arena.agents.seccomp`), so no socket file on th
 When Arena is not root but may make user namespaces, every wall holds but the change of user: the
 program is the namespace's root without capabilities, which is Arena's own user outside it. Otherwise it
 runs as Arena's user with the limits, the clean environment and a temporary directory of its own. Either
-way each attempt notes the walls that are missing (`MISSING_WALLS`).
+way each attempt notes the walls that are missing (`MISSING_WALLS`). Behind the walls, a program's clock
+starts once its init prints `SANDBOX_READY`: putting the walls up is not the program's time.
 """
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ def limits_with_defaults(config: dict[str, Any]) -> dict[str, Any]:
     return {name: min(value, maxima[name]) for name, value in limits.items()}
 
 
+#: What the pid namespace's init prints on stderr when the walls stand and it starts the program: the program's
+#: clock starts here, so the sandbox's own start-up is not counted against its time.
+SANDBOX_READY = "arena: sandbox ready"
+#: Longest the walls may take to go up before a program starts.
+STARTUP_S = 20.0
 #: The user a program runs as when Arena is root.
 UNPRIVILEGED_UID = 65534
 #: The pid namespace's init: make every mount read-only, hide Arena's data, give the run its own tmpfs,
@@ -84,8 +90,8 @@ UNPRIVILEGED_UID = 65534
 #: user namespace's root, which is Arena's own user outside it. It stays the namespace's pid 1 (it does
 #: not exec), so killing it, or the program's exit, takes down everything the program started.
 INIT_SCRIPT = """set -e
-workdir=$1 uid=$2 disk_mb=$3
-shift 3
+workdir=$1 uid=$2 disk_mb=$3 READY=$4
+shift 4
 mount -o remount,bind,ro /
 while read -r _ target _; do mount -o remount,bind,ro "$target" 2>/dev/null || true; done < /proc/self/mounts
 while [ "$1" != -- ]; do
@@ -97,6 +103,7 @@ done
 shift
 mount -t tmpfs -o "size=${disk_mb}m,mode=0700,nosuid,nodev" tmpfs "$workdir"
 cd "$workdir"
+echo "$READY" >&2
 if [ "$uid" = own ]; then
   setpriv --no-new-privs --inh-caps=-all --bounding-set=-all --securebits=+noroot,+noroot_locked -- "$@"
 else
@@ -122,7 +129,21 @@ def _walled(argv: list[str], workdir: str, limits: dict[str, Any], mode: str) ->
         namespaces.insert(2, "--map-root-user")
         user = "own"
     hidden = [str(path) for path in hidden_paths()]
-    return [*namespaces, "--", "sh", "-c", INIT_SCRIPT, "sh", workdir, user, disk_mb, *hidden, "--", *argv]
+    return [
+        *namespaces,
+        "--",
+        "sh",
+        "-c",
+        INIT_SCRIPT,
+        "sh",
+        workdir,
+        user,
+        disk_mb,
+        SANDBOX_READY,
+        *hidden,
+        "--",
+        *argv,
+    ]
 
 
 def hidden_paths() -> list[Path]:
@@ -192,12 +213,15 @@ class Sandbox:
         self.workdir = tempfile.mkdtemp(prefix="arena-agent-")
         self.notes: list[str] = []
         self.pid: int | None = None
+        #: Whether the command runs behind the namespaces' walls (whose init prints SANDBOX_READY); set by `launch`.
+        self.walled = False
 
     def launch(self) -> tuple[list[str], dict[str, Any]]:
         """The argv and the keyword arguments for asyncio's subprocess_exec (or python-chess's popen)."""
         argv, mode = self.argv, isolation_mode()
         if mode:
             argv = _walled(argv, self.workdir, self.limits, mode)
+            self.walled = True
         if MISSING_WALLS[mode]:
             self.notes.append(MISSING_WALLS[mode])
         env = {
@@ -223,7 +247,7 @@ class Sandbox:
 class Program:
     """One started program: feed it input, read its answer within the limits, and kill it for good."""
 
-    def __init__(self, command: str, limits: dict[str, Any]) -> None:
+    def __init__(self, command: str | list[str], limits: dict[str, Any]) -> None:
         self.command = command
         self.limits = limits
         self.sandbox = Sandbox(command, limits)
@@ -234,7 +258,10 @@ class Program:
         return self.sandbox.notes
 
     async def start(self) -> None:
+        """Start the program and wait until its walls stand (OSError if they do not within STARTUP_S)."""
         argv, walls = self.sandbox.launch()
+        if self.sandbox.walled:
+            self.pipes.ready_line = SANDBOX_READY.encode()
         transport, _ = await asyncio.get_running_loop().subprocess_exec(
             lambda: self.pipes,
             *argv,
@@ -244,16 +271,24 @@ class Program:
             **walls,
         )
         self.sandbox.started(transport.get_pid())
+        try:
+            async with asyncio.timeout(STARTUP_S):
+                await self.pipes.ready()
+        except TimeoutError:
+            raise OSError(f"the sandbox did not start within {STARTUP_S:g} s") from None
 
-    async def turn(self, text: str, *, until_marker: str | None = None, close_input: bool = False) -> RunResult:
-        """Send `text`; read stdout to end of file, or up to the line `until_marker`, within the wall time.
+    async def turn(
+        self, text: str, *, until_marker: str | None = None, close_input: bool = False, time_s: float | None = None
+    ) -> RunResult:
+        """Send `text`; read stdout to end of file, or up to the line `until_marker`, within the wall time
+        (`time_s`, else the limits' `time_s`), counted from the moment the program has its input.
 
         The program is killed unless it printed the marker (then `kept` is True and it waits for more input).
         """
         started = time.perf_counter()
         result = RunResult(notes=list(self.notes))
         try:
-            async with asyncio.timeout(float(self.limits["time_s"])):
+            async with asyncio.timeout(float(time_s or self.limits["time_s"])):
                 self.pipes.write(text.encode(), close=close_input)
                 result.stdout, result.failure, result.kept = await self._read(until_marker)
                 if not result.kept and not result.failure:
@@ -300,8 +335,10 @@ def _before_marker(stdout: bytearray, marker: bytes) -> bytes | None:
     return None
 
 
-async def run_once(command: str, text: str, limits: dict[str, Any]) -> RunResult:
-    """Start `command`, give it `text` on stdin, and take everything it prints, within `limits`."""
+async def run_once(
+    command: str | list[str], text: str, limits: dict[str, Any], *, time_s: float | None = None
+) -> RunResult:
+    """Start `command`, give it `text` on stdin, and take everything it prints, within `limits` (and `time_s`)."""
     program = Program(command, limits)
     try:
         await program.start()
@@ -309,6 +346,6 @@ async def run_once(command: str, text: str, limits: dict[str, Any]) -> RunResult
         await program.kill()
         return RunResult(failure="crashed", stderr=f"could not start {command!r}: {error}")
     try:
-        return await program.turn(text, close_input=True)
+        return await program.turn(text, close_input=True, time_s=time_s)
     finally:
         await program.kill()

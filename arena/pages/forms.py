@@ -6,7 +6,7 @@ from django import forms
 
 from arena.agents.llm_config import SCAFFOLDS
 from arena.agents.outside import LARGEST, MAX_TEXT
-from arena.agents.program import PROTOCOLS
+from arena.agents.program import LANGUAGES, PROTOCOLS
 from arena.agents.remote import MAX_DECISION_S
 from arena.agents.sandbox import DEFAULT_LIMITS, limit_maxima
 from arena.record.services import SEED_RANGE
@@ -86,6 +86,11 @@ class ProgramAgentForm(OutsideAgentForm):
     kind = "program"
     command = forms.CharField(max_length=MAX_TEXT, help_text="Absolute paths, e.g. /usr/bin/python3 /srv/bots/ttt.py")
     protocol = forms.ChoiceField(choices=[(p, p) for p in PROTOCOLS], initial="botzone")
+    language = forms.ChoiceField(
+        required=False,
+        choices=[("", "not stated"), *((name, name) for name in LANGUAGES)],
+        help_text="Gives Botzone's time per turn for this language (first turn doubled) and its 256 MiB memory.",
+    )
     keep_running = forms.BooleanField(required=False, help_text="Botzone's keep-running mode.")
     wall_time_s = forms.FloatField(required=False, min_value=0.1, label="Wall time per decision (s)")
     cpu_s = forms.IntegerField(required=False, min_value=1, label="CPU time (s)")

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from arena.agents import botzone
 from arena.agents.llm.local import endpoint_is_local, server_ready
 from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.presence import bot_owners_online
@@ -99,14 +100,14 @@ def opponent_choices(game: str, user=None) -> list[tuple[str, list[tuple[str, st
     """Every agent offered to `user` (`offered_agents`) that can play `game` now, grouped by kind for the lobby's
     select.
 
-    Programs play perfect-information games only, UCI engines chess only, a websocket bot only
-    while its account is connected, and a model on this machine only while its server answers.
+    Programs play the games Arena has Botzone requests for (`botzone.has_requests`), UCI engines chess only, a
+    websocket bot only while its account is connected, and a model on this machine only while its server answers.
     """
-    hidden = get_game(game).hidden_information
+    programs_play = botzone.has_requests(get_game(game))
     agents = [
         agent
         for agent in offered_agents(user).filter(kind__in=OPPONENT_GROUPS, game__in=["", game])
-        if not (agent.kind == Agent.Kind.PROGRAM and hidden)
+        if not (agent.kind == Agent.Kind.PROGRAM and not programs_play)
         and not (agent.kind == Agent.Kind.UCI and game != "chess")
         and not (agent.kind == Agent.Kind.LLM and not model_answers(agent))
     ]

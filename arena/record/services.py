@@ -21,6 +21,7 @@ from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
 from arena.record.signals import match_finished
 from arena.record.turns import ByHolder, ByPerson, by_holder, holder_after, write_refused
+from arena.record.uploads import uploaded_matches_allowed
 from arena.record.versions import PROMPT_VERSION, code_version
 from games import get_game
 
@@ -73,6 +74,8 @@ def match_create(
     except (TypeError, ValueError) as error:
         raise ServiceError(f"Invalid options for {game}: {error}") from None
     versions = [agent.current_version() for agent in agents]
+    if tournament is None:  # a tournament's matches are bounded by its own limits
+        uploaded_matches_allowed(versions)
     record = {
         "game_version": game_obj.version,
         "variant": game_obj.variant_of(options),

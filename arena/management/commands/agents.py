@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.agents.outside import outside_config
-from arena.agents.program import PROTOCOLS
+from arena.agents.program import LANGUAGES, PROTOCOLS
 from arena.models import Agent
 from arena.record.agents import agent_create
 from arena.record.services import ServiceError
@@ -37,7 +37,7 @@ LLM_FIELDS = {
 
 #: Per outside kind, the options that go into its config.
 OUTSIDE_FIELDS = {
-    "program": ("command", "protocol", "keep_running"),
+    "program": ("command", "protocol", "language", "keep_running"),
     "uci": ("command", "uci_elo", "nodes", "movetime_ms"),
     "remote": ("url", "secret_env", "timeout_s", "retries", "provider_retries"),
 }
@@ -68,6 +68,9 @@ class Command(BaseCommand):
         add.add_argument("--command", help="For --kind program or uci: the program to run.")
         add.add_argument("--protocol", choices=PROTOCOLS, default="botzone", help="For --kind program.")
         add.add_argument("--keep-running", action="store_true", help="For --kind program: Botzone's keep-running.")
+        add.add_argument(
+            "--language", choices=LANGUAGES, help="For --kind program: its language, for Botzone's time and memory."
+        )
         add.add_argument("--url", help="For --kind remote: where Arena POSTs each decision.")
         add.add_argument(
             "--secret-env", help="For --kind remote: the variable holding the signing secret (else one is made)."

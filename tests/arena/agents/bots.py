@@ -164,6 +164,105 @@ NETWORK = (
     'print(json.dumps({{"response": reached}}))\n'
 )
 
+#: Tic-tac-toe in JSON mode that counts its turns in `data` (this match) and in `globaldata` (all its matches).
+PROBE_TICTACTOE = r"""
+import json, sys
+turn = json.loads(sys.stdin.readline())
+taken = {(r["x"], r["y"]) for r in turn["requests"] + turn["responses"] if r["x"] >= 0}
+cell = next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)
+data, globaldata = turn["data"] or 0, turn["globaldata"] or 0
+print(json.dumps({"response": {"x": cell[0], "y": cell[1]}, "data": data + 1, "globaldata": globaldata + 1}))
+"""
+
+#: Tic-tac-toe in JSON mode that sets `data` only on the turns it received none.
+BLINKING_DATA_TICTACTOE = r"""
+import json, sys
+turn = json.loads(sys.stdin.readline())
+taken = {(r["x"], r["y"]) for r in turn["requests"] + turn["responses"] if r["x"] >= 0}
+cell = next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)
+answer = {"response": {"x": cell[0], "y": cell[1]}}
+if turn["data"] is None:
+    answer["data"] = "set"
+print(json.dumps(answer))
+"""
+
+#: Tic-tac-toe in the simple text mode, in Python: answers, then a debug line, a data line and two globaldata lines.
+TEXT_GLOBALDATA_TICTACTOE = r"""
+import sys
+lines = sys.stdin.read().split("\n")
+turns = int(lines[0])
+taken = set()
+for line in lines[1 : 2 * turns]:
+    x, y = map(int, line.split())
+    if x >= 0:
+        taken.add((x, y))
+cell = next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)
+print(cell[0], cell[1])
+print("debug")
+print("data", turns)
+print("first globaldata line")
+print("second globaldata line of turn", turns)
+"""
+
+
+#: Fight the Landlord in Botzone's JSON format, as a Botzone bot reads it: its hand is `own` from the first
+#: request less its own responses; it leads its lowest single, beats a single with its lowest higher one, else passes.
+LANDLORD_BOT = r"""
+import json, sys
+turn = json.loads(sys.stdin.readline())
+hand = set(turn["requests"][0]["own"])
+for played in turn["responses"]:
+    hand -= set(played)
+def rank(card): return card // 4 if card < 52 else card - 39
+history = turn["requests"][-1]["history"]
+last = history[1] or history[0]
+ordered = sorted(hand, key=rank)
+if not last:
+    play = ordered[:1]
+elif len(last) == 1:
+    play = [c for c in ordered if rank(c) > rank(last[0])][:1]
+else:
+    play = []
+print(json.dumps({"response": play, "debug": sorted(turn["requests"][-1])}))
+"""
+
+
+#: Mahjong in Botzone's JSON format (requests and responses are strings), as a Botzone bot reads it: its hand is
+#: the dealt 13, plus its draws, less what its answers gave away; it discards its loneliest tile, pungs a discard it
+#: holds a pair of (naming the discard that follows) while the walls are far from empty, and passes otherwise.
+MAHJONG_BOT = r"""
+import json, sys
+from collections import Counter
+turn = json.loads(sys.stdin.readline())
+requests, responses = turn["requests"], turn["responses"]
+me = int(requests[0].split()[1])
+hand, draws = Counter(requests[1].split()[5:]), 0
+for index, request in enumerate(requests):
+    words = request.split()
+    if words[0] == "2":
+        hand[words[1]] += 1
+    draws += words[0] == "2" or words[2:3] == ["DRAW"]
+    if index < len(responses):
+        answer = responses[index].split()
+        if answer[0] == "PLAY":
+            hand[answer[1]] -= 1
+        elif answer[0] == "PENG":
+            hand[words[-1]] -= 2
+            hand[answer[1]] -= 1
+def loneliest(tiles):
+    return min((t for t in tiles if tiles[t] > 0), key=lambda t: (tiles[t], t))
+last = requests[-1].split()
+if last[0] == "2":
+    answer = "PLAY " + loneliest(hand)
+elif last[2] in ("PLAY", "PENG", "CHI") and int(last[1]) != me and hand[last[-1]] >= 2 and draws < 50:
+    rest = hand.copy()
+    rest[last[-1]] -= 2
+    answer = "PENG " + loneliest(rest)
+else:
+    answer = "PASS"
+print(json.dumps({"response": answer, "debug": requests[-1]}))
+"""
+
 
 #: The program directories this test process made: its programs are the ones whose command names one.
 _PROGRAM_DIRS: list[str] = []

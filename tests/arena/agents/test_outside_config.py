@@ -107,3 +107,10 @@ def test_the_id_a_signing_secret_is_derived_from_stays_out_of_the_dataset(django
     match = match_create(game="tic-tac-toe", agents=[remote, bot], seed=1)
     exported = next(r for r in _records(Match.objects.filter(pk=match.pk)) if r.get("slug") == "signed")
     assert exported["versions"][0]["config"] == {"url": "https://a.test/", "public_only": True}
+
+
+def test_a_programs_language_is_set_from_the_cli_and_checked():
+    add("--slug", "py-bot", "--kind", "program", "--command", "/bin/true", "--language", "python")
+    assert Agent.objects.get(slug="py-bot").current_version().config["language"] == "python"
+    with pytest.raises(CommandError, match="invalid choice: 'rust'"):
+        add("--slug", "rust-bot", "--kind", "program", "--command", "/bin/true", "--language", "rust")

@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import socket
+import subprocess
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from arena.agents import remote, seccomp
-from arena.agents.outside_io import MAX_LINE_BYTES, STDERR_KEPT
+from arena.agents.outside_io import MAX_LINE_BYTES, STDERR_KEPT, ProcessPipes
 from arena.agents.program import ProgramAgent
 from arena.agents.remote import MAX_ANSWER_BYTES, RemoteAgent, decision_seconds, public_address
 from arena.agents.sandbox import isolation_available
@@ -261,3 +262,30 @@ async def test_a_uci_engine_flooding_its_output_is_over_budget_and_killed(mode, 
     await asyncio.sleep(0.3)
     if isolation_available():
         assert bots.nobody_processes() == 0
+
+
+async def started_with_ready_line(script: str) -> ProcessPipes:
+    """A shell running `script` whose stderr is held back until the line READY, as the sandbox's init prints it."""
+    pipes = ProcessPipes(1000)
+    pipes.ready_line = b"READY"
+    await asyncio.get_running_loop().subprocess_exec(
+        lambda: pipes, "sh", "-c", script, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    return pipes
+
+
+@pytest.mark.asyncio
+async def test_the_ready_line_is_awaited_and_kept_out_of_stderr():
+    pipes = await started_with_ready_line("echo before >&2; echo READY >&2; echo after >&2; read line; echo $line")
+    assert await asyncio.wait_for(pipes.ready(), 10)
+    pipes.write(b"hi\n")
+    await asyncio.wait_for(pipes.exited(), 10)
+    assert (bytes(pipes.stdout), bytes(pipes.stderr)) == (b"hi\n", b"before\nafter\n")
+
+
+@pytest.mark.asyncio
+async def test_a_wrapper_failing_before_the_ready_line_leaves_its_complaint_in_stderr():
+    pipes = await started_with_ready_line("echo 'mount: permission denied' >&2; exit 3")
+    assert not await asyncio.wait_for(pipes.ready(), 10)
+    assert await asyncio.wait_for(pipes.exited(), 10) == 3
+    assert bytes(pipes.stderr) == b"mount: permission denied\n"

@@ -1,0 +1,201 @@
+"""People upload Botzone programs: built in the sandbox per language, a failed build shown to its author, a built
+one playing the ladder, quotas per person, and staff's switch that stops a program at once."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from arena.models import Agent, Attempt, Match, ProgramBuild
+from arena.record import uploads
+from arena.record.errors import ServiceError
+from arena.record.services import match_create
+from arena.record.uploads import (
+    MAX_UPLOADED_PROGRAMS,
+    program_build_record,
+    upload_allowed,
+    uploaded_program_create,
+)
+from arena.runner.loop import run_match
+from arena.tournaments.run import run_tournament
+from arena.tournaments.services import tournament_create
+
+pytestmark = pytest.mark.django_db
+
+HAS_CPP = bool(shutil.which("g++")) and Path("/usr/include/jsoncpp/json/json.h").exists()
+HAS_JAVA = bool(shutil.which("javac")) and bool(shutil.which("jar"))
+
+#: Botzone's tic-tac-toe in C++ with JsonCpp included as Botzone has it: the first empty cell.
+CPP_TICTACTOE = r"""
+#include <iostream>
+#include <string>
+#include "jsoncpp/json.h"
+using namespace std;
+int main() {
+    string line;
+    getline(cin, line);
+    Json::Reader reader;
+    Json::Value input, output;
+    reader.parse(line, input);
+    int board[3][3] = {{0}};
+    for (const auto& r : input["requests"]) if (r["x"].asInt() >= 0) board[r["y"].asInt()][r["x"].asInt()] = 1;
+    for (const auto& r : input["responses"]) board[r["y"].asInt()][r["x"].asInt()] = 2;
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++)
+            if (!board[y][x]) {
+                output["response"]["x"] = x;
+                output["response"]["y"] = y;
+                Json::FastWriter writer;
+                cout << writer.write(output);
+                return 0;
+            }
+}
+"""
+
+PYTHON_NUMPY_TICTACTOE = r"""
+import json, numpy
+turn = json.loads(input())
+board = numpy.zeros((3, 3), dtype=int)
+for r in turn["requests"] + turn["responses"]:
+    if r["x"] >= 0:
+        board[r["y"], r["x"]] = 1
+y, x = map(int, numpy.argwhere(board == 0)[0])
+print(json.dumps({"response": {"x": x, "y": y}}))
+"""
+
+JAVA_TICTACTOE = r"""
+import java.util.Scanner;
+public class Main {
+    public static void main(String[] args) {
+        String line = new Scanner(System.in).nextLine();
+        boolean[] taken = new boolean[9];
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"x\": (-?\\d+), \"y\": (-?\\d+)").matcher(line);
+        while (m.find()) {
+            int x = Integer.parseInt(m.group(1)), y = Integer.parseInt(m.group(2));
+            if (x >= 0) taken[3 * y + x] = true;
+        }
+        for (int i = 0; i < 9; i++)
+            if (!taken[i]) {
+                System.out.println("{\"response\": {\"x\": " + i % 3 + ", \"y\": " + i / 3 + "}}");
+                return;
+            }
+    }
+}
+"""
+
+
+def upload(client, slug: str, language: str, source: str, filename: str = "bot.txt"):
+    fields = {"slug": slug, "name": slug, "language": language, "protocol": "botzone"}
+    return client.post("/agents/upload/", {**fields, "source": SimpleUploadedFile(filename, source.encode())})
+
+
+@pytest.fixture
+def author(client, django_user_model):
+    user = django_user_model.objects.create_user("ann", password="pw")
+    client.force_login(user)
+    return user
+
+
+def test_a_build_that_fails_shows_the_compiler_to_its_author_and_makes_no_agent(client, author):
+    answer = upload(client, "broken", "c", "int main(void) { return 0 }\n")
+    assert answer.status_code == 422
+    page = answer.content.decode()
+    assert "The build failed" in page
+    assert "expected" in page  # gcc's "expected ';' before '}' token", as the author would see it
+    assert not Agent.objects.filter(slug="broken").exists()
+    build = ProgramBuild.objects.get(owner=author)
+    assert (build.ok, build.artifact, build.language) == (False, b"", "c")
+    assert "error" in build.log
+
+
+@pytest.mark.skipif(not HAS_CPP, reason="needs g++ and libjsoncpp-dev (.ci/run installs them)")
+def test_a_cpp_upload_with_jsoncpp_climbs_the_ladder_and_its_page_shows_its_games(client, author, ttt_bots):
+    answer = upload(client, "my-cpp", "cpp", CPP_TICTACTOE, "main.cpp")
+    assert answer.status_code == 302, answer.content.decode()[-2000:]
+    agent = Agent.objects.get(slug="my-cpp")
+    assert (agent.kind, agent.owner, agent.approved) == (Agent.Kind.PROGRAM, author, False)
+    assert agent.current_version().config["language"] == "cpp"
+    climb = tournament_create(slug="cpp-climb", name="c", format="ladder", games=["tic-tac-toe"], agents=[agent])
+    async_to_sync(run_tournament)(climb.pk)
+    matches = Match.objects.filter(tournament=climb)
+    assert matches.exists()
+    assert set(matches.values_list("status", flat=True)) == {Match.Status.FINISHED}
+    ours = [
+        a
+        for a in Attempt.objects.filter(match__tournament=climb)
+        if a.match.seats.get(index=a.seat).agent_version.agent_id == agent.pk
+    ]
+    assert ours
+    assert {a.verdict for a in ours} == {"ok"}
+    page = client.get(f"/agents/{agent.slug}/").content.decode()
+    assert f"/matches/{matches.first().pk}/" in page
+
+
+def play_random(agent: Agent, ttt_bots) -> Match:
+    match = match_create(game="tic-tac-toe", agents=[agent, ttt_bots["tic-tac-toe-lv0"]], seed=4)
+    async_to_sync(run_match)(match.pk)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "available"),
+    [("python", PYTHON_NUMPY_TICTACTOE, True), ("java", JAVA_TICTACTOE, HAS_JAVA)],
+    ids=["python-numpy", "java"],
+)
+def test_python_with_numpy_and_java_uploads_play(client, author, ttt_bots, language, source, available):
+    if not available:
+        pytest.skip(f"no {language} toolchain here")
+    answer = upload(client, f"my-{language}", language, source)
+    assert answer.status_code == 302, answer.content.decode()[-2000:]
+    match = play_random(Agent.objects.get(slug=f"my-{language}"), ttt_bots)
+    verdicts = set(Attempt.objects.filter(match=match, seat=0).values_list("verdict", flat=True))
+    assert verdicts == {"ok"}, list(Attempt.objects.filter(match=match, seat=0).values_list("message", "raw_text"))[:1]
+
+
+def test_staff_disabling_a_program_stops_it_at_once(client, author, ttt_bots):
+    assert upload(client, "stoppable", "python", PYTHON_NUMPY_TICTACTOE).status_code == 302
+    agent = Agent.objects.get(slug="stoppable")
+    Agent.objects.filter(pk=agent.pk).update(is_active=False)
+    match = play_random(agent, ttt_bots)
+    attempts = Attempt.objects.filter(match=match, seat=0)
+    assert attempts.exists()
+    assert {a.message for a in attempts} == {"Staff disabled this program; it plays no more moves."}
+
+
+def test_quotas_refuse_more_programs_than_a_person_may_have(author):
+    from arena.record.agents import agent_create
+
+    for number in range(MAX_UPLOADED_PROGRAMS):
+        agent_create(slug=f"p{number}", name="p", kind="program", config={"command": "/bin/true"}, owner=author)
+    with pytest.raises(ServiceError, match=f"At most {MAX_UPLOADED_PROGRAMS} uploaded programs"):
+        upload_allowed(owner=author, slug="one-more")
+    with pytest.raises(ServiceError, match="already exists"):
+        upload_allowed(owner=author, slug="p0")
+
+
+def test_a_persons_uploaded_programs_play_at_most_their_matches_a_day(author, ttt_bots, monkeypatch):
+    monkeypatch.setattr(uploads, "MAX_UPLOADED_MATCHES_PER_DAY", 2)
+    source = PYTHON_NUMPY_TICTACTOE
+    build = program_build_record(
+        owner=author, language="python", source=source, artifact=source.encode(), digest="d" * 64, log=""
+    )
+    mine = uploaded_program_create(
+        owner=author, slug="daily", name="daily", build=build, protocol="botzone", keep_running=False
+    )
+    for seed in (1, 2):
+        match_create(game="tic-tac-toe", agents=[mine, ttt_bots["tic-tac-toe-lv0"]], seed=seed)
+    with pytest.raises(ServiceError, match="played 2 matches in the last day"):
+        match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv1"], mine], seed=3)
+    match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv0"], ttt_bots["tic-tac-toe-lv1"]], seed=3)
+
+
+def test_the_agents_page_offers_the_upload_to_people_signed_in(client, author):
+    assert 'href="/agents/upload/"' in client.get("/agents/").content.decode()
+    assert client.get("/agents/upload/").status_code == 200
+    client.logout()
+    assert client.get("/agents/upload/").status_code == 302  # to the sign-in page
