@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 #: A program's stderr kept for the record; the rest is read and dropped (never an error).
 STDERR_KEPT = 10_000
+#: How long an exited process's stderr may take to deliver its last bytes before it is read without them.
+STDERR_GRACE_S = 0.5
 #: Longest line of a line protocol (UCI); a longer one is over budget.
 MAX_LINE_BYTES = 65_536
 
@@ -78,6 +80,7 @@ class ProcessPipes(asyncio.SubprocessProtocol):
         self.ready_line = b""
         self._early = bytearray()
         self._ready = asyncio.Event()
+        self._stderr_closed = asyncio.Event()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -107,13 +110,20 @@ class ProcessPipes(asyncio.SubprocessProtocol):
         if fd == 1:
             self.stdout_closed = True
             self._stirred.set()
+        elif fd == 2:
+            self._keep_early()
+            self._stderr_closed.set()
 
     def process_exited(self) -> None:
         self.returncode = self.transport.get_returncode() if self.transport else None
-        self.stderr += self._early[: max(0, STDERR_KEPT - len(self.stderr))]  # the wrapper's own complaint
-        self._early.clear()
+        self._keep_early()
         self._exited.set()
         self._stirred.set()
+
+    def _keep_early(self) -> None:
+        """Keep what stderr held back before a ready line that never came: the wrapper's own complaint."""
+        self.stderr += self._early[: max(0, STDERR_KEPT - len(self.stderr))]
+        self._early.clear()
 
     @property
     def stdout_over(self) -> bool:
@@ -131,8 +141,11 @@ class ProcessPipes(asyncio.SubprocessProtocol):
         return not self.ready_line or self._ready.is_set()
 
     async def exited(self) -> int | None:
-        """Wait for the process to exit; its status."""
+        """Wait for the process to exit, and briefly for the last of its stderr (the exit can be reported before
+        the pipe's final bytes; a child still holding the pipe open is not waited for); its status."""
         await self._exited.wait()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stderr_closed.wait(), STDERR_GRACE_S)
         return self.returncode
 
     def write(self, data: bytes, *, close: bool = False) -> None:
