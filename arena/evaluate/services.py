@@ -25,7 +25,7 @@ from arena.evaluate.protocols import (
     Protocol,
 )
 from arena.evaluate.selectors import evaluation_spend, evaluation_tournaments
-from arena.models import Agent, Match, Tournament
+from arena.models import Agent, Match, Seat, Tournament
 from arena.record.agents import agent_ensure, bots_ensure, companion_slug
 from arena.record.services import ServiceError
 from arena.tournaments.services import (
@@ -274,6 +274,29 @@ def evaluation_queue(*, tournaments: list[Tournament]) -> list[int]:
         if tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             queued += tournament_queue(tournament=tournament)
     return queued
+
+
+def evaluation_hold_on_budget(sender: type[Match], *, match: Match, seat: int, **kwargs: Any) -> str:
+    """`decision_due` receiver: the budget is a cap. Once the evaluated agent has spent it, its next decision is not
+    asked for: the match is adjourned (the reason returned) and resumes when the budget is raised. So an
+    evaluation spends at most its budget plus one decision per match in flight."""
+    if not match.tournament_id:
+        return ""
+    config = Tournament.objects.filter(pk=match.tournament_id).values_list("config", flat=True).first() or {}
+    evaluation = config.get("evaluation")
+    if not evaluation or (evaluation.get("budget_usd") is None and evaluation.get("budget_tokens") is None):
+        return ""
+    if not Seat.objects.filter(match_id=match.pk, index=seat, agent_version__agent__slug=evaluation["seated"]).exists():
+        return ""
+    spend = evaluation_spend(list(evaluation_tournaments(evaluation["key"])))
+    for what, name, unit in (("cost", "budget_usd", "US$"), ("tokens", "budget_tokens", "tokens")):
+        limit = evaluation.get(name)
+        if limit is not None and spend[what] >= limit:
+            return (
+                f"budget reached: {spend[what]:,.4g} {unit} spent of {limit:,.4g}; "
+                "the match resumes when the budget is raised"
+            )
+    return ""
 
 
 def evaluation_stop_on_budget(sender: type[Match], *, match: Match, **kwargs: Any) -> None:

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from arena.evaluate.selectors import find_evaluations
+from arena.evaluate.selectors import evaluation_spend, find_evaluations
 from arena.evaluate.services import evaluation_create
 from arena.models import Agent, Match, Tournament
 from arena.record.agents import agent_create
@@ -211,6 +211,26 @@ def test_the_token_budget_stops_scheduling_before_it_would_be_passed(scripted):
     assert "stopped scheduling" not in out
     assert tournament.matches.filter(status=Match.Status.PENDING).count() == 0
     assert tournament.matches.count() > 4
+
+
+def test_a_token_budget_is_a_cap_a_match_past_it_is_adjourned_and_resumes_when_raised(scripted):
+    _model("m", base_url=scripted.base_url, scaffold="botzone")
+    args = ("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--games-per-seat", "1")
+    out = _evaluate(*args, "--run", "--budget-tokens", "100")
+    # Each call costs 55 tokens: the second reaches 110, so the model's third decision is never asked for.
+    [(_, [tournament])] = find_evaluations("m").items()
+    spent = evaluation_spend([tournament])["tokens"]
+    assert 100 <= spent <= 100 + 55  # the budget plus at most one decision
+    [adjourned] = tournament.matches.filter(status=Match.Status.RUNNING)
+    assert (adjourned.claimed_by, adjourned.pause["adjourned"]) == ("", True)
+    assert adjourned.pause["reason"].startswith("budget reached: 110 tokens spent of 100")
+    assert "stopped scheduling: budget reached" in out
+    ply = adjourned.ply
+    out = _evaluate(*args, "--run", "--budget-tokens", "1000000")  # raised: the same match goes on from its ply
+    adjourned.refresh_from_db()
+    assert (adjourned.status, adjourned.pause) == (Match.Status.FINISHED, None)
+    assert adjourned.ply > ply
+    assert tournament.matches.exclude(status=Match.Status.FINISHED).count() == 0
 
 
 def test_a_queued_evaluation_is_stopped_by_its_budget_when_a_worker_finishes_a_match(scripted):
