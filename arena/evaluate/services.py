@@ -102,7 +102,8 @@ def evaluation_plan(
 
 def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> str:
     """The evaluation's identity: the agent, the protocol and everything that changes what is played (fixed seeds
-    asked for to reproduce a run make another evaluation; random ones are drawn once, when it is created)."""
+    asked for to reproduce a run make another evaluation; otherwise every part deals from the site's secret seed
+    set of its protocol and game, `secret_seeds`, the same for every agent evaluated on it)."""
     identity = {
         "agent": agent.slug,
         "protocol": plan.protocol.key,
@@ -228,6 +229,7 @@ def evaluation_create(
                 variant=part.variant,
                 options=dict(part.options),
                 record={"evaluation": {"key": key, "protocol": protocol_obj.key, "label": plan.label}},
+                seed_set="" if first_seed is not None else f"evaluate/{protocol_obj.key}/{part.game}/{part.variant}",
             )
         if tournament.config.get("evaluation") != record:
             tournament.config = {**tournament.config, "evaluation": record}

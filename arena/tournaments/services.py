@@ -14,7 +14,7 @@ from django.utils import timezone
 from arena.models import Agent, Match, Tournament
 from arena.record.errors import checked_field
 from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, ladder_standing
-from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, variant_options
+from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, secret_seeds, variant_options
 from arena.runner.tasks import enqueue_matches
 from arena.tournaments import first_run
 from arena.tournaments.first_run import FIRST_RUN_LEVELS
@@ -71,7 +71,7 @@ def _duplicate_sets(
     partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
     orders = seatings(game, options, a, b, partner, one_way=tournament.format == Tournament.Format.LADDER)
     twins = not any(remembers_deals(agent) for agent in (a, b, partner) if agent)
-    seeds = _set_seeds(tournament, sets if twins else sets * len(orders), offset)
+    seeds = _set_seeds(tournament, sets, offset) if twins else [new_seed() for _ in range(sets * len(orders))]
     fixed = {"fixed_seeds": True} if tournament.fixed_seeds else {}
     for number in range(sets):
         first = None
@@ -107,6 +107,7 @@ def tournament_create(
     options: dict[str, Any] | None = None,
     partner: Agent | None = None,
     record: dict[str, Any] | None = None,
+    seed_set: str = "",
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -119,7 +120,10 @@ def tournament_create(
     the seats of the agent's side it does not hold (not in games that deal their teams in secret).
     Every duplicate set takes a fresh random seed, unless `first_seed` asks for consecutive seeds from it to
     reproduce a run: the tournament and its matches are then marked `fixed_seeds` (anyone who knows the seeds
-    knows the deals), and only agents that cannot remember deals (`remembers_deals`) may play it.
+    knows the deals), and only agents that cannot remember deals (`remembers_deals`) may play it. `seed_set`
+    instead takes the duplicate sets' seeds from the site's secret seed set of that name
+    (`arena.record.services.secret_seeds`): every tournament naming it deals the same hands, unknown to the players
+    (an agent that remembers deals still gets fresh seeds).
     `record` is added to every match's record (an evaluation's protocol label, so its results say under which
     protocol they were played).
     """
@@ -163,6 +167,7 @@ def tournament_create(
         "options": chosen,
         "partner": partner.slug if partner else "",
         "record": record or {},
+        "seed_set": seed_set,
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
@@ -193,9 +198,14 @@ def first_duplicate_sets(*, format: str, games: list[str], agents: int, games_pe
 
 
 def _set_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int]:
-    """`count` seeds: fresh random ones, or consecutive from a fixed `first_seed` (after `offset`)."""
-    first = tournament.config["first_seed"]
-    return [new_seed() for _ in range(count)] if first is None else list(range(first + offset, first + offset + count))
+    """`count` seeds of duplicate sets: consecutive from a fixed `first_seed`, else from the tournament's
+    `seed_set` (both after `offset`), else fresh random ones."""
+    config = tournament.config
+    if config["first_seed"] is not None:
+        return list(range(config["first_seed"] + offset, config["first_seed"] + offset + count))
+    if config.get("seed_set"):
+        return secret_seeds(config["seed_set"], offset, count)
+    return [new_seed() for _ in range(count)]
 
 
 def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:

@@ -15,6 +15,7 @@ from arena.evaluate.selectors import evaluation_spend, find_evaluations
 from arena.evaluate.services import evaluation_create
 from arena.models import Agent, Match, Tournament
 from arena.record.agents import agent_create
+from arena.record.services import secret_seeds
 from arena.runner.loop import run_match
 from tests.arena.llm.scripted_server import MODEL, ScriptedServer, first_legal_move
 
@@ -211,6 +212,29 @@ def test_the_token_budget_stops_scheduling_before_it_would_be_passed(scripted):
     assert "stopped scheduling" not in out
     assert tournament.matches.filter(status=Match.Status.PENDING).count() == 0
     assert tournament.matches.count() > 4
+
+
+def test_agents_evaluated_on_one_protocol_meet_the_same_secret_deals_from_both_seats():
+    for slug in ("m1", "m2"):
+        _model(slug)
+        call_command("evaluate", slug, "--protocol", "botzonebench", "--games", "tic-tac-toe", stdout=StringIO())
+    deals = {}
+    for slug in ("m1", "m2"):
+        [(_, [tournament])] = find_evaluations(slug).items()
+        seated = tournament.config["evaluation"]["seated"]
+        seats = Counter()
+        for match in tournament.matches.prefetch_related("seats__agent_version__agent"):
+            order = [s.agent_version.agent.slug for s in match.seats.order_by("index")]
+            seats[(match.seed, order.index(seated))] += 1
+        deals[slug] = seats
+    seeds = {seed for seed, _ in deals["m1"]}
+    assert len(seeds) == 16
+    assert deals["m1"] == deals["m2"] == Counter({(seed, seat): 1 for seed in seeds for seat in (0, 1)})
+    assert not seeds & set(range(10_000))  # the site's secret set, not 0, 1, 2, …
+    # Drawn once per site and protocol part: the same set whoever is evaluated, keyed by the site's secret.
+    label = tournament.config["seed_set"]
+    assert label.startswith("evaluate/botzonebench/tic-tac-toe/")
+    assert seeds == set(secret_seeds(label, 0, 16))
 
 
 def test_a_token_budget_is_a_cap_a_match_past_it_is_adjourned_and_resumes_when_raised(scripted):
