@@ -56,6 +56,9 @@ class Protocol:
     sources: dict[str, str]
     #: What the paper evaluated that Arena cannot play (so it is left out).
     left_out: str = ""
+    #: Ladder protocols: matches per level, by whether the game has chance (its deals): (at Lv0, at each level
+    #: above), pooled over the seatings; None: `games_per_seat` duplicate sets at every level.
+    level_matches: dict[bool, tuple[int, int]] | None = None
 
     @property
     def games(self) -> list[str]:
@@ -66,9 +69,16 @@ BOTZONEBENCH = Protocol(
     key="botzonebench",
     paper="BotzoneBench",
     format="ladder",
-    parts=tuple(
-        Part(g)
-        for g in ("tic-tac-toe", "gomoku", "ataxx", "reversi", "chess", "holdem", "fight-the-landlord", "mahjong")
+    # Botzone's rules wherever they differ from ours (the games' `botzone` variants, docs/games.md).
+    parts=(
+        Part("tic-tac-toe"),
+        Part("gomoku"),
+        Part("ataxx", variant="botzone"),
+        Part("reversi"),
+        Part("chess", variant="botzone"),
+        Part("holdem", variant="botzone"),
+        Part("fight-the-landlord", variant="botzone"),
+        Part("mahjong", variant="botzone"),
     ),
     opponents=LADDER,
     games_per_seat=None,
@@ -78,10 +88,15 @@ BOTZONEBENCH = Protocol(
     temperature=None,
     seating="duplicate sets: each seed played with the agent on every side, against every ladder level",
     report="botzonebench",
+    level_matches={False: (16, 32), True: (32, 64)},
     sources={
         "games": "§3, Table 1",
         "opponents": "§4.4 (graded baseline bots), §4.5 (climb from Lv0, advance at ≥ 50%)",
         "games_per_seat": "§4.1: 16 duplicate games per side (perfect information), 32 (imperfect)",
+        "level_matches": "Table 2's caption and App. B's tables: 16 games at Lv0 and 32 at each level above "
+        "(perfect information), 32 and 64 (imperfect), pooled over the seatings",
+        "variants": "§3 and Botzone's judges: Botzone's rules (ataxx's end, chess's draws, hold'em's betting and "
+        "ranking, Fight the Landlord's scoring, Mahjong's private walls and drawn prevalent wind)",
         "seating": "§4.1: duplicate design, fixed seeds applied to every matchup",
         "scaffold": "§4.3 and Appendix C (Evaluation / Reason / Answer prompt)",
         "retries": "§4.2 and Appendix C (previous invalid outputs fed back): three tries in all, the first and "

@@ -216,6 +216,8 @@ def evaluation_create(
                 format = "adversarial"
                 gps = gps or LADDER_GAMES_PER_SEAT[get_game(part.game).chance]
             mode = f" ({part.label})" if part.label else ""
+            paper_counts = protocol_obj.level_matches and not plan.games_per_seat and format == "ladder"
+            level_matches = protocol_obj.level_matches[get_game(part.game).chance] if paper_counts else None
             tournament = tournament_create(
                 slug=slug,
                 name=f"{plan.label}: {seated.slug} — {get_game(part.game).name}{mode}"[:160],
@@ -230,6 +232,7 @@ def evaluation_create(
                 options=dict(part.options),
                 record={"evaluation": {"key": key, "protocol": protocol_obj.key, "label": plan.label}},
                 seed_set="" if first_seed is not None else f"evaluate/{protocol_obj.key}/{part.game}/{part.variant}",
+                level_matches=level_matches,
             )
         if tournament.config.get("evaluation") != record:
             tournament.config = {**tournament.config, "evaluation": record}

@@ -108,6 +108,7 @@ def tournament_create(
     partner: Agent | None = None,
     record: dict[str, Any] | None = None,
     seed_set: str = "",
+    level_matches: tuple[int, int] | None = None,
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -123,7 +124,8 @@ def tournament_create(
     knows the deals), and only agents that cannot remember deals (`remembers_deals`) may play it. `seed_set`
     instead takes the duplicate sets' seeds from the site's secret seed set of that name
     (`arena.record.services.secret_seeds`): every tournament naming it deals the same hands, unknown to the players
-    (an agent that remembers deals still gets fresh seeds).
+    (an agent that remembers deals still gets fresh seeds). `level_matches` (ladder): the matches of each level,
+    (at Lv0, at each level above), pooled over the seatings of a duplicate set, instead of `games_per_seat` sets.
     `record` is added to every match's record (an evaluation's protocol label, so its results say under which
     protocol they were played).
     """
@@ -168,6 +170,7 @@ def tournament_create(
         "partner": partner.slug if partner else "",
         "record": record or {},
         "seed_set": seed_set,
+        "level_matches": list(level_matches) if level_matches else None,
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
@@ -215,7 +218,13 @@ def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
 def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
     bot = Agent.objects.get(slug=ladder(game)[level].slug)
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
-    _duplicate_sets(tournament, game, candidate, bot, _ladder_games_per_seat(tournament, game), extra)
+    sets = _ladder_games_per_seat(tournament, game)
+    if level_matches := tournament.config.get("level_matches"):
+        config = tournament.config
+        partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
+        orders = seatings(game, config.get("options", {}), candidate, bot, partner, one_way=True)
+        sets = max(1, level_matches[min(level, 1)] // len(orders))
+    _duplicate_sets(tournament, game, candidate, bot, sets, extra)
 
 
 def _rerun_transient_failures(tournament: Tournament) -> None:

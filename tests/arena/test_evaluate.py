@@ -15,8 +15,9 @@ from arena.evaluate.selectors import evaluation_spend, find_evaluations
 from arena.evaluate.services import evaluation_create
 from arena.models import Agent, Match, Tournament
 from arena.record.agents import agent_create
-from arena.record.services import secret_seeds
+from arena.record.services import secret_seeds, variant_options
 from arena.runner.loop import run_match
+from arena.tournaments.services import _schedule_ladder_level
 from tests.arena.llm.scripted_server import MODEL, ScriptedServer, first_legal_move
 
 # Transactional: tournaments advance in on-commit callbacks, as they do in production.
@@ -61,7 +62,7 @@ def _seatings(tournament: Tournament) -> Counter:
     return found
 
 
-def test_botzonebench_starts_each_ladder_at_lv0_with_16_duplicate_games_per_side():
+def test_botzonebench_starts_each_ladder_at_lv0_with_the_papers_16_games_8_a_side():
     _model("m")
     out = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe,gomoku")
     assert "BotzoneBench protocol (changed: games)" in out
@@ -77,12 +78,46 @@ def test_botzonebench_starts_each_ladder_at_lv0_with_16_duplicate_games_per_side
         seatings = _seatings(tournament)
         lv0 = f"{game}-lv0"
         expected = {
-            (game, 0, seed, order): 1 for seed in range(16) for order in ((seated.slug, lv0), (lv0, seated.slug))
+            (game, 0, seed, order): 1 for seed in range(8) for order in ((seated.slug, lv0), (lv0, seated.slug))
         }
-        assert dict(seatings) == expected  # 16 seeds, each with the model on each side, all at Lv0
+        assert dict(seatings) == expected  # 8 seeds, each with the model on each side, all at Lv0: 16 games
         assert {m.record["policies"]["fallback"] for m in tournament.matches.all()} == {"forfeit"}
         labels = {m.record["evaluation"]["label"] for m in tournament.matches.all()}
         assert labels == {"BotzoneBench protocol (changed: games)"}  # each match says under which protocol
+
+
+def test_botzonebench_plays_botzones_rules_and_the_papers_games_per_level():
+    _model("m")
+    _evaluate("m", "--protocol", "botzonebench")
+    [(_key, tournaments)] = find_evaluations("m").items()
+    seated = Agent.objects.get(slug="m--botzonebench-botzone")
+    # (variant, matches at Lv0, at Lv1, the model's seats at Lv1): 16 and 32 games a level with perfect information,
+    # 32 and 64 with deals, pooled over the seatings (Mahjong: the model alone in each of the four seats).
+    expected = {
+        "tic-tac-toe": ("", 16, 32, {0: 16, 1: 16}),
+        "gomoku": ("", 16, 32, {0: 16, 1: 16}),
+        "ataxx": ("botzone", 16, 32, {0: 16, 1: 16}),
+        "reversi": ("", 16, 32, {0: 16, 1: 16}),
+        "chess": ("botzone", 16, 32, {0: 16, 1: 16}),
+        "holdem": ("botzone", 32, 64, {0: 32, 1: 32}),
+        "fight-the-landlord": ("botzone", 32, 64, {0: 32, 1: 32, 2: 32}),  # the landlord, or both peasants
+        "mahjong": ("botzone", 32, 64, {0: 16, 1: 16, 2: 16, 3: 16}),
+    }
+    found = {}
+    for tournament in tournaments:
+        [game] = tournament.config["games"]
+        candidate = Agent.objects.get(slug=seated.slug)
+        _schedule_ladder_level(tournament, game, candidate, level=1)  # as the ladder does once Lv0 is passed
+        seats = Counter()
+        for match in tournament.matches.filter(record__ladder__level=1).prefetch_related("seats__agent_version"):
+            for seat in match.seats.all():
+                seats[seat.index] += seat.agent_version.agent_id == seated.pk
+        level0 = tournament.matches.filter(record__ladder__level=0).count()
+        level1 = tournament.matches.filter(record__ladder__level=1).count()
+        variants = {m.options == variant_options(game, tournament.config["variant"]) for m in tournament.matches.all()}
+        assert variants == {True}
+        found[game] = (tournament.config["variant"], level0, level1, {s: n for s, n in seats.items() if n})
+    assert found == expected
 
 
 def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
@@ -90,11 +125,11 @@ def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
     _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")
     again = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")
     assert Tournament.objects.count() == 1
-    assert Match.objects.count() == 32
-    assert "0/32 matches done" in again
+    assert Match.objects.count() == 16
+    assert "0/16 matches done" in again
     # Other options are another evaluation.
     _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--games-per-seat", "2")
-    assert Match.objects.count() == 32 + 4
+    assert Match.objects.count() == 16 + 4
     assert "(changed: games, games per seat)" in Tournament.objects.order_by("pk").last().name
 
 
@@ -228,13 +263,13 @@ def test_agents_evaluated_on_one_protocol_meet_the_same_secret_deals_from_both_s
             seats[(match.seed, order.index(seated))] += 1
         deals[slug] = seats
     seeds = {seed for seed, _ in deals["m1"]}
-    assert len(seeds) == 16
+    assert len(seeds) == 8
     assert deals["m1"] == deals["m2"] == Counter({(seed, seat): 1 for seed in seeds for seat in (0, 1)})
     assert not seeds & set(range(10_000))  # the site's secret set, not 0, 1, 2, …
     # Drawn once per site and protocol part: the same set whoever is evaluated, keyed by the site's secret.
     label = tournament.config["seed_set"]
     assert label.startswith("evaluate/botzonebench/tic-tac-toe/")
-    assert seeds == set(secret_seeds(label, 0, 16))
+    assert seeds == set(secret_seeds(label, 0, 8))
 
 
 def test_a_token_budget_is_a_cap_a_match_past_it_is_adjourned_and_resumes_when_raised(scripted):
@@ -260,7 +295,7 @@ def test_a_token_budget_is_a_cap_a_match_past_it_is_adjourned_and_resumes_when_r
 def test_a_queued_evaluation_is_stopped_by_its_budget_when_a_worker_finishes_a_match(scripted):
     _model("m", base_url=scripted.base_url, scaffold="botzone")
     out = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe", "--budget-tokens", "200")
-    assert "queued 32 matches" in out
+    assert "queued 16 matches" in out
     assert "queued 0 matches" in _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")  # once
     [(_, [tournament])] = find_evaluations("m").items()
     async_to_sync(run_match)(tournament.matches.order_by("pk").first().pk)  # as a db_worker would
@@ -268,7 +303,7 @@ def test_a_queued_evaluation_is_stopped_by_its_budget_when_a_worker_finishes_a_m
     assert tournament.status == Tournament.Status.CANCELLED
     assert tournament.config["stopped"].startswith("budget reached")
     assert tournament.matches.filter(status=Match.Status.FINISHED).count() == 1
-    assert tournament.matches.filter(status=Match.Status.ABORTED).count() == 31
+    assert tournament.matches.filter(status=Match.Status.ABORTED).count() == 15
     again = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")  # the budget is kept
     assert "stopped scheduling: budget reached" in again
 
