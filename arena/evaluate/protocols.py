@@ -59,6 +59,8 @@ class Protocol:
     #: Ladder protocols: matches per level, by whether the game has chance (its deals): (at Lv0, at each level
     #: above), pooled over the seatings; None: `games_per_seat` duplicate sets at every level.
     level_matches: dict[bool, tuple[int, int]] | None = None
+    #: Seconds for one decision, all its tries together (the agent's `decision_budget_s`); None: the agent's own.
+    decision_s: float | None = None
 
     @property
     def games(self) -> list[str]:
@@ -89,6 +91,7 @@ BOTZONEBENCH = Protocol(
     seating="duplicate sets: each seed played with the agent on every side, against every ladder level",
     report="botzonebench",
     level_matches={False: (16, 32), True: (32, 64)},
+    decision_s=300.0,
     sources={
         "games": "§3, Table 1",
         "opponents": "§4.4 (graded baseline bots), §4.5 (climb from Lv0, advance at ≥ 50%)",
@@ -102,6 +105,7 @@ BOTZONEBENCH = Protocol(
         "retries": "§4.2 and Appendix C (previous invalid outputs fed back): three tries in all, the first and "
         "two re-prompts (its code's max_retries = 3 counts every try)",
         "fallback": "§4.2: an invalid decision or timeout is an error, not masked by recovery",
+        "decision_s": "§4.2: 300 s per decision (every try of it together, not per call)",
         "reruns": "§4.1: games ended by transient failures are rematched",
     },
 )

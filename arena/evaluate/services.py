@@ -117,7 +117,8 @@ def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> s
 
 
 def seat_agent(agent: Agent, plan: Plan, *, owner=None) -> Agent:
-    """The agent as the protocol seats it: an LLM under the protocol's scaffold, retries and temperature.
+    """The agent as the protocol seats it: an LLM under the protocol's scaffold, retries, temperature and time for
+    one decision.
 
     When its config already says so, the agent itself; otherwise a companion agent `<slug>--<protocol>-<scaffold>`
     (a slug nobody may register) owned by the evaluation's `owner` and holding the changed config, so the agent's
@@ -130,6 +131,8 @@ def seat_agent(agent: Agent, plan: Plan, *, owner=None) -> Agent:
         overlay["retries"] = protocol.retries
     if protocol.temperature is not None:
         overlay["temperature"] = protocol.temperature
+    if protocol.decision_s is not None:
+        overlay["decision_budget_s"] = protocol.decision_s
     config = agent.current_version().config
     if all(with_defaults(config).get(k) == v for k, v in overlay.items()):
         return agent

@@ -71,6 +71,7 @@ def test_botzonebench_starts_each_ladder_at_lv0_with_the_papers_16_games_8_a_sid
     seated = Agent.objects.get(slug="m--botzonebench-botzone")  # the model under the paper's prompt and retries
     assert seated.current_version().config["scaffold"] == "botzone"
     assert seated.current_version().config["retries"] == 2  # three tries in all, as the paper
+    assert seated.current_version().config["decision_budget_s"] == 300  # per decision, all three tries together
     for tournament, game in zip(tournaments, ("tic-tac-toe", "gomoku"), strict=True):
         assert tournament.format == "ladder"
         assert tournament.name.startswith("BotzoneBench protocol (changed: games): m--botzonebench-botzone")
@@ -203,7 +204,7 @@ def test_star_plays_both_modes_and_dsgbench_ten_matches_per_scenario_against_the
 
 def test_an_interrupted_evaluation_resumes_to_the_same_matches_as_one_played_straight(scripted):
     for slug in ("straight", "interrupted"):
-        _model(slug, base_url=scripted.base_url, scaffold="botzone", retries=2)
+        _model(slug, base_url=scripted.base_url, scaffold="botzone", retries=2, decision_budget_s=300.0)
     args = ("--protocol", "botzonebench", "--games", "tic-tac-toe", "--games-per-seat", "1")
     _evaluate("straight", *args, "--run")
     _evaluate("interrupted", *args)  # queued, then a worker dies mid-way
