@@ -61,11 +61,34 @@ class Protocol:
     level_matches: dict[bool, tuple[int, int]] | None = None
     #: Seconds for one decision, all its tries together (the agent's `decision_budget_s`); None: the agent's own.
     decision_s: float | None = None
+    #: Ladder protocols: per game, the levels of Arena's bot ladder that stand in for the paper's Lv0, Lv1, …
+    ladder_levels: dict[str, tuple[int, ...]] | None = None
 
     @property
     def games(self) -> list[str]:
         return list(dict.fromkeys(p.game for p in self.parts))
 
+
+#: BotzoneBench's levels above random per game (§4.4, App. B, Tables A7–A14).
+BOTZONE_PAPER_LEVELS = {
+    "tic-tac-toe": 1, "gomoku": 6, "ataxx": 6, "reversi": 6, "chess": 4, "holdem": 3, "fight-the-landlord": 4,
+    "mahjong": 4,
+}  # fmt: skip
+
+#: The BotzoneBench ladder profile: Arena's calibrated levels (docs/ladders.json) standing in for the paper's Lv0…LvK,
+#: chosen by its rule (§4.4): Lv0 random, each level above beating the one below 70–90%; tic-tac-toe's Lv1 the bot
+#: that never loses. As many levels as the paper's where Arena's ladder has them; reversi (4 of 6), hold'em (2 of 3)
+#: and Fight the Landlord (3 of 4) have fewer (docs/ladders.md, "BotzoneBench ladder profile").
+BOTZONE_PROFILE: dict[str, tuple[int, ...]] = {
+    "tic-tac-toe": (0, 4),
+    "gomoku": (0, 1, 2, 3, 4, 5, 6),
+    "ataxx": (0, 1, 2, 3, 4, 5, 6),
+    "reversi": (0, 1, 2, 3, 4),
+    "chess": (0, 1, 2, 3, 4),
+    "holdem": (0, 1, 2),
+    "fight-the-landlord": (0, 1, 2, 3),
+    "mahjong": (0, 1, 2, 3, 4),
+}
 
 BOTZONEBENCH = Protocol(
     key="botzonebench",
@@ -92,6 +115,7 @@ BOTZONEBENCH = Protocol(
     report="botzonebench",
     level_matches={False: (16, 32), True: (32, 64)},
     decision_s=300.0,
+    ladder_levels=BOTZONE_PROFILE,
     sources={
         "games": "§3, Table 1",
         "opponents": "§4.4 (graded baseline bots), §4.5 (climb from Lv0, advance at ≥ 50%)",
@@ -106,6 +130,8 @@ BOTZONEBENCH = Protocol(
         "two re-prompts (its code's max_retries = 3 counts every try)",
         "fallback": "§4.2: an invalid decision or timeout is an error, not masked by recovery",
         "decision_s": "§4.2: 300 s per decision (every try of it together, not per call)",
+        "ladder_levels": "§4.4: Lv(k+1) beats Lv(k) 70–90%; tic-tac-toe Lv1 only (optimal); levels per game in "
+        "App. B — the profile of Arena's bots chosen by that rule (Botzone's own bots are not available offline)",
         "reruns": "§4.1: games ended by transient failures are rematched",
     },
 )

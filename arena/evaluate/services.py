@@ -236,6 +236,11 @@ def evaluation_create(
                 record={"evaluation": {"key": key, "protocol": protocol_obj.key, "label": plan.label}},
                 seed_set="" if first_seed is not None else f"evaluate/{protocol_obj.key}/{part.game}/{part.variant}",
                 level_matches=level_matches,
+                ladder_levels=(
+                    {part.game: list(protocol_obj.ladder_levels[part.game])}
+                    if protocol_obj.ladder_levels and not plan.opponents and part.game in protocol_obj.ladder_levels
+                    else None
+                ),
             )
         if tournament.config.get("evaluation") != record:
             tournament.config = {**tournament.config, "evaluation": record}

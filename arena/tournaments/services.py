@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
 from arena.record.errors import checked_field
-from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, ladder_standing
+from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, ladder_levels, ladder_standing
 from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, secret_seeds, variant_options
 from arena.runner.tasks import enqueue_matches
 from arena.tournaments import first_run
@@ -109,6 +109,7 @@ def tournament_create(
     record: dict[str, Any] | None = None,
     seed_set: str = "",
     level_matches: tuple[int, int] | None = None,
+    ladder_levels: dict[str, list[int]] | None = None,
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -126,6 +127,7 @@ def tournament_create(
     (`arena.record.services.secret_seeds`): every tournament naming it deals the same hands, unknown to the players
     (an agent that remembers deals still gets fresh seeds). `level_matches` (ladder): the matches of each level,
     (at Lv0, at each level above), pooled over the seatings of a duplicate set, instead of `games_per_seat` sets.
+    `ladder_levels` (ladder): per game, the bot ladder's levels its climb plays (a profile; default all of them).
     `record` is added to every match's record (an evaluation's protocol label, so its results say under which
     protocol they were played).
     """
@@ -171,6 +173,7 @@ def tournament_create(
         "record": record or {},
         "seed_set": seed_set,
         "level_matches": list(level_matches) if level_matches else None,
+        "ladder_levels": {game: list(levels) for game, levels in (ladder_levels or {}).items()},
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
@@ -216,7 +219,7 @@ def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
 
 
 def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
-    bot = Agent.objects.get(slug=ladder(game)[level].slug)
+    bot = Agent.objects.get(slug=ladder(game)[ladder_levels(tournament, game)[level]].slug)
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
     sets = _ladder_games_per_seat(tournament, game)
     if level_matches := tournament.config.get("level_matches"):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections import Counter
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -11,6 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
+from arena.evaluate.protocols import BOTZONE_PAPER_LEVELS, BOTZONE_PROFILE
 from arena.evaluate.selectors import evaluation_spend, find_evaluations
 from arena.evaluate.services import evaluation_create
 from arena.models import Agent, Match, Tournament
@@ -113,12 +117,36 @@ def test_botzonebench_plays_botzones_rules_and_the_papers_games_per_level():
         for match in tournament.matches.filter(record__ladder__level=1).prefetch_related("seats__agent_version"):
             for seat in match.seats.all():
                 seats[seat.index] += seat.agent_version.agent_id == seated.pk
+        bots = {
+            s.agent_version.agent.slug
+            for m in tournament.matches.filter(record__ladder__level=1).prefetch_related("seats__agent_version__agent")
+            for s in m.seats.all()
+        } - {seated.slug}
+        assert bots == {"tic-tac-toe-lv4" if game == "tic-tac-toe" else f"{game}-lv1"}  # the profile's Lv1
+        assert tournament.config["ladder_levels"] == {game: list(BOTZONE_PROFILE[game])}
         level0 = tournament.matches.filter(record__ladder__level=0).count()
         level1 = tournament.matches.filter(record__ladder__level=1).count()
         variants = {m.options == variant_options(game, tournament.config["variant"]) for m in tournament.matches.all()}
         assert variants == {True}
         found[game] = (tournament.config["variant"], level0, level1, {s: n for s, n in seats.items() if n})
     assert found == expected
+
+
+def test_the_botzonebench_ladder_profile_follows_the_papers_rule_on_our_measurements():
+    measured = json.loads((Path(__file__).resolve().parents[2] / "docs" / "ladders.json").read_text())
+    for game, levels in BOTZONE_PROFILE.items():
+        pairs = {(p["challenger"], p["defender"]): p for p in measured[game]["pairs"]}
+        assert levels[0] == 0  # Lv0 is uniform random, as Botzone's
+        if game == "tic-tac-toe":  # the paper's one level: a bot that never loses
+            top = f"{game}-lv{levels[1]}"
+            assert len(levels) == 2
+            assert "never loses" in measured[game]["levels"][levels[1]]["description"]
+            assert pairs[(top, f"{game}-lv{levels[1] - 1}")]["losses"] == 0
+            continue
+        steps = [pairs[(f"{game}-lv{high}", f"{game}-lv{low}")] for low, high in itertools.pairwise(levels)]
+        assert all(0.70 <= step["win_rate"] <= 0.90 for step in steps), game  # 70–90% over the level below
+        available = len(measured[game]["levels"]) - 1
+        assert len(levels) - 1 == min(BOTZONE_PAPER_LEVELS[game], available), game  # the paper's count where we can
 
 
 def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
@@ -229,7 +257,7 @@ def test_an_interrupted_evaluation_resumes_to_the_same_matches_as_one_played_str
     assert played("interrupted") == played("straight")
     assert {m.record["evaluation"]["protocol"] for m in Match.objects.all()} == {"botzonebench"}  # later levels too
     assert len(played("straight")) > 2  # it climbed past Lv0
-    assert "Table 2: level reached and progress" in out
+    assert "Table 2: level reached and progress — Arena's ladder, not Botzone's bots; Lv0 is identical" in out
     assert "GPT-5.2 — published (BotzoneBench, Table 2): tic-tac-toe: Lv1, 46.9%" in out  # the paper's, beside ours
     assert "interrupted (botzone) [BotzoneBench protocol (changed: games, games per seat)]: tic-tac-toe: " in out
 
