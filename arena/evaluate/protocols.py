@@ -63,6 +63,8 @@ class Protocol:
     decision_s: float | None = None
     #: Ladder protocols: per game, the levels of Arena's bot ladder that stand in for the paper's Lv0, Lv1, …
     ladder_levels: dict[str, tuple[int, ...]] | None = None
+    #: Where Arena's run is not the paper's experiment and why, printed in the report's header and by `evaluate`.
+    departures: str = ""
 
     @property
     def games(self) -> list[str]:
@@ -116,6 +118,9 @@ BOTZONEBENCH = Protocol(
     level_matches={False: (16, 32), True: (32, 64)},
     decision_s=300.0,
     ladder_levels=BOTZONE_PROFILE,
+    departures="Arena's ladder, not Botzone's bots (Botzone's need its platform); Lv0 is identical: uniform random. "
+    "One bot per level where the paper has 1–4; reversi, hold'em and Fight the Landlord have 4, 2 and 3 levels "
+    "above random where the paper has 6, 3 and 4 (docs/ladders.md, BotzoneBench ladder profile).",
     sources={
         "games": "§3, Table 1",
         "opponents": "§4.4 (graded baseline bots), §4.5 (climb from Lv0, advance at ≥ 50%)",
@@ -168,9 +173,12 @@ GAMEBENCH = Protocol(
         "games_per_seat": "not fixed by the paper (Figure 2: counts vary); Arena's choice",
         "seating": "§3.2 (agents duplicated on teams); the paper's code picks player 1 at random",
         "scaffold": "§3.1: base, Chain-of-Thought and RAP",
-        "retries": "Appendix G; 3 in the paper's code",
-        "fallback": "Appendix G; the paper's code plays a random action after the retries",
+        "retries": "3, as the paper's code (App. G does not state it)",
+        "fallback": "the paper's code plays a random action after the retries (App. G does not state it)",
     },
+    departures="The evaluated model plays the random baseline; the paper also played the models against each "
+    "other (name them with --opponents to add them). RAP asks for 20 top log-probabilities and sums case "
+    "variants; GameBench's code asks for 2.",
 )
 
 ADVGAMEBENCH = Protocol(
@@ -190,13 +198,18 @@ ADVGAMEBENCH = Protocol(
         "games": "§3.2",
         "opponents": "§4: three opponents of different families (ChatGPT-4o, Claude-3.5-Sonnet, DeepSeek-V3)",
         "games_per_seat": "abstract: 4320 rounds over 12 models and 3 games = 120 rounds per model and game = "
-        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived)",
+        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived); the conclusion's 4,752 "
+        "gives 26.4 matches, not a whole number, so the abstract's count is used",
         "seating": "§3.1: role alternation every round; both move orders for every pair",
         "scaffold": "§3.1: identical prompts, plan then revise after feedback (the game's own protocol)",
         "temperature": "§4: temperature 0.3, top-p 1",
         "retries": "not stated; the agent's own",
         "fallback": "not stated; a plan breaking a rule forfeits its leg (§3.1, Appendix A)",
     },
+    departures="The opponents are the agents you name (the paper's three models are not available offline); "
+    "4 games per move order from the abstract's 4,320 rounds (the conclusion's 4,752 is not a whole number of "
+    "matches). SIM's functional similarity is the set version of the semantic one over unit kinds; the paper's is "
+    "about strategic roles.",
 )
 
 STAR = Protocol(
@@ -224,6 +237,8 @@ STAR = Protocol(
         "retries": "not capped: Appendix B.3 asks the agent to correct and retry",
         "fallback": "not stated; errors are counted (§4.1)",
     },
+    departures="The opponents are the agents you name: each plays the evaluated agent, but they play each other "
+    "only when each is evaluated too, so the paper's round robin needs every model evaluated.",
 )
 
 DSGBENCH = Protocol(
@@ -250,6 +265,10 @@ DSGBENCH = Protocol(
         "fallback": "not stated; invalid actions are measured by grounding accuracy (§4.3)",
     },
     left_out="StarCraft II, Civilization and Street Fighter III",
+    departures="Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini (neither is "
+    "available offline); one scenario per game (the paper: Stratego with random and with fixed placement, two "
+    "Werewolf role set-ups); Werewolf 16 and Diplomacy 14 matches where the paper plays 10 per scenario, so that "
+    "every seat is held equally.",
 )
 
 PROTOCOLS: dict[str, Protocol] = {p.key: p for p in (BOTZONEBENCH, GAMEBENCH, ADVGAMEBENCH, STAR, DSGBENCH)}

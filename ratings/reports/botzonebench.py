@@ -16,7 +16,7 @@ from ratings.maths.ladder import Record, ladder_rating
 from ratings.maths.metrics import proportion, wilson_interval
 from ratings.models import ReferenceRecord
 from ratings.report_record import seat_labels
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
 from ratings.reports.published import with_published
 
 TITLE = "BotzoneBench: anchored skill against graded bot ladders"
@@ -262,4 +262,10 @@ def build(filters: ReportFilters) -> Report:
         if label and filters.shows(label):
             won[label].append((match_id, [tuple(f) for f in fans]))
     tables.append(table_4(won))
-    return Report("botzonebench", TITLE, CITATION, with_published("botzonebench", tables), filters)
+    return Report(
+        "botzonebench",
+        TITLE,
+        with_departures("botzonebench", CITATION),
+        with_published("botzonebench", tables),
+        filters,
+    )

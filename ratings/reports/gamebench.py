@@ -17,7 +17,7 @@ from ratings.maths.metrics import Estimate, bootstrap_mean
 from ratings.models import ReferenceRecord
 from ratings.refit import bootstrap_rounds
 from ratings.report_record import Result, label_kinds, results
-from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches, with_departures
 from ratings.reports.published import with_published
 
 TITLE = "GameBench: Bradley–Terry ratings per game and reasoning category"
@@ -308,4 +308,4 @@ def build(filters: ReportFilters) -> Report:
     out = tables(rows, filters=filters, rounds=bootstrap_rounds(), kinds=label_kinds(matches, filters.baseline))
     reference = reference_table(list(ReferenceRecord.objects.filter(source="gamebench")), rounds=bootstrap_rounds())
     shown = with_published("gamebench", out + ([reference] if reference else []))
-    return Report("gamebench", TITLE, CITATION, shown, filters)
+    return Report("gamebench", TITLE, with_departures("gamebench", CITATION), shown, filters)

@@ -70,6 +70,7 @@ def test_botzonebench_starts_each_ladder_at_lv0_with_the_papers_16_games_8_a_sid
     _model("m")
     out = _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe,gomoku")
     assert "BotzoneBench protocol (changed: games)" in out
+    assert "Not the paper's setup: Arena's ladder, not Botzone's bots" in out
     [(_key, tournaments)] = find_evaluations("m").items()
     assert [t.config["games"] for t in tournaments] == [["tic-tac-toe"], ["gomoku"]]
     seated = Agent.objects.get(slug="m--botzonebench-botzone")  # the model under the paper's prompt and retries

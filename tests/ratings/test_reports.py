@@ -147,6 +147,21 @@ def test_botzonebench_action_kinds():
 
 
 @pytest.mark.django_db
+def test_each_report_header_says_where_it_is_not_the_papers_setup(client):
+    expected = {
+        "botzonebench": "Arena's ladder, not Botzone's bots",
+        "gamebench": "the paper also played the models against each other",
+        "dsgbench": "Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini",
+        "star": "they play each other only when each is evaluated too",
+        "advgamebench": "the conclusion's 4,752 is not a whole number of matches",
+    }
+    for key, text in expected.items():
+        header = client.get(f"/reports/{key}/?format=md").content.decode().split("\n\n")[1]
+        assert "Not the paper's setup: " in header
+        assert text in header
+
+
+@pytest.mark.django_db
 @override_settings(ARENA_BOOTSTRAP_ROUNDS=20)
 def test_page_command_and_cell_links_agree(client):
     bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}

@@ -69,6 +69,8 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
         evaluation = tournaments[0].config["evaluation"]
         self.stdout.write(f"{evaluation['label']}: {evaluation['seated']} — evaluation {key}")
+        if departures := PROTOCOLS[protocol].departures:
+            self.stdout.write(f"Not the paper's setup: {departures}")
         for tournament in tournaments:
             self.stdout.write(f"  {tournament.slug}: {tournament.name}")
         if run:
