@@ -65,6 +65,8 @@ class Protocol:
     ladder_levels: dict[str, tuple[int, ...]] | None = None
     #: Where Arena's run is not the paper's experiment and why, printed in the report's header and by `evaluate`.
     departures: str = ""
+    #: The evaluated models play each other (`evaluate A B C`: each plays those listed before it, a round robin).
+    cohort: bool = False
 
     @property
     def games(self) -> list[str]:
@@ -176,8 +178,9 @@ GAMEBENCH = Protocol(
         "retries": "3, as the paper's code (App. G does not state it)",
         "fallback": "the paper's code plays a random action after the retries (App. G does not state it)",
     },
-    departures="The evaluated model plays the random baseline; the paper also played the models against each "
-    "other (name them with --opponents to add them). RAP asks for 20 top log-probabilities and sums case "
+    cohort=True,
+    departures="The evaluated model plays the random baseline, and the other models only when they are evaluated "
+    "together (`evaluate A B C`) or named. RAP asks for 20 top log-probabilities and sums case "
     "variants; GameBench's code asks for 2.",
 )
 
@@ -206,6 +209,7 @@ ADVGAMEBENCH = Protocol(
         "retries": "not stated; the agent's own",
         "fallback": "not stated; a plan breaking a rule forfeits its leg (§3.1, Appendix A)",
     },
+    cohort=True,
     departures="The opponents are the agents you name (the paper's three models are not available offline); "
     "4 games per move order from the abstract's 4,320 rounds (the conclusion's 4,752 is not a whole number of "
     "matches). SIM's functional similarity is the set version of the semantic one over unit kinds; the paper's is "
@@ -237,8 +241,9 @@ STAR = Protocol(
         "retries": "not capped: Appendix B.3 asks the agent to correct and retry",
         "fallback": "not stated; errors are counted (§4.1)",
     },
-    departures="The opponents are the agents you name: each plays the evaluated agent, but they play each other "
-    "only when each is evaluated too, so the paper's round robin needs every model evaluated.",
+    cohort=True,
+    departures="The round robin is among the models evaluated together (`evaluate A B C`, a later one plays only "
+    "its new pairings) and any you name; named opponents play each other only when each is evaluated too.",
 )
 
 DSGBENCH = Protocol(

@@ -19,7 +19,6 @@ from arena.evaluate.protocols import (
     NAMED_BY_RESEARCHER,
     PER_GAME_SEATS,
     PROTOCOLS,
-    RANDOM_BOT,
     TOP_BOT,
     Part,
     Protocol,
@@ -48,6 +47,8 @@ class Plan:
     scaffold: str
     games_per_seat: int | None
     changed: tuple[str, ...]
+    #: The models evaluated before this one in its cohort: its opponents too (`Protocol.cohort`).
+    cohort: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -63,6 +64,7 @@ def evaluation_plan(
     opponents: list[str] | None = None,
     scaffold: str | None = None,
     games_per_seat: int | None = None,
+    cohort: list[str] | None = None,
 ) -> Plan:
     """The protocol narrowed or changed by the options; ServiceError when an option cannot apply."""
     if protocol not in PROTOCOLS:
@@ -82,11 +84,13 @@ def evaluation_plan(
     if opponents:
         if chosen.opponents != NAMED_BY_RESEARCHER:
             changed.append("opponents")
-    elif chosen.opponents == NAMED_BY_RESEARCHER:
+    elif chosen.opponents == NAMED_BY_RESEARCHER and not cohort:
         raise ServiceError(
             f"{chosen.paper}'s protocol plays other models ({chosen.sources['opponents']}); "
-            "name the agents to stand in for them with --opponents."
+            "evaluate them together (evaluate A B C) or name the agents to stand in for them with --opponents."
         )
+    if cohort and not chosen.cohort:
+        raise ServiceError(f"{chosen.paper}'s protocol does not play the evaluated models against each other.")
     scaffold = scaffold or chosen.scaffolds[0]
     if scaffold not in SCAFFOLDS:
         raise ServiceError(f"Unknown scaffold {scaffold!r}; use one of {', '.join(SCAFFOLDS)}.")
@@ -97,7 +101,7 @@ def evaluation_plan(
             raise ServiceError("--games-per-seat must be at least 1.")
         if games_per_seat != chosen.games_per_seat:
             changed.append("games per seat")
-    return Plan(chosen, parts, tuple(opponents or ()), scaffold, games_per_seat, tuple(changed))
+    return Plan(chosen, parts, tuple(opponents or ()), scaffold, games_per_seat, tuple(changed), tuple(cohort or ()))
 
 
 def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> str:
@@ -112,6 +116,7 @@ def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> s
         "scaffold": plan.scaffold,
         "games_per_seat": plan.games_per_seat,
         "first_seed": first_seed,
+        **({"cohort": sorted(plan.cohort)} if plan.cohort else {}),
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
 
@@ -147,17 +152,20 @@ def seat_agent(agent: Agent, plan: Plan, *, owner=None) -> Agent:
 
 
 def _part_opponents(plan: Plan, part: Part, owner) -> list[Agent]:
+    """The protocol's opponents (a bot, or the named agents) and the cohort's earlier models, as it seats them."""
     kind = plan.protocol.opponents if not plan.opponents else NAMED_BY_RESEARCHER
     if kind == LADDER:
         return []
-    if kind in (TOP_BOT, RANDOM_BOT):
-        bots = ladder(part.game)
-        return [Agent.objects.get(slug=(bots[-1] if kind == TOP_BOT else bots[0]).slug)]
-    found = {a.slug: a for a in Agent.objects.filter(slug__in=plan.opponents)}
-    missing = [s for s in plan.opponents if s not in found]
+    bots = ladder(part.game)
+    base = (
+        [Agent.objects.get(slug=(bots[-1] if kind == TOP_BOT else bots[0]).slug)] if kind != NAMED_BY_RESEARCHER else []
+    )
+    slugs = [s for s in (*plan.opponents, *plan.cohort) if s not in {b.slug for b in base}]
+    found = {a.slug: a for a in Agent.objects.filter(slug__in=slugs)}
+    missing = [s for s in slugs if s not in found]
     if missing:
         raise ServiceError(f"Unknown agent(s): {', '.join(missing)}.")
-    return [seat_agent(found[s], plan, owner=owner) for s in plan.opponents]
+    return [*base, *(seat_agent(found[s], plan, owner=owner) for s in dict.fromkeys(slugs))]
 
 
 def _part_slug(key: str, part: Part) -> str:
@@ -176,14 +184,18 @@ def evaluation_create(
     budget_usd: float | None = None,
     budget_tokens: int | None = None,
     first_seed: int | None = None,
+    cohort: list[str] | None = None,
     owner=None,
 ) -> tuple[str, list[Tournament]]:
     """The evaluation's key and tournaments: found when it exists, its missing parts created (idempotent).
-    `owner` (the staff member who asked; None from the command line) owns the companion agents it seats.
+    `owner` (the staff member who asked; None from the command line) owns the companion agents it seats. `cohort`:
+    the models evaluated before this one together with it (`Protocol.cohort`), its opponents too.
 
     The budget is not part of its identity: asking again with another budget changes the budget only, and
     asking again without one keeps it."""
-    plan = evaluation_plan(protocol, games=games, opponents=opponents, scaffold=scaffold, games_per_seat=games_per_seat)
+    plan = evaluation_plan(
+        protocol, games=games, opponents=opponents, scaffold=scaffold, games_per_seat=games_per_seat, cohort=cohort
+    )
     if agent.kind != Agent.Kind.LLM and scaffold:
         raise ServiceError(f"{agent.slug} is not a model; --scaffold applies to models only.")
     key = evaluation_key(agent, plan, first_seed)
@@ -202,6 +214,7 @@ def evaluation_create(
             "part": index,
             "scaffold": plan.scaffold,
             "opponents": list(plan.opponents),
+            "cohort": list(plan.cohort),
             "budget_usd": budget_usd,
             "budget_tokens": budget_tokens,
         }

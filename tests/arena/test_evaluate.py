@@ -150,6 +150,36 @@ def test_the_botzonebench_ladder_profile_follows_the_papers_rule_on_our_measurem
         assert len(levels) - 1 == min(BOTZONE_PAPER_LEVELS[game], available), game  # the paper's count where we can
 
 
+def _pairings(protocol: str) -> Counter:
+    """Matches per (game, variant, the two agents' base slugs), over every evaluation of `protocol`."""
+    found = Counter()
+    for match in Match.objects.filter(record__evaluation__protocol=protocol).prefetch_related(
+        "seats__agent_version__agent"
+    ):
+        pair = tuple(sorted({s.agent_version.agent.slug.partition("--")[0] for s in match.seats.all()}))
+        found[(match.game, match.options.get("mode", match.tournament.config["variant"]), pair)] += 1
+    return found
+
+
+def test_a_cohort_of_three_plays_the_papers_round_robin_and_a_fourth_only_its_new_pairings():
+    for slug in ("a", "b", "c", "d"):
+        _model(slug, scaffold="direct")
+    out = _evaluate("a", "b", "c", "--protocol", "star")
+    assert "a: plays the cohort's later agents" in out
+    # STAR: every pair of the three, in both modes, 2 seeds × both seat orders.
+    pairs = [("a", "b"), ("a", "c"), ("b", "c")]
+    assert _pairings("star") == {("skirmish", v, p): 4 for v in ("", "real-time") for p in pairs}
+    _evaluate("a", "b", "c", "d", "--protocol", "star")  # d joins: only its three pairings are new
+    pairs += [("a", "d"), ("b", "d"), ("c", "d")]
+    assert _pairings("star") == {("skirmish", v, p): 4 for v in ("", "real-time") for p in pairs}
+    # GameBench: each model plays the random baseline and the models before it.
+    _evaluate("a", "b", "c", "--protocol", "gamebench", "--games", "hive")
+    expected = [("a", "hive-lv0"), ("b", "hive-lv0"), ("c", "hive-lv0"), ("a", "b"), ("a", "c"), ("b", "c")]
+    assert _pairings("gamebench") == {("hive", "", p): 4 for p in expected}
+    with pytest.raises(CommandError, match="one agent at a time"):
+        _evaluate("a", "b", "--protocol", "botzonebench")
+
+
 def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
     _model("m")
     _evaluate("m", "--protocol", "botzonebench", "--games", "tic-tac-toe")

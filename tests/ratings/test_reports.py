@@ -150,9 +150,9 @@ def test_botzonebench_action_kinds():
 def test_each_report_header_says_where_it_is_not_the_papers_setup(client):
     expected = {
         "botzonebench": "Arena's ladder, not Botzone's bots",
-        "gamebench": "the paper also played the models against each other",
+        "gamebench": "RAP asks for 20 top log-probabilities",
         "dsgbench": "Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini",
-        "star": "they play each other only when each is evaluated too",
+        "star": "named opponents play each other only when each is evaluated too",
         "advgamebench": "the conclusion's 4,752 is not a whole number of matches",
     }
     for key, text in expected.items():
