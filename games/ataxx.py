@@ -15,7 +15,8 @@ click sequence is a prefix of a jump's: the play page can resolve every action. 
 a clone by clicking its empty destination alone.)
 
 Variant "botzone" (option `end="botzone"`): Botzone's judge, so its logs replay exactly — the game
-ends as soon as the player to move has no move (no pass), and the empty cells count for the other player.
+ends as soon as the player to move has no move (no pass), and the empty cells count for the other player;
+a game still running after move 401 (`BOTZONE_MAX_PLIES`) is won by the side with more pieces, not drawn.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ COLUMNS = "abcdefg"
 NOT_A = FULL & ~sum(1 << (row * SIZE) for row in range(SIZE))  # after a shift east, drop what wrapped into a
 NOT_G = FULL & ~sum(1 << (row * SIZE + SIZE - 1) for row in range(SIZE))  # after a shift west, likewise into g
 MAX_PLIES = 400
+BOTZONE_MAX_PLIES = 401  # Botzone's judge stops after move 401 and counts the pieces
 MARKS = ("X", "O")
 EMPTY = "."
 PASS: tuple[int, ...] = ()
@@ -86,7 +88,7 @@ def bits(board: int) -> list[int]:
 
 def status_of(ply: int, me: int, opp: int, botzone: bool = False) -> int:
     """MOVE, MUST_PASS or OVER for the player to move with pieces `me` against `opp` (Botzone: never MUST_PASS)."""
-    if not me or not opp or ply >= MAX_PLIES:
+    if not me or not opp or ply >= (BOTZONE_MAX_PLIES if botzone else MAX_PLIES):
         return OVER
     empty = FULL & ~(me | opp)
     if not empty:
@@ -181,7 +183,8 @@ class Ataxx(Game[AtaxxState, tuple[int, ...]]):
             return None
         x, o = state.x.bit_count(), state.o.bit_count()
         empty = CELLS - x - o
-        if state.botzone and x and o and empty and state.ply < MAX_PLIES:
+        limit = BOTZONE_MAX_PLIES if state.botzone else MAX_PLIES
+        if state.botzone and x and o and empty and state.ply < limit:
             # Botzone: the player to move has no move; the empty cells go to the other player.
             mover = state.ply & 1
             x, o = (x + empty, o) if mover == 1 else (x, o + empty)
@@ -193,8 +196,10 @@ class Ataxx(Game[AtaxxState, tuple[int, ...]]):
             why = f"{MARKS[0] if not x else MARKS[1]} has no pieces left"
         elif x + o == CELLS:
             why = "board full"
-        elif state.ply >= MAX_PLIES:
+        elif state.ply >= limit and not state.botzone:
             return Outcome.draw(f"{MAX_PLIES}-ply limit reached; {x}–{o}")
+        elif state.ply >= limit:
+            why = f"move {BOTZONE_MAX_PLIES} played (Botzone's limit: more pieces win)"
         else:
             why = "neither player can move"
         if x == o:

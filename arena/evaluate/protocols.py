@@ -56,19 +56,58 @@ class Protocol:
     sources: dict[str, str]
     #: What the paper evaluated that Arena cannot play (so it is left out).
     left_out: str = ""
+    #: Ladder protocols: matches per level, by whether the game has chance (its deals): (at Lv0, at each level
+    #: above), pooled over the seatings; None: `games_per_seat` duplicate sets at every level.
+    level_matches: dict[bool, tuple[int, int]] | None = None
+    #: Seconds for one decision, all its tries together (the agent's `decision_budget_s`); None: the agent's own.
+    decision_s: float | None = None
+    #: Ladder protocols: per game, the levels of Arena's bot ladder that stand in for the paper's Lv0, Lv1, …
+    ladder_levels: dict[str, tuple[int, ...]] | None = None
+    #: Where Arena's run is not the paper's experiment and why, printed in the report's header and by `evaluate`.
+    departures: str = ""
+    #: The evaluated models play each other (`evaluate A B C`: each plays those listed before it, a round robin).
+    cohort: bool = False
 
     @property
     def games(self) -> list[str]:
         return list(dict.fromkeys(p.game for p in self.parts))
 
 
+#: BotzoneBench's levels above random per game (§4.4, App. B, Tables A7–A14).
+BOTZONE_PAPER_LEVELS = {
+    "tic-tac-toe": 1, "gomoku": 6, "ataxx": 6, "reversi": 6, "chess": 4, "holdem": 3, "fight-the-landlord": 4,
+    "mahjong": 4,
+}  # fmt: skip
+
+#: The BotzoneBench ladder profile: Arena's calibrated levels (docs/ladders.json) standing in for the paper's Lv0…LvK,
+#: chosen by its rule (§4.4): Lv0 random, each level above beating the one below 70–90%; tic-tac-toe's Lv1 the bot
+#: that never loses. As many levels as the paper's where Arena's ladder has them; reversi (4 of 6), hold'em (2 of 3)
+#: and Fight the Landlord (3 of 4) have fewer (docs/ladders.md, "BotzoneBench ladder profile").
+BOTZONE_PROFILE: dict[str, tuple[int, ...]] = {
+    "tic-tac-toe": (0, 4),
+    "gomoku": (0, 1, 2, 3, 4, 5, 6),
+    "ataxx": (0, 1, 2, 3, 4, 5, 6),
+    "reversi": (0, 1, 2, 3, 4),
+    "chess": (0, 1, 2, 3, 4),
+    "holdem": (0, 1, 2),
+    "fight-the-landlord": (0, 1, 2, 3),
+    "mahjong": (0, 1, 2, 3, 4),
+}
+
 BOTZONEBENCH = Protocol(
     key="botzonebench",
     paper="BotzoneBench",
     format="ladder",
-    parts=tuple(
-        Part(g)
-        for g in ("tic-tac-toe", "gomoku", "ataxx", "reversi", "chess", "holdem", "fight-the-landlord", "mahjong")
+    # Botzone's rules wherever they differ from ours (the games' `botzone` variants, docs/games.md).
+    parts=(
+        Part("tic-tac-toe"),
+        Part("gomoku"),
+        Part("ataxx", variant="botzone"),
+        Part("reversi"),
+        Part("chess", variant="botzone"),
+        Part("holdem", variant="botzone"),
+        Part("fight-the-landlord", variant="botzone"),
+        Part("mahjong", variant="botzone"),
     ),
     opponents=LADDER,
     games_per_seat=None,
@@ -78,15 +117,28 @@ BOTZONEBENCH = Protocol(
     temperature=None,
     seating="duplicate sets: each seed played with the agent on every side, against every ladder level",
     report="botzonebench",
+    level_matches={False: (16, 32), True: (32, 64)},
+    decision_s=300.0,
+    ladder_levels=BOTZONE_PROFILE,
+    departures="Arena's ladder, not Botzone's bots (Botzone's need its platform); Lv0 is identical: uniform random. "
+    "One bot per level where the paper has 1–4; reversi, hold'em and Fight the Landlord have 4, 2 and 3 levels "
+    "above random where the paper has 6, 3 and 4 (docs/ladders.md, BotzoneBench ladder profile).",
     sources={
         "games": "§3, Table 1",
         "opponents": "§4.4 (graded baseline bots), §4.5 (climb from Lv0, advance at ≥ 50%)",
         "games_per_seat": "§4.1: 16 duplicate games per side (perfect information), 32 (imperfect)",
+        "level_matches": "Table 2's caption and App. B's tables: 16 games at Lv0 and 32 at each level above "
+        "(perfect information), 32 and 64 (imperfect), pooled over the seatings",
+        "variants": "§3 and Botzone's judges: Botzone's rules (ataxx's end, chess's draws, hold'em's betting and "
+        "ranking, Fight the Landlord's scoring, Mahjong's private walls and drawn prevalent wind)",
         "seating": "§4.1: duplicate design, fixed seeds applied to every matchup",
         "scaffold": "§4.3 and Appendix C (Evaluation / Reason / Answer prompt)",
         "retries": "§4.2 and Appendix C (previous invalid outputs fed back): three tries in all, the first and "
         "two re-prompts (its code's max_retries = 3 counts every try)",
         "fallback": "§4.2: an invalid decision or timeout is an error, not masked by recovery",
+        "decision_s": "§4.2: 300 s per decision (every try of it together, not per call)",
+        "ladder_levels": "§4.4: Lv(k+1) beats Lv(k) 70–90%; tic-tac-toe Lv1 only (optimal); levels per game in "
+        "App. B — the profile of Arena's bots chosen by that rule (Botzone's own bots are not available offline)",
         "reruns": "§4.1: games ended by transient failures are rematched",
     },
 )
@@ -123,9 +175,13 @@ GAMEBENCH = Protocol(
         "games_per_seat": "not fixed by the paper (Figure 2: counts vary); Arena's choice",
         "seating": "§3.2 (agents duplicated on teams); the paper's code picks player 1 at random",
         "scaffold": "§3.1: base, Chain-of-Thought and RAP",
-        "retries": "Appendix G; 3 in the paper's code",
-        "fallback": "Appendix G; the paper's code plays a random action after the retries",
+        "retries": "3, as the paper's code (App. G does not state it)",
+        "fallback": "the paper's code plays a random action after the retries (App. G does not state it)",
     },
+    cohort=True,
+    departures="The evaluated model plays the random baseline, and the other models only when they are evaluated "
+    "together (`evaluate A B C`) or named. RAP asks for 20 top log-probabilities and sums case "
+    "variants; GameBench's code asks for 2.",
 )
 
 ADVGAMEBENCH = Protocol(
@@ -145,13 +201,19 @@ ADVGAMEBENCH = Protocol(
         "games": "§3.2",
         "opponents": "§4: three opponents of different families (ChatGPT-4o, Claude-3.5-Sonnet, DeepSeek-V3)",
         "games_per_seat": "abstract: 4320 rounds over 12 models and 3 games = 120 rounds per model and game = "
-        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived)",
+        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived); the conclusion's 4,752 "
+        "gives 26.4 matches, not a whole number, so the abstract's count is used",
         "seating": "§3.1: role alternation every round; both move orders for every pair",
         "scaffold": "§3.1: identical prompts, plan then revise after feedback (the game's own protocol)",
         "temperature": "§4: temperature 0.3, top-p 1",
         "retries": "not stated; the agent's own",
         "fallback": "not stated; a plan breaking a rule forfeits its leg (§3.1, Appendix A)",
     },
+    cohort=True,
+    departures="The opponents are the agents you name (the paper's three models are not available offline); "
+    "4 games per move order from the abstract's 4,320 rounds (the conclusion's 4,752 is not a whole number of "
+    "matches). SIM's functional similarity is the set version of the semantic one over unit kinds; the paper's is "
+    "about strategic roles.",
 )
 
 STAR = Protocol(
@@ -179,6 +241,9 @@ STAR = Protocol(
         "retries": "not capped: Appendix B.3 asks the agent to correct and retry",
         "fallback": "not stated; errors are counted (§4.1)",
     },
+    cohort=True,
+    departures="The round robin is among the models evaluated together (`evaluate A B C`, a later one plays only "
+    "its new pairings) and any you name; named opponents play each other only when each is evaluated too.",
 )
 
 DSGBENCH = Protocol(
@@ -205,6 +270,10 @@ DSGBENCH = Protocol(
         "fallback": "not stated; invalid actions are measured by grounding accuracy (§4.3)",
     },
     left_out="StarCraft II, Civilization and Street Fighter III",
+    departures="Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini (neither is "
+    "available offline); one scenario per game (the paper: Stratego with random and with fixed placement, two "
+    "Werewolf role set-ups); Werewolf 16 and Diplomacy 14 matches where the paper plays 10 per scenario, so that "
+    "every seat is held equally.",
 )
 
 PROTOCOLS: dict[str, Protocol] = {p.key: p for p in (BOTZONEBENCH, GAMEBENCH, ADVGAMEBENCH, STAR, DSGBENCH)}

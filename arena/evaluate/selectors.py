@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Sum
 
 from arena.models import Attempt, Match, Seat, Tournament
 
@@ -32,19 +32,13 @@ def evaluation_matches(tournaments: list[Tournament]) -> QuerySet[Match]:
 def evaluation_spend(tournaments: list[Tournament]) -> dict[str, float]:
     """Tokens and cost of the evaluated agent's attempts in the evaluation's matches, and its finished matches."""
     seated = {t.config["evaluation"]["seated"] for t in tournaments}
-    seats = set(
-        Seat.objects.filter(match__tournament__in=tournaments, agent_version__agent__slug__in=seated).values_list(
-            "match_id", "index"
-        )
+    its_seat = Seat.objects.filter(
+        match_id=OuterRef("match_id"), index=OuterRef("seat"), agent_version__agent__slug__in=seated
     )
-    tokens = cost = 0.0
-    attempts = Attempt.objects.filter(match_id__in={m for m, _ in seats})
-    for match_id, seat, prompt, completion, spent in attempts.values_list(
-        "match_id", "seat", "prompt_tokens", "completion_tokens", "cost"
-    ):
-        if (match_id, seat) in seats:
-            tokens += prompt + completion
-            cost += spent
+    spent = Attempt.objects.filter(Exists(its_seat), match__tournament__in=tournaments).aggregate(
+        tokens=Sum(F("prompt_tokens") + F("completion_tokens")), cost=Sum("cost")
+    )
+    tokens, cost = float(spent["tokens"] or 0), float(spent["cost"] or 0)
     finished = evaluation_matches(tournaments).filter(status=Match.Status.FINISHED).count()
     return {"tokens": tokens, "cost": cost, "finished": finished}
 

@@ -19,13 +19,12 @@ from arena.evaluate.protocols import (
     NAMED_BY_RESEARCHER,
     PER_GAME_SEATS,
     PROTOCOLS,
-    RANDOM_BOT,
     TOP_BOT,
     Part,
     Protocol,
 )
 from arena.evaluate.selectors import evaluation_spend, evaluation_tournaments
-from arena.models import Agent, Match, Tournament
+from arena.models import Agent, Match, Seat, Tournament
 from arena.record.agents import agent_ensure, bots_ensure, companion_slug
 from arena.record.services import ServiceError
 from arena.tournaments.services import (
@@ -48,6 +47,8 @@ class Plan:
     scaffold: str
     games_per_seat: int | None
     changed: tuple[str, ...]
+    #: The models evaluated before this one in its cohort: its opponents too (`Protocol.cohort`).
+    cohort: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -63,6 +64,7 @@ def evaluation_plan(
     opponents: list[str] | None = None,
     scaffold: str | None = None,
     games_per_seat: int | None = None,
+    cohort: list[str] | None = None,
 ) -> Plan:
     """The protocol narrowed or changed by the options; ServiceError when an option cannot apply."""
     if protocol not in PROTOCOLS:
@@ -82,11 +84,13 @@ def evaluation_plan(
     if opponents:
         if chosen.opponents != NAMED_BY_RESEARCHER:
             changed.append("opponents")
-    elif chosen.opponents == NAMED_BY_RESEARCHER:
+    elif chosen.opponents == NAMED_BY_RESEARCHER and not cohort:
         raise ServiceError(
             f"{chosen.paper}'s protocol plays other models ({chosen.sources['opponents']}); "
-            "name the agents to stand in for them with --opponents."
+            "evaluate them together (evaluate A B C) or name the agents to stand in for them with --opponents."
         )
+    if cohort and not chosen.cohort:
+        raise ServiceError(f"{chosen.paper}'s protocol does not play the evaluated models against each other.")
     scaffold = scaffold or chosen.scaffolds[0]
     if scaffold not in SCAFFOLDS:
         raise ServiceError(f"Unknown scaffold {scaffold!r}; use one of {', '.join(SCAFFOLDS)}.")
@@ -97,12 +101,13 @@ def evaluation_plan(
             raise ServiceError("--games-per-seat must be at least 1.")
         if games_per_seat != chosen.games_per_seat:
             changed.append("games per seat")
-    return Plan(chosen, parts, tuple(opponents or ()), scaffold, games_per_seat, tuple(changed))
+    return Plan(chosen, parts, tuple(opponents or ()), scaffold, games_per_seat, tuple(changed), tuple(cohort or ()))
 
 
 def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> str:
     """The evaluation's identity: the agent, the protocol and everything that changes what is played (fixed seeds
-    asked for to reproduce a run make another evaluation; random ones are drawn once, when it is created)."""
+    asked for to reproduce a run make another evaluation; otherwise every part deals from the site's secret seed
+    set of its protocol and game, `secret_seeds`, the same for every agent evaluated on it)."""
     identity = {
         "agent": agent.slug,
         "protocol": plan.protocol.key,
@@ -111,12 +116,14 @@ def evaluation_key(agent: Agent, plan: Plan, first_seed: int | None = None) -> s
         "scaffold": plan.scaffold,
         "games_per_seat": plan.games_per_seat,
         "first_seed": first_seed,
+        **({"cohort": sorted(plan.cohort)} if plan.cohort else {}),
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
 
 
 def seat_agent(agent: Agent, plan: Plan, *, owner=None) -> Agent:
-    """The agent as the protocol seats it: an LLM under the protocol's scaffold, retries and temperature.
+    """The agent as the protocol seats it: an LLM under the protocol's scaffold, retries, temperature and time for
+    one decision.
 
     When its config already says so, the agent itself; otherwise a companion agent `<slug>--<protocol>-<scaffold>`
     (a slug nobody may register) owned by the evaluation's `owner` and holding the changed config, so the agent's
@@ -129,6 +136,8 @@ def seat_agent(agent: Agent, plan: Plan, *, owner=None) -> Agent:
         overlay["retries"] = protocol.retries
     if protocol.temperature is not None:
         overlay["temperature"] = protocol.temperature
+    if protocol.decision_s is not None:
+        overlay["decision_budget_s"] = protocol.decision_s
     config = agent.current_version().config
     if all(with_defaults(config).get(k) == v for k, v in overlay.items()):
         return agent
@@ -143,17 +152,20 @@ def seat_agent(agent: Agent, plan: Plan, *, owner=None) -> Agent:
 
 
 def _part_opponents(plan: Plan, part: Part, owner) -> list[Agent]:
+    """The protocol's opponents (a bot, or the named agents) and the cohort's earlier models, as it seats them."""
     kind = plan.protocol.opponents if not plan.opponents else NAMED_BY_RESEARCHER
     if kind == LADDER:
         return []
-    if kind in (TOP_BOT, RANDOM_BOT):
-        bots = ladder(part.game)
-        return [Agent.objects.get(slug=(bots[-1] if kind == TOP_BOT else bots[0]).slug)]
-    found = {a.slug: a for a in Agent.objects.filter(slug__in=plan.opponents)}
-    missing = [s for s in plan.opponents if s not in found]
+    bots = ladder(part.game)
+    base = (
+        [Agent.objects.get(slug=(bots[-1] if kind == TOP_BOT else bots[0]).slug)] if kind != NAMED_BY_RESEARCHER else []
+    )
+    slugs = [s for s in (*plan.opponents, *plan.cohort) if s not in {b.slug for b in base}]
+    found = {a.slug: a for a in Agent.objects.filter(slug__in=slugs)}
+    missing = [s for s in slugs if s not in found]
     if missing:
         raise ServiceError(f"Unknown agent(s): {', '.join(missing)}.")
-    return [seat_agent(found[s], plan, owner=owner) for s in plan.opponents]
+    return [*base, *(seat_agent(found[s], plan, owner=owner) for s in dict.fromkeys(slugs))]
 
 
 def _part_slug(key: str, part: Part) -> str:
@@ -172,14 +184,18 @@ def evaluation_create(
     budget_usd: float | None = None,
     budget_tokens: int | None = None,
     first_seed: int | None = None,
+    cohort: list[str] | None = None,
     owner=None,
 ) -> tuple[str, list[Tournament]]:
     """The evaluation's key and tournaments: found when it exists, its missing parts created (idempotent).
-    `owner` (the staff member who asked; None from the command line) owns the companion agents it seats.
+    `owner` (the staff member who asked; None from the command line) owns the companion agents it seats. `cohort`:
+    the models evaluated before this one together with it (`Protocol.cohort`), its opponents too.
 
     The budget is not part of its identity: asking again with another budget changes the budget only, and
     asking again without one keeps it."""
-    plan = evaluation_plan(protocol, games=games, opponents=opponents, scaffold=scaffold, games_per_seat=games_per_seat)
+    plan = evaluation_plan(
+        protocol, games=games, opponents=opponents, scaffold=scaffold, games_per_seat=games_per_seat, cohort=cohort
+    )
     if agent.kind != Agent.Kind.LLM and scaffold:
         raise ServiceError(f"{agent.slug} is not a model; --scaffold applies to models only.")
     key = evaluation_key(agent, plan, first_seed)
@@ -198,6 +214,7 @@ def evaluation_create(
             "part": index,
             "scaffold": plan.scaffold,
             "opponents": list(plan.opponents),
+            "cohort": list(plan.cohort),
             "budget_usd": budget_usd,
             "budget_tokens": budget_tokens,
         }
@@ -215,6 +232,8 @@ def evaluation_create(
                 format = "adversarial"
                 gps = gps or LADDER_GAMES_PER_SEAT[get_game(part.game).chance]
             mode = f" ({part.label})" if part.label else ""
+            paper_counts = protocol_obj.level_matches and not plan.games_per_seat and format == "ladder"
+            level_matches = protocol_obj.level_matches[get_game(part.game).chance] if paper_counts else None
             tournament = tournament_create(
                 slug=slug,
                 name=f"{plan.label}: {seated.slug} — {get_game(part.game).name}{mode}"[:160],
@@ -228,6 +247,13 @@ def evaluation_create(
                 variant=part.variant,
                 options=dict(part.options),
                 record={"evaluation": {"key": key, "protocol": protocol_obj.key, "label": plan.label}},
+                seed_set="" if first_seed is not None else f"evaluate/{protocol_obj.key}/{part.game}/{part.variant}",
+                level_matches=level_matches,
+                ladder_levels=(
+                    {part.game: list(protocol_obj.ladder_levels[part.game])}
+                    if protocol_obj.ladder_levels and not plan.opponents and part.game in protocol_obj.ladder_levels
+                    else None
+                ),
             )
         if tournament.config.get("evaluation") != record:
             tournament.config = {**tournament.config, "evaluation": record}
@@ -274,6 +300,29 @@ def evaluation_queue(*, tournaments: list[Tournament]) -> list[int]:
         if tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             queued += tournament_queue(tournament=tournament)
     return queued
+
+
+def evaluation_hold_on_budget(sender: type[Match], *, match: Match, seat: int, **kwargs: Any) -> str:
+    """`decision_due` receiver: the budget is a cap. Once the evaluated agent has spent it, its next decision is not
+    asked for: the match is adjourned (the reason returned) and resumes when the budget is raised. So an
+    evaluation spends at most its budget plus one decision per match in flight."""
+    if not match.tournament_id:
+        return ""
+    config = Tournament.objects.filter(pk=match.tournament_id).values_list("config", flat=True).first() or {}
+    evaluation = config.get("evaluation")
+    if not evaluation or (evaluation.get("budget_usd") is None and evaluation.get("budget_tokens") is None):
+        return ""
+    if not Seat.objects.filter(match_id=match.pk, index=seat, agent_version__agent__slug=evaluation["seated"]).exists():
+        return ""
+    spend = evaluation_spend(list(evaluation_tournaments(evaluation["key"])))
+    for what, name, unit in (("cost", "budget_usd", "US$"), ("tokens", "budget_tokens", "tokens")):
+        limit = evaluation.get(name)
+        if limit is not None and spend[what] >= limit:
+            return (
+                f"budget reached: {spend[what]:,.4g} {unit} spent of {limit:,.4g}; "
+                "the match resumes when the budget is raised"
+            )
+    return ""
 
 
 def evaluation_stop_on_budget(sender: type[Match], *, match: Match, **kwargs: Any) -> None:

@@ -110,16 +110,25 @@ def ladder_records(tournament: Tournament, game: str, candidate: str, *, shown: 
     return [Record(*by_level[level]) for level in sorted(by_level)]
 
 
-def draw_rate_levels(game: str) -> frozenset[int]:
-    """Tic-tac-toe's perfect top bot is rated by the draw-rate rule (BotzoneBench)."""
-    return frozenset({len(ladder(game)) - 1}) if game == "tic-tac-toe" else frozenset()
+def draw_rate_levels(game: str, top_level: int | None = None) -> frozenset[int]:
+    """Tic-tac-toe's perfect top bot (at `top_level`, default its ladder's top) is rated by the draw-rate rule
+    (BotzoneBench)."""
+    top = len(ladder(game)) - 1 if top_level is None else top_level
+    return frozenset({top}) if game == "tic-tac-toe" else frozenset()
+
+
+def ladder_levels(tournament: Tournament, game: str) -> list[int]:
+    """The levels `game`'s climb in `tournament` plays, as indexes into its bot ladder: the tournament's ladder
+    profile (an evaluation protocol's, e.g. BotzoneBench's), else every level."""
+    return list((tournament.config.get("ladder_levels") or {}).get(game) or range(len(ladder(game))))
 
 
 def ladder_standing(tournament: Tournament, game: str, candidate: str, *, shown: bool = False) -> Standing:
-    """The candidate's standing so far on `game`'s bot ladder in a ladder tournament: records per level, rating
-    (`shown`: as `ladder_records`)."""
+    """The candidate's standing so far on `game`'s bot ladder in a ladder tournament (over its `ladder_levels`):
+    records per level, rating (`shown`: as `ladder_records`)."""
     records = ladder_records(tournament, game, candidate, shown=shown)
-    rating = ladder_rating(records, top_level=len(ladder(game)) - 1, draw_rate_levels=draw_rate_levels(game))
+    top = len(ladder_levels(tournament, game)) - 1
+    rating = ladder_rating(records, top_level=top, draw_rate_levels=draw_rate_levels(game, top))
     return Standing(tuple(records), rating)
 
 

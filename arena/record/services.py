@@ -7,11 +7,13 @@ steps of `decisions_record` for a caller that checks more in the same transactio
 from __future__ import annotations
 
 import copy
+import hmac
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Exists, FloatField, OuterRef, QuerySet, Value, When
 from django.utils import timezone
@@ -35,6 +37,17 @@ SEED_RANGE = 2**53
 def new_seed() -> int:
     """A fresh random seed, unpredictable to anyone who sees earlier ones."""
     return secrets.randbelow(SEED_RANGE)
+
+
+def secret_seeds(label: str, start: int, count: int) -> list[int]:
+    """Seeds `start` … `start + count - 1` of the site's secret seed set `label` (an evaluation protocol's part):
+    drawn once per site — keyed by its SECRET_KEY, so the same on every call and unknown to anyone without it —
+    and never the small consecutive seeds a reproducible run uses."""
+    key = settings.SECRET_KEY.encode()
+    return [
+        int.from_bytes(hmac.digest(key, f"seed-set/{label}/{index}".encode(), "sha256")[:8]) % SEED_RANGE
+        for index in range(start, start + count)
+    ]
 
 
 def variant_options(game: str, variant: str) -> dict:

@@ -17,6 +17,11 @@ account) and `match_ids` (the guest's matches). Receivers move what they keep by
 their rows in ply order (`arena.record.services.Recorded`). Live play's receiver tells the match's pages
 (`arena.play.broadcast`); receivers are async and must not block.
 
+`decision_due` is sent (`send`, synchronously) by the runner before a seat whose agent is not a bot decides, with
+`sender=Match`, `match` and `seat`. A receiver returns why the match must not go on now (a spending cap reached:
+`arena.evaluate.services.evaluation_hold_on_budget`) or "": on a reason the runner adjourns the match
+(`arena.record.turns.match_adjourn`) instead of asking the agent.
+
 `match_paused` is sent by `arena.record.turns` when the transaction that paused a match (its model server not
 answering) has committed, with `sender=Match`, `match_id` and `until`, the instant it may be taken up again.
 """
@@ -29,3 +34,4 @@ match_finished = Signal()
 agents_merged = Signal()
 match_updated = Signal()
 match_paused = Signal()
+decision_due = Signal()

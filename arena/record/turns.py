@@ -239,6 +239,20 @@ def pause_reason(outage: str) -> str:
 
 
 @transaction.atomic
+def match_adjourn(*, match_id: int, worker: str, reason: str) -> Match | None:
+    """`worker` lets go of its match before the next decision, for `reason` (a `decision_due` receiver's): it stays
+    running, held by nobody, with `pause.adjourned`, until someone runs it again (the next decision recorded clears
+    the mark). None: `worker` no longer holds the match (nothing changed)."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.RUNNING or match.claimed_by != worker:
+        return None
+    match.claimed_by = ""
+    match.pause = {"reason": reason, "since": timezone.now().isoformat(), "adjourned": True}
+    match.save(update_fields=["claimed_by", "pause"])
+    return match
+
+
+@transaction.atomic
 def match_pause(*, match_id: int, worker: str, outage: str) -> Paused | GaveUp | None:
     """`worker` lets go of its match until the model server may answer again (`outage` says which is silent).
 

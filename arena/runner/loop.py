@@ -30,7 +30,7 @@ from arena.record.services import (
     match_abort,
     match_resign,
 )
-from arena.record.signals import match_updated
+from arena.record.signals import decision_due, match_updated
 from arena.record.turns import (
     HEARTBEAT_INTERVAL_S,
     AwaitingPerson,
@@ -38,6 +38,7 @@ from arena.record.turns import (
     GaveUp,
     Paused,
     Refused,
+    match_adjourn,
     match_claim,
     match_heartbeat,
     match_pause,
@@ -129,6 +130,9 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
     match_id = match.pk
     people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
     while (seat := game.current_player(state)) is not None and seat not in people:
+        if not isinstance(agents[seat], BotAgent) and (reason := await sync_to_async(_held_back)(match, seat)):
+            adjourned = await sync_to_async(match_adjourn)(match_id=match_id, worker=worker, reason=reason)
+            return adjourned or await Match.objects.aget(pk=match_id)
         beating = asyncio.create_task(_heartbeat(match_id, worker))
         try:
             decisions = await _decide(game, state, agents, seat, match.seed)
@@ -164,6 +168,11 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
             return match  # over, or a person is to move: the record let go of the match
         state = game.from_json(match.state)
     return match
+
+
+def _held_back(match: Match, seat: int) -> str:
+    """Why `seat` may not decide now (`decision_due`'s first reason), or ""."""
+    return next((reason for _, reason in decision_due.send(sender=Match, match=match, seat=seat) if reason), "")
 
 
 #: Bots' consecutive turns are decided in one go and recorded in one transaction, a run cut after this many

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
+from django.db.models import Q
 from django.utils import timezone
 
 from arena.models import Match, Tournament
@@ -18,7 +19,8 @@ PAUSE_POLL_S = 30.0
 
 
 def next_runnable(tournament_id: int, stale_after_s: float) -> int | None:
-    """A pending match of the tournament, or a running one whose worker has gone quiet (none that is paused)."""
+    """A pending match of the tournament, or a running one whose worker has gone quiet or that was adjourned
+    (`arena.record.turns.match_adjourn`); none that is paused."""
     now = timezone.now()
     matches = Match.objects.filter(tournament_id=tournament_id).exclude(paused_until__gt=now)
     pending = matches.filter(status=Match.Status.PENDING).order_by("pk").values_list("pk", flat=True).first()
@@ -26,7 +28,8 @@ def next_runnable(tournament_id: int, stale_after_s: float) -> int | None:
         return pending
     cutoff = now - timezone.timedelta(seconds=stale_after_s)
     return (
-        matches.filter(status=Match.Status.RUNNING, heartbeat_at__lt=cutoff)
+        matches.filter(status=Match.Status.RUNNING)
+        .filter(Q(heartbeat_at__lt=cutoff) | Q(claimed_by="", pause__adjourned=True))
         .order_by("pk")
         .values_list("pk", flat=True)
         .first()

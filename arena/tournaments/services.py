@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
 from arena.record.errors import checked_field
-from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, ladder_standing
-from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, variant_options
+from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, ladder_levels, ladder_standing
+from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, secret_seeds, variant_options
 from arena.runner.tasks import enqueue_matches
 from arena.tournaments import first_run
 from arena.tournaments.first_run import FIRST_RUN_LEVELS
@@ -71,7 +71,7 @@ def _duplicate_sets(
     partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
     orders = seatings(game, options, a, b, partner, one_way=tournament.format == Tournament.Format.LADDER)
     twins = not any(remembers_deals(agent) for agent in (a, b, partner) if agent)
-    seeds = _set_seeds(tournament, sets if twins else sets * len(orders), offset)
+    seeds = _set_seeds(tournament, sets, offset) if twins else [new_seed() for _ in range(sets * len(orders))]
     fixed = {"fixed_seeds": True} if tournament.fixed_seeds else {}
     for number in range(sets):
         first = None
@@ -107,6 +107,9 @@ def tournament_create(
     options: dict[str, Any] | None = None,
     partner: Agent | None = None,
     record: dict[str, Any] | None = None,
+    seed_set: str = "",
+    level_matches: tuple[int, int] | None = None,
+    ladder_levels: dict[str, list[int]] | None = None,
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -119,7 +122,12 @@ def tournament_create(
     the seats of the agent's side it does not hold (not in games that deal their teams in secret).
     Every duplicate set takes a fresh random seed, unless `first_seed` asks for consecutive seeds from it to
     reproduce a run: the tournament and its matches are then marked `fixed_seeds` (anyone who knows the seeds
-    knows the deals), and only agents that cannot remember deals (`remembers_deals`) may play it.
+    knows the deals), and only agents that cannot remember deals (`remembers_deals`) may play it. `seed_set`
+    instead takes the duplicate sets' seeds from the site's secret seed set of that name
+    (`arena.record.services.secret_seeds`): every tournament naming it deals the same hands, unknown to the players
+    (an agent that remembers deals still gets fresh seeds). `level_matches` (ladder): the matches of each level,
+    (at Lv0, at each level above), pooled over the seatings of a duplicate set, instead of `games_per_seat` sets.
+    `ladder_levels` (ladder): per game, the bot ladder's levels its climb plays (a profile; default all of them).
     `record` is added to every match's record (an evaluation's protocol label, so its results say under which
     protocol they were played).
     """
@@ -163,6 +171,9 @@ def tournament_create(
         "options": chosen,
         "partner": partner.slug if partner else "",
         "record": record or {},
+        "seed_set": seed_set,
+        "level_matches": list(level_matches) if level_matches else None,
+        "ladder_levels": {game: list(levels) for game, levels in (ladder_levels or {}).items()},
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
     tournament.entrants.set([a.current_version() for a in agents])
@@ -193,9 +204,14 @@ def first_duplicate_sets(*, format: str, games: list[str], agents: int, games_pe
 
 
 def _set_seeds(tournament: Tournament, count: int, offset: int = 0) -> list[int]:
-    """`count` seeds: fresh random ones, or consecutive from a fixed `first_seed` (after `offset`)."""
-    first = tournament.config["first_seed"]
-    return [new_seed() for _ in range(count)] if first is None else list(range(first + offset, first + offset + count))
+    """`count` seeds of duplicate sets: consecutive from a fixed `first_seed`, else from the tournament's
+    `seed_set` (both after `offset`), else fresh random ones."""
+    config = tournament.config
+    if config["first_seed"] is not None:
+        return list(range(config["first_seed"] + offset, config["first_seed"] + offset + count))
+    if config.get("seed_set"):
+        return secret_seeds(config["seed_set"], offset, count)
+    return [new_seed() for _ in range(count)]
 
 
 def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
@@ -203,9 +219,15 @@ def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
 
 
 def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
-    bot = Agent.objects.get(slug=ladder(game)[level].slug)
+    bot = Agent.objects.get(slug=ladder(game)[ladder_levels(tournament, game)[level]].slug)
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
-    _duplicate_sets(tournament, game, candidate, bot, _ladder_games_per_seat(tournament, game), extra)
+    sets = _ladder_games_per_seat(tournament, game)
+    if level_matches := tournament.config.get("level_matches"):
+        config = tournament.config
+        partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
+        orders = seatings(game, config.get("options", {}), candidate, bot, partner, one_way=True)
+        sets = max(1, level_matches[min(level, 1)] // len(orders))
+    _duplicate_sets(tournament, game, candidate, bot, sets, extra)
 
 
 def _rerun_transient_failures(tournament: Tournament) -> None:

@@ -6,8 +6,8 @@ could claim one, as `chess.Board.is_game_over(claim_draw=True)` decides. A `max_
 (default 500) ends an overlong game as a draw with reason "move cap".
 
 Variant "botzone" (option `draws="botzone"`): Botzone's chess judge, so its game logs replay exactly —
-no repetition or insufficient-material draw, and a draw once more than 50 plies have passed without a
-capture or pawn move (its published logs end on the 51st).
+no repetition or insufficient-material draw, no move cap (`max_plies` is refused), and a draw once more than
+50 plies have passed without a capture or pawn move (its published logs end on the 51st).
 
 The state and the position worked out for it (board, legal moves, repetition counts, result) live
 in `games.chess_game.position`; the legal moves come from bulletchess's C move generator in python-chess's order
@@ -62,6 +62,8 @@ class Chess(Game[ChessState, str]):
         draws = options.get("draws", "standard")
         if draws not in DRAW_RULES:
             raise ValueError(f"draws must be one of {', '.join(DRAW_RULES)}, got {draws!r}")
+        if draws == "botzone" and "max_plies" in options:
+            raise ValueError("Botzone's chess judge has no move cap: leave max_plies out with draws='botzone'")
         fen0 = chess.STARTING_FEN
         if options.get("fen"):
             try:
@@ -249,9 +251,10 @@ class Chess(Game[ChessState, str]):
 
     def observation_text(self, state: ChessState, player: int) -> str:
         board = position_of(state).python_board
+        cap = "" if state.draws == "botzone" else f" of at most {state.max_plies}"
         lines = [
             f"You play {SEATS[player]}. {SEATS[0 if board.turn == chess.WHITE else 1]} to move"
-            f"{' (in check)' if board.is_check() else ''}. Ply {state.ply + 1} of at most {state.max_plies}.",
+            f"{' (in check)' if board.is_check() else ''}. Ply {state.ply + 1}{cap}.",
             f"FEN: {board.fen()}",
             self.board_text(state),
             f"Moves so far: {self.move_list_text(state)}",

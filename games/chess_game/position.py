@@ -78,7 +78,7 @@ class Position:
         self._legal: dict[str, bc.Move] | None = None
         self._python_board: chess.Board | None = None
         self.drawn: tuple[str, bc.Move] | None = None  # the move `random_action` last drew here
-        self.outcome = _botzone_result(self, max_plies_hit) if draws == "botzone" else _result(self, max_plies_hit)
+        self.outcome = _botzone_result(self) if draws == "botzone" else _result(self, max_plies_hit)
 
     @property
     def legal(self) -> dict[str, bc.Move]:
@@ -109,8 +109,8 @@ class Position:
         return self.legal.get(uci)
 
 
-def _botzone_result(node: Position, max_plies_hit: bool) -> Outcome | None:
-    """Botzone's judge: mate, stalemate, and 50 plies without a capture or pawn move; nothing else."""
+def _botzone_result(node: Position) -> Outcome | None:
+    """Botzone's judge: mate, stalemate, and 50 plies without a capture or pawn move; nothing else (no move cap)."""
     board = node.board
     if not node.moves:
         return (
@@ -118,7 +118,7 @@ def _botzone_result(node: Position, max_plies_hit: bool) -> Outcome | None:
         )
     if board.halfmove_clock > 50:  # its judge lets the 51st such ply be played, then draws (replayed logs)
         return Outcome.draw("over 50 plies without capture or pawn move (Botzone)")
-    return Outcome.draw("move cap") if max_plies_hit else None
+    return None
 
 
 def _result(node: Position, max_plies_hit: bool) -> Outcome | None:

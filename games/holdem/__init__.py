@@ -35,7 +35,7 @@ from games.holdem.betting import (
     botzone_replay,
     replay,
 )
-from games.holdem.cards import DECK, best_hand, botzone_best_hand, card_text, deal, hand_label
+from games.holdem.cards import DECK, best_hand, botzone_best_hand, botzone_hand_label, card_text, deal, hand_label
 from games.poker_player_views import PokerMatchViews
 
 #: One hand's cards: (seat 0's hole cards, seat 1's hole cards, the board as far as it is known).
@@ -329,6 +329,7 @@ class Holdem(PokerMatchViews, Game[HoldemState, Action]):
         betting = hand_betting(state, hand, actions)
         holes = hand_cards(state, hand)
         shown = reveal or betting.showdown
+        label = botzone_hand_label if state.rules == "botzone" else hand_label
         board = list(holes[2][: betting.board_shown()])
         cards = [list(holes[s]) if shown or s == viewer else [] for s in (0, 1)]
         view: dict[str, Any] = {
@@ -348,7 +349,7 @@ class Holdem(PokerMatchViews, Game[HoldemState, Action]):
             "showdown": betting.showdown,
             "folded": betting.folded,
             "result": result_of(state, hand, actions) if betting.over else None,
-            "hands_made": [hand_label((*c, *holes[2])) if c and betting.showdown else "" for c in cards],
+            "hands_made": [label((*c, *holes[2])) if c and betting.showdown else "" for c in cards],
         }
         if betting.over:
             view["summary"] = self._summary(view)

@@ -127,5 +127,20 @@ def _botzone_five(cards: tuple[str, ...]) -> tuple[int, ...]:
 
 
 def botzone_best_hand(cards: tuple[str, ...] | list[str]) -> tuple[int, ...]:
-    """The best five of 5–7 cards as Botzone's hold'em judge ranks them: the usual order, no A-2-3-4-5 straight."""
+    """The best five of 5–7 cards as Botzone's hold'em judge ranks them: the usual order, no A-2-3-4-5 straight.
+    Fewer than five (a hand folded before the flop) are a high card, as its judge reports them, even a pair."""
+    if len(cards) < 5:
+        return (1, *sorted((RANKS.index(card[0]) + 2 for card in cards), reverse=True))
     return max(_botzone_five(five) for five in combinations(cards, 5))
+
+
+#: Botzone's hand categories (its judge's `max_hand_type`, 1–9), named as `hand_label` names them.
+BOTZONE_LABELS = (
+    "", "High card", "One pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
+    "Four of a kind", "Straight flush",
+)  # fmt: skip
+
+
+def botzone_hand_label(cards: tuple[str, ...] | list[str]) -> str:
+    """The category of the best hand under Botzone's judge (A-2-3-4-5 is a high card, not a straight)."""
+    return BOTZONE_LABELS[botzone_best_hand(cards)[0]]

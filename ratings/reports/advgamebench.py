@@ -13,7 +13,7 @@ from ratings.maths import process_metrics as pm
 from ratings.maths.metrics import pearson
 from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION, RADAR_AXES, plan_games, round_records
 from ratings.report_record import label_kinds
-from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches, with_departures
 from ratings.reports.published import with_published
 
 TITLE = "AdvGameBench: plan, revise, and stay within the rules"
@@ -248,4 +248,6 @@ def build(filters: ReportFilters) -> Report:
     games = dict(matches.values_list("pk", "game"))
     records = round_records(matches=matches, by_scaffold=True, baseline=filters.baseline)
     out = tables(records, games, filters=filters, kinds=label_kinds(matches, filters.baseline))
-    return Report("advgamebench", TITLE, CITATION, with_published("advgamebench", out), filters)
+    return Report(
+        "advgamebench", TITLE, with_departures("advgamebench", CITATION), with_published("advgamebench", out), filters
+    )

@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from django.http import QueryDict
 
 from arena.agents.llm_config import SCAFFOLDS
+from arena.evaluate.protocols import PROTOCOLS
 from arena.models import Agent, Match
 from ratings.filters import FilterError, choice, strict_date
 from ratings.maths.metrics import Estimate
@@ -198,3 +199,9 @@ class Report:
         (the study's participants with a match behind some number of the report)."""
         ids = {m for t in self.tables for _, cells in t.rows for c in cells if isinstance(c, Cell) for m in c.matches}
         return self.filters.baseline.summary(ids)
+
+
+def with_departures(report: str, citation: str) -> str:
+    """The report's citation, followed by where `manage.py evaluate` does not run the paper's experiment."""
+    found = [p.departures for p in PROTOCOLS.values() if p.report == report and p.departures]
+    return " ".join([citation, *(f"Not the paper's setup: {text}" for text in found)])

@@ -8,16 +8,15 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from arena.models import Attempt, Decision, Match, Tournament
-from arena.record.selectors import draw_rate_levels, ladder_weight
+from arena.record.selectors import draw_rate_levels, ladder_levels, ladder_weight
 from games import get_game
-from games.bots import ladder
 from ratings.game_metrics import mahjong_pattern_diversity
 from ratings.maths import process_metrics as pm
 from ratings.maths.ladder import Record, ladder_rating
 from ratings.maths.metrics import proportion, wilson_interval
 from ratings.models import ReferenceRecord
 from ratings.report_record import seat_labels
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
 from ratings.reports.published import with_published
 
 TITLE = "BotzoneBench: anchored skill against graded bot ladders"
@@ -60,6 +59,10 @@ def ladder_cell(games: list[LadderGame], *, top_level: int, draw_levels: frozens
         )
         low, high = (bound if draw_rule else min(1.0, 2 * bound) for bound in wilson_interval(successes, trials))
     return Cell(rating.progress, low, high, len(at), tuple(sorted(at)), unit="%", note=level)
+
+
+#: What our Table 2's levels are, printed in its title (docs/ladders.md, "BotzoneBench ladder profile").
+ARENA_LADDER = "Arena's ladder, not Botzone's bots; Lv0 is identical"
 
 
 def table_2(games: list[LadderGame], tops: dict[str, int], draw_levels: dict[str, frozenset[int]]) -> Table:
@@ -192,6 +195,16 @@ def ladder_games(filters: ReportFilters) -> list[LadderGame]:
     return out
 
 
+def ladder_tops(games: list[LadderGame]) -> dict[str, int]:
+    """Each game's top level in the ladders these games were played on (a profile's, e.g. BotzoneBench's, or the
+    whole ladder's; the highest where both were played)."""
+    tops: dict[str, int] = {}
+    for tournament in Tournament.objects.filter(matches__in=[g.match for g in games]).distinct():
+        for game in tournament.config.get("games", []):
+            tops[game] = max(tops.get(game, 0), len(ladder_levels(tournament, game)) - 1)
+    return tops
+
+
 def reference_games(records: list[ReferenceRecord]) -> list[LadderGame]:
     """BotzoneBench's own ladder games (imported, replayed through our engines) as the candidates' games."""
     out = []
@@ -204,7 +217,10 @@ def reference_games(records: list[ReferenceRecord]) -> list[LadderGame]:
 def build(filters: ReportFilters) -> Report:
     games = ladder_games(filters)
     used = {g.game for g in games}
-    tables = [table_2(games, {g: len(ladder(g)) - 1 for g in used}, {g: draw_rate_levels(g) for g in used})]
+    ours = table_2(games, (tops := ladder_tops(games)), {g: draw_rate_levels(g, tops[g]) for g in used})
+    # Our levels are Arena's calibrated bots, not Botzone's: said in the table, where its cells sit beside the paper's.
+    ours.title += f" — {ARENA_LADDER}"
+    tables = [ours]
     imported = list(ReferenceRecord.objects.filter(source="botzone"))
     if imported:
         reference = reference_games(imported)
@@ -246,4 +262,10 @@ def build(filters: ReportFilters) -> Report:
         if label and filters.shows(label):
             won[label].append((match_id, [tuple(f) for f in fans]))
     tables.append(table_4(won))
-    return Report("botzonebench", TITLE, CITATION, with_published("botzonebench", tables), filters)
+    return Report(
+        "botzonebench",
+        TITLE,
+        with_departures("botzonebench", CITATION),
+        with_published("botzonebench", tables),
+        filters,
+    )

@@ -16,7 +16,7 @@ from ratings.game_metrics import diplomacy_metrics
 from ratings.maths import process_metrics as pm
 from ratings.maths.metrics import proportion
 from ratings.report_record import Result, results, seat_labels
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
 from ratings.reports.gamebench import min_games
 from ratings.reports.published import with_published
 
@@ -452,4 +452,4 @@ def build(filters: ReportFilters) -> Report:
     shown = {label: cells for label, cells in measures.items() if filters.shows(label)}
     counted = {label: mine for label, mine in counts.items() if filters.shows(label)}
     out = tables(shown, config=score_config(), counts=counted, minimum=min_games())
-    return Report("dsgbench", TITLE, CITATION, with_published("dsgbench", out), filters)
+    return Report("dsgbench", TITLE, with_departures("dsgbench", CITATION), with_published("dsgbench", out), filters)

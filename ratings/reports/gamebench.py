@@ -11,12 +11,13 @@ from dataclasses import replace
 import numpy as np
 from django.conf import settings
 
+from arena.evaluate.protocols import GAMEBENCH
 from ratings.maths import bradley_terry as bt
 from ratings.maths.metrics import Estimate, bootstrap_mean
 from ratings.models import ReferenceRecord
 from ratings.refit import bootstrap_rounds
 from ratings.report_record import Result, label_kinds, results
-from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches, with_departures
 from ratings.reports.published import with_published
 
 TITLE = "GameBench: Bradley–Terry ratings per game and reasoning category"
@@ -69,6 +70,8 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "Cooperation": ("codenames", "werewolf", "sea-battle", "are-you-the-traitor", "two-rooms-and-a-boom"),
 }
 GAMES = tuple(sorted({g for games in CATEGORIES.values() for g in games}))
+#: The nine games GameBench rated (App. J): its Overall pools these only, whatever else was played.
+PAPER_GAMES = frozenset(GAMEBENCH.games)
 
 
 def min_games() -> int:
@@ -96,7 +99,8 @@ def bounded_group(reach: np.ndarray, played: dict[int, set[int]]) -> list[int]:
 def ratings(rows: list[Result], *, rounds: int, rng: np.random.Generator, minimum: int) -> dict[str, dict[str, Cell]]:
     """Per agent label: one cell per game played and "overall", BT strength (nats) with its 90% interval.
 
-    Overall weights each match N / (G · n_game) so every game counts equally, as GameBench's bootstrap does.
+    Overall pools GameBench's nine games only (`PAPER_GAMES`), weighting each match N / (G · n_game) so every game
+    counts equally, as GameBench's bootstrap does; other games get their own cells and stay out of it.
     Strengths are centred on the mean of the agents the data bound against each other (`bounded_group`). An agent
     the data cannot bound above against them (it won every game it played: its MLE is infinite) gets no point
     value: its cell holds a lower bound only,
@@ -106,8 +110,9 @@ def ratings(rows: list[Result], *, rounds: int, rng: np.random.Generator, minimu
     index = {label: i for i, label in enumerate(labels)}
     table: dict[str, dict[str, Cell]] = defaultdict(dict)
     scopes = {game: [r for r in rows if r.game == game] for game in sorted({r.game for r in rows})}
-    if len(scopes) > 1:
-        scopes["overall"] = rows
+    paper = [r for r in rows if r.game in PAPER_GAMES]
+    if len({r.game for r in paper}) > 1:
+        scopes["overall"] = paper
     for scope, scoped in scopes.items():
         a, b, score, weight, games, match_of = [], [], [], [], [], []
         for r in scoped:
@@ -180,13 +185,15 @@ def sort_key(cell: Cell | None) -> float:
 
 
 def average_scores(rows: list[Result], labels: list[str], rng: np.random.Generator, rounds: int) -> dict[str, dict]:
-    """GameBench Table 2: per agent and game (and overall, all its games pooled), its total score / games played,
+    """GameBench Table 2: per agent and game (and overall, its games of GameBench's nine pooled), its total score /
+    games played,
     each seat it held counting as a game played; 90% bootstrap interval over those games."""
     scores: dict[str, dict[str, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
     for r in rows:
         for label, value in zip(r.labels, r.scores, strict=True):
             scores[label][r.game].append((r.match, value))
-            scores[label]["overall"].append((r.match, value))
+            if r.game in PAPER_GAMES:
+                scores[label]["overall"].append((r.match, value))
     out: dict[str, dict[str, Cell]] = {}
     for label in labels:
         out[label] = {}
@@ -212,7 +219,7 @@ def tables(
     shown = {label: cells[label] for label in kept}
     hidden = len(asked) - len(kept)
     games = sorted({g for c in shown.values() for g in c if g != "overall"})
-    columns = [*games, "overall"] if len(games) > 1 else games
+    columns = [*games, "overall"] if len(PAPER_GAMES.intersection(games)) > 1 else games
     order = sorted(
         shown, key=lambda label: (sort_key(shown[label].get("overall") or shown[label].get(columns[0])), label)
     )
@@ -228,7 +235,8 @@ def tables(
         source="GameBench §3.3, Figure 1 (a, b)",
         columns=columns,
         rows=[(label, [shown[label].get(c) for c in columns]) for label in order],
-        note=f"Bradley–Terry strength in nats, 0 = the mean of the agents the data bound; 90% bootstrap intervals "
+        note=f"Bradley–Terry strength in nats, 0 = the mean of the agents the data bound; overall pools GameBench's "
+        "nine games only (App. J), each weighted equally; other games have their own columns. 90% bootstrap intervals "
         f"over {rounds} resamples. An agent that won (or lost) every game it played has no finite strength: its "
         "cell shows only a bound (≥ or ≤), noted unbounded, sorted by that bound and drawn as an open-ended "
         f"marker. A cell with fewer than {min_games()} matches is marked thin and is not used to rank. "
@@ -246,7 +254,8 @@ def tables(
         columns=columns,
         rows=[(label, [scores[label].get(c) for c in columns]) for label in order],
         note="Total score the agent achieved in a game / games it played there (a win 1, a draw ½ in two-seat "
-        "games; each seat it held is a game played); overall pools all its games. — where it played none.",
+        "games; each seat it held is a game played); overall pools its games of GameBench's nine. — where it played "
+        "none.",
         level=LEVEL,
         intervals="90% bootstrap intervals over the agent's games",
     )
@@ -299,4 +308,4 @@ def build(filters: ReportFilters) -> Report:
     out = tables(rows, filters=filters, rounds=bootstrap_rounds(), kinds=label_kinds(matches, filters.baseline))
     reference = reference_table(list(ReferenceRecord.objects.filter(source="gamebench")), rounds=bootstrap_rounds())
     shown = with_published("gamebench", out + ([reference] if reference else []))
-    return Report("gamebench", TITLE, CITATION, shown, filters)
+    return Report("gamebench", TITLE, with_departures("gamebench", CITATION), shown, filters)

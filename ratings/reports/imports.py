@@ -1,7 +1,10 @@
 """Published results as reference rows: GameBench's matches.json (results only) and BotzoneBench's game logs,
 every Botzone move replayed through our engines (with Botzone's rules as named variants) before it is accepted.
 
-`reference_records_import` is the only writer; importing the same file twice adds nothing.
+`reference_records_import` is the only writer; importing the same file twice adds nothing. A strict read
+(`strict=True`, `import_records --strict`) also rejects a log for any detail of the judge's display our replay
+does not reproduce: every hold'em hand's category (`max_hand_type`) and Mahjong's wall counts on every entry (the
+board games' and Fight the Landlord's logs show nothing a replay leaves unchecked).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.db import transaction
 
 from games import get_game
 from games.fight_the_landlord.combos import rank_of
-from games.holdem.cards import botzone_card
+from games.holdem.cards import botzone_best_hand, botzone_card
 from games.mahjong.tiles import name as tile_name
 from games.mahjong.tiles import tile_of
 from ratings.models import ReferenceRecord
@@ -96,8 +99,9 @@ def botzone_winner(slug: str, winner: Any) -> int | None:
     return int(winner)
 
 
-def botzone_record(path: Path) -> Parsed:
-    """One Botzone log replayed move by move; RecordRejected at the first move our rules reject or result they deny."""
+def botzone_record(path: Path, *, strict: bool = False) -> Parsed:
+    """One Botzone log replayed move by move; RecordRejected at the first move our rules reject or result they deny
+    (and, `strict`, at any other difference from the judge's display)."""
     named = FILE_NAME.fullmatch(path.name)
     if not named or named["game"] not in BOTZONE_GAMES:
         raise RecordRejected(f"{path.name}: not a Botzone log name Game__lv<k>__<model>__<n>-llm|bl.json we can read")
@@ -105,7 +109,7 @@ def botzone_record(path: Path) -> Parsed:
     game = get_game(slug)
     log = json.loads(path.read_text())
     if slug in CARD_GAMES:
-        moves, scores, termination = CARD_GAMES[slug](path.name, game, log)
+        moves, scores, termination = CARD_GAMES[slug](path.name, game, log, strict)
         return botzone_parsed(named, path.name, slug, variant, moves, scores, termination)
     state = game.initial_state(seed=0, **game.variants.get(variant, {}))
     moves, winner, judged, forfeit = [], None, False, False
@@ -151,13 +155,14 @@ def botzone_parsed(named: re.Match, name: str, slug: str, variant: str, moves: l
     return Parsed(name, 0, slug, agents, scores, variant, int(named["level"]), moves, termination[:200])
 
 
-def botzone_holdem(name: str, game: Any, log: list) -> tuple[list[str], list[float], str]:
+def botzone_holdem(name: str, game: Any, log: list, strict: bool) -> tuple[list[str], list[float], str]:
     """A `TexasHoldem2p` log replayed under our `botzone` variant with the log's own cards.
 
     Each entry is the judge's display after one response: `last_action` is the response as the judge
     applied it (an invalid one shows as the fold it was turned into); the final entry has none, so its
     action is read from the bets (a fold leaves −1; else the call or all-in that ended the hand). Every
-    hand's result is checked against the judge's `temp_result`, the match against `final_result`.
+    hand's result is checked against the judge's `temp_result`, the match against `final_result`; `strict`, each
+    seat's hand category too (`max_hand_type`, of its hole cards and the board shown when the hand ended).
     """
     if not log or not all(isinstance(entry, dict) and "matchdata" in entry for entry in log):
         raise RecordRejected(f"{name}: not a TexasHoldem2p log (every entry needs the judge's matchdata)")
@@ -213,6 +218,16 @@ def botzone_holdem(name: str, game: Any, log: list) -> tuple[list[str], list[flo
                 raise RecordRejected(
                     f"{name} entry {index}: hand {hand + 1} won seat 0 {judged} by Botzone's judge, {ours} by ours"
                 )
+            if strict:
+                board = entry.get("last_public_cards", entry["public_cards"])
+                cards = [[botzone_card(c) for c in (*holes[hand][seat], *board)] for seat in (0, 1)]
+                categories = [botzone_best_hand(seat_cards)[0] for seat_cards in cards]
+                shown = [result["max_hand_type"] for result in entry["temp_result"]]
+                if categories != shown:
+                    raise RecordRejected(
+                        f"{name} entry {index}: hand {hand + 1}'s categories are {shown} by Botzone's judge, "
+                        f"{categories} by ours (strict)"
+                    )
     outcome = game.outcome(state)
     final = log[-1].get("final_result")
     if outcome is None or final is None:
@@ -249,12 +264,13 @@ def reference_records_import(*, source: str, records: list[Parsed], repository: 
     return created
 
 
-def botzone_landlord(name: str, game: Any, log: list) -> tuple[list[str], list[float], str]:
+def botzone_landlord(name: str, game: Any, log: list, strict: bool) -> tuple[list[str], list[float], str]:
     """A `FightTheLandlord` log replayed under our `botzone` variant with the log's deal.
 
     Entry 0 is the deal (`allocation`: the landlord's 20 cards with the 3 `publiccard`s, then 17 and 17);
     then one `event` per play (`[]` passes); the final entry holds Botzone's scores, checked against ours
-    (`botzone_points`), or an `errorInfo` when a response was invalid: a forfeit, the other side wins.
+    (`botzone_points`), or an `errorInfo` when a response was invalid: a forfeit, the other side wins. Every
+    entry is checked in either reading (`strict` adds nothing).
     """
     deal = log[0] if log and isinstance(log[0], dict) else {}
     if set(deal) != {"allocation", "publiccard"}:
@@ -325,13 +341,15 @@ def botzone_walls(name: str, log: list) -> list[list[str]]:
     return walls
 
 
-def botzone_mahjong(name: str, game: Any, log: list) -> tuple[list[str], list[float], str]:
+def botzone_mahjong(name: str, game: Any, log: list, strict: bool) -> tuple[list[str], list[float], str]:
     """A duplicate-mode `ChineseStandardMahjong` log replayed under our `botzone` variant.
 
     The display lists only what happened (INIT with the prevalent wind `quan`, DEAL, DRAW, PLAY, CHI, PENG,
     GANG, BUGANG, HU, HUANG for a drawn hand, WA for an invalid response), never the passes: the answers to a
     discard or a BuGang are the claim the next entry shows and Pass for every other seat. After every entry
-    each wall's length must equal the judge's `tileCnt`; a HU must score the judge's fan count.
+    each wall's length must equal the judge's `tileCnt` (a GANG entry shows them before the kong's replacement,
+    which the next DRAW entry shows; `strict`, every entry but a WA must show them); a HU must score the judge's
+    fan count.
     """
     init = log[0] if log and isinstance(log[0], dict) else {}
     if init.get("action") != "INIT":
@@ -397,10 +415,13 @@ def botzone_mahjong(name: str, game: Any, log: list) -> tuple[list[str], list[fl
                 raise RecordRejected(f"{name} entry {index}: Botzone's hand is drawn, ours is not")
         else:
             raise RecordRejected(f"{name} entry {index}: unknown action {verb!r}")
-        if "tileCnt" in entry and [len(w) for w in state.walls] != entry["tileCnt"]:
-            raise RecordRejected(
-                f"{name} entry {index}: walls {[len(w) for w in state.walls]}, Botzone's {entry['tileCnt']}"
-            )
+        counts = [len(w) for w in state.walls]
+        if verb == "GANG" and (state.phase, state.turn) == ("turn", seat):
+            counts[seat] += 1  # our kong has drawn its replacement already; Botzone's entry is before it
+        if strict and "tileCnt" not in entry:
+            raise RecordRejected(f"{name} entry {index}: no wall counts (tileCnt) to check (strict)")
+        if "tileCnt" in entry and counts != entry["tileCnt"]:
+            raise RecordRejected(f"{name} entry {index}: walls {counts}, Botzone's {entry['tileCnt']}")
     outcome = game.outcome(state)
     if outcome is None:
         raise RecordRejected(f"{name}: the log ends at ply {len(moves)} but our mahjong hand is not over")

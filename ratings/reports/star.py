@@ -14,7 +14,7 @@ from ratings.game_metrics import star_error_rates, star_performance
 from ratings.maths import elo
 from ratings.maths.metrics import Estimate, bootstrap_quantile, proportion
 from ratings.report_record import Result, results
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches
+from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
 from ratings.reports.published import with_published
 
 TITLE = "STAR: strategic reasoning and rapid decisions (skirmish)"
@@ -205,7 +205,7 @@ def build(filters: ReportFilters) -> Report:
     return Report(
         "star",
         TITLE,
-        CITATION,
+        with_departures("star", CITATION),
         with_published("star", tables(by_mode, errors, decision_times(matches, labels), filters=filters)),
         filters,
     )

@@ -62,8 +62,9 @@ def test_a_report_uses_a_chosen_studys_baseline_with_its_name_and_n(study, staff
     chosen = staff.get("/reports/gamebench/?format=json&study=two-games").json()
     assert chosen["filters"] == {"study": "two-games"}
     assert chosen["human_baseline"]["text"] == "Human baseline: Two games (n = 2 participants)"
-    # Study only (the outsider's match is left out): tic-tac-toe 2 wins of 2; connect-four 1 of 2; overall 3 of 4.
-    assert average_scores(chosen) == {"connect-four": (0.5, 2), "tic-tac-toe": (1.0, 2), "overall": (0.75, 4)}
+    # Study only (the outsider's match is left out): tic-tac-toe 2 wins of 2; connect-four 1 of 2; no overall, which
+    # pools GameBench's nine games only.
+    assert average_scores(chosen) == {"connect-four": (0.5, 2), "tic-tac-toe": (1.0, 2)}
     table = next(t for t in chosen["tables"] if t["key"] == "table-2")
     ids = {m for r in table["rows"] for c in r["cells"] if isinstance(c, dict) for m in c["matches"]}
     assert outsider.pk not in ids
@@ -82,7 +83,7 @@ def test_a_report_uses_a_chosen_studys_baseline_with_its_name_and_n(study, staff
     staff.post(f"/studies/two-games/participants/{two.code}/exclude/", {"reason": "played on a phone"})
     after = staff.get("/reports/gamebench/?format=json&study=two-games").json()
     assert after["human_baseline"]["text"] == "Human baseline: Two games (n = 1 participant)"
-    assert average_scores(after) == {"connect-four": (1.0, 1), "tic-tac-toe": (1.0, 1), "overall": (1.0, 2)}
+    assert average_scores(after) == {"connect-four": (1.0, 1), "tic-tac-toe": (1.0, 1)}
     for slug in ("advgamebench", "star", "dsgbench", "botzonebench"):  # every report page offers the choice
         html = staff.get(f"/reports/{slug}/?study=two-games").content.decode()
         assert 'id="report-baseline">Human baseline: Two games' in html

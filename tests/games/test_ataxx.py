@@ -225,6 +225,18 @@ def test_four_hundred_plies_is_a_draw():
     assert "400 plies" in game.rules_text()
 
 
+def test_botzone_ataxx_counts_the_pieces_after_move_401():
+    rows = ["X....OO", *["......."] * 4, ".X.....", "OO....X"]
+    at_400 = game.from_json({"seed": 0, "ply": MAX_PLIES, "board": rows, "last": None, "end": "botzone"})
+    assert game.current_player(at_400) == 0  # Botzone's judge plays move 401
+    state = game.apply(at_400, game.parse_action(at_400, "b7"))  # X clones beside its a7: 4–4
+    assert game.outcome(state).scores == (0.5, 0.5)
+    state = game.apply(at_400, game.parse_action(at_400, "a2"))  # X clones to a2 and takes a1 and b1: 6–2
+    assert game.current_player(state) is None
+    assert game.outcome(state).scores == (1.0, 0.0)
+    assert game.outcome(state).reason == "move 401 played (Botzone's limit: more pieces win); 6–2"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

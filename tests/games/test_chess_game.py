@@ -251,6 +251,17 @@ def test_move_cap_is_a_draw_with_its_reason():
     assert GAME.outcome(play("e4", "e5", "Nf3", "Nc6")) is None
 
 
+def test_botzone_chess_has_no_move_cap():
+    moves = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    capped = GAME.from_json({"seed": 0, "ply": 4, "moves": moves, "max_plies": 4, "draws": "standard"})
+    assert GAME.outcome(capped).reason == "move cap"
+    botzone = GAME.from_json({"seed": 0, "ply": 4, "moves": moves, "max_plies": 4, "draws": "botzone"})
+    assert GAME.outcome(botzone) is None  # Botzone's judge plays on: only mate, stalemate or 50 quiet plies end it
+    assert "of at most" not in GAME.observation_text(botzone, 0)
+    with pytest.raises(ValueError, match="no move cap"):
+        GAME.initial_state(seed=0, max_plies=500, **GAME.variants["botzone"])
+
+
 def test_black_to_move_fen_makes_black_seat_one_to_act():
     state = from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
     assert GAME.current_player(state) == 1

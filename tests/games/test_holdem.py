@@ -338,7 +338,7 @@ def test_botzone_log_replays_with_its_cards_and_results():
     from ratings.reports.imports import botzone_holdem
 
     log = json.loads(BOTZONE_LOG.read_text())
-    moves, scores, reason = botzone_holdem(BOTZONE_LOG.name, GAME, log)
+    moves, scores, reason = botzone_holdem(BOTZONE_LOG.name, GAME, log, strict=True)
     # Hand 1: seat 0 (small blind) calls, checks are made, seat 0 bets 100 on flop and turn, seat 1 puts in 619,
     # seat 0 shoves, seat 1 folds: +819 for seat 0 (the judge's temp_result). Hand 2: seat 1, now the small
     # blind, answers 451: a raise to 501, not to 451; seat 0 folds its big blind.
@@ -349,3 +349,15 @@ def test_botzone_log_replays_with_its_cards_and_results():
     # The last hand: seat 1 calls, seat 0 folds with nothing to call (allowed by Botzone's judge).
     assert moves[-2:] == ["call", "fold"]
     assert (scores, reason) == ([0.0, 1.0], "Player 2 won 16,605 chips over 20 hands")
+
+
+def test_botzone_variant_names_a_wheel_as_its_judge_does():
+    # Seat 0 holds A-2 on a 3-4-5 board: ours a five-high straight, Botzone's judge ace high (no wheel).
+    deals = [[["Ah", "2d"], ["Kc", "Qc"], ["3s", "4c", "5h", "9d", "Jc"]], [["7h", "8h"], ["9c", "Tc"], []]]
+    moves = "call,check,check,check,check,check,check,check"
+    for rules, label in (("", "Straight"), ("botzone", "High card")):
+        state = play(GAME.initial_state(seed=0, hands=2, button=0, deals=deals, rules=rules), moves)
+        assert state.hand == 1
+        assert f"Player 1 Ah 2d ({label})" in GAME.public_history(state)
+    botzone = play(GAME.initial_state(seed=0, hands=2, button=0, deals=deals, **GAME.variants["botzone"]), moves)
+    assert "Straight" not in GAME.public_history(botzone)

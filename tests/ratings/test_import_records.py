@@ -152,3 +152,53 @@ def test_gamebench_results_import_as_a_reference_figure(client):
     assert "Reference: Figure 1 from GameBench's published matches (imported)" in md
     assert "| human |" in md
     assert Match.objects.count() == 0
+
+
+def test_botzone_mahjong_kongs_replay_with_the_judges_wall_counts(tmp_path):
+    # East declares a concealed kong of W1 and discards its replacement W2; South kongs that discard with three
+    # W2 in hand. Botzone's GANG entries show the wall counts before the replacement, which the next DRAW shows.
+    hands = [
+        ["W1", "W1", "W1", "W1", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"],
+        ["W2", "W2", "W2", "T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "F1"],
+        ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "F2", "F2", "F3", "F3"],
+        ["J1", "J1", "J1", "J2", "J2", "J2", "J3", "J3", "J3", "F4", "F4", "F4", "F1"],
+    ]
+    log = [
+        {"action": "INIT", "quan": 0},
+        {"action": "DEAL", "hand": hands, "tileCnt": [21, 21, 21, 21]},
+        {"action": "DRAW", "player": 0, "tile": "W5", "tileCnt": [20, 21, 21, 21]},
+        {"action": "GANG", "player": 0, "tile": "W1", "tileCnt": [20, 21, 21, 21]},
+        {"action": "DRAW", "player": 0, "tile": "W2", "tileCnt": [19, 21, 21, 21]},
+        {"action": "PLAY", "player": 0, "tile": "W2", "tileCnt": [19, 21, 21, 21]},
+        {"action": "GANG", "player": 1, "tile": "W2", "tileCnt": [19, 21, 21, 21]},
+        {"action": "DRAW", "player": 1, "tile": "W3", "tileCnt": [19, 20, 21, 21]},
+        {"action": "PLAY", "player": 1, "tile": "W3", "tileCnt": [19, 20, 21, 21]},
+        {"action": "WA", "player": 2, "score": [10, 10, -30, 10]},
+    ]
+    path = tmp_path / "ChineseStandardMahjong__lv1__M__7-llm.json"
+    path.write_text(json.dumps(log))
+    record = botzone_record(path, strict=True)
+    assert record.moves == ["Gang W1", "Play W2", "Gang", "Pass", "Pass", "Play W3"]
+    assert record.scores == [1.0, 1.0, 0.0, 1.0]
+    log[6]["tileCnt"] = [19, 20, 21, 21]  # a claimed kong shown after its replacement: not Botzone's display
+    path.write_text(json.dumps(log))
+    with pytest.raises(RecordRejected, match=r"entry 6: walls \[19, 21, 21, 21\], Botzone's \[19, 20, 21, 21\]"):
+        botzone_record(path)
+
+
+@pytest.mark.django_db
+def test_strict_import_passes_the_published_logs_and_rejects_any_difference(tmp_path):
+    out = io.StringIO()
+    call_command("import_records", str(RECORDS / "botzone"), "--format", "botzone", "--strict", stdout=out)
+    assert out.getvalue().strip() == "botzone: 16 records read, 16 new, 0 rejected."
+    # A hold'em log whose judge names a hand category ours does not: results agree, so only a strict read refuses it.
+    name = "TexasHoldem2p__lv0__Qwen3-14B__0-llm.json"
+    log = json.loads((RECORDS / "botzone" / name).read_text())
+    shown = next(entry for entry in log if "temp_result" in entry)
+    assert shown["temp_result"][0]["max_hand_type"] == 2  # one pair
+    shown["temp_result"][0]["max_hand_type"] = 5
+    path = tmp_path / name
+    path.write_text(json.dumps(log))
+    assert botzone_record(path).scores == [0.0, 1.0]
+    with pytest.raises(RecordRejected, match=r"hand 1's categories are \[5, 2\] by Botzone's judge, \[2, 2\] by ours"):
+        botzone_record(path, strict=True)

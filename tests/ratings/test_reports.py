@@ -38,6 +38,24 @@ def test_gamebench_bradley_terry_by_hand_with_a_thin_cell():
     assert radar.rows == [("A", []), ("B", [])]  # the radar leaves thin cells out: no category has data
 
 
+def test_gamebench_overall_pools_only_the_papers_nine_games():
+    # A and B split hive and pit 1–1 each; on battle-card (not one of GameBench's nine) A wins all four.
+    rows = [
+        Result(m, game, ("A", "B"), (0, 1), (s, 1 - s))
+        for m, (game, s) in enumerate(
+            [("hive", 1), ("hive", 0), ("pit", 1), ("pit", 0), *[("battle-card", 1)] * 4], start=1
+        )
+    ]
+    cells = gamebench.ratings(rows, rounds=50, rng=np.random.default_rng(0), minimum=1)
+    assert cells["A"]["overall"].value == pytest.approx(0.0, abs=1e-4)  # the battle-card wins stay out of it
+    assert cells["A"]["overall"].matches == (1, 2, 3, 4)
+    assert "battle-card" in cells["A"]
+    (figure, table_2, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    assert figure.columns == ["battle-card", "hive", "pit", "overall"]
+    overall = dict(table_2.rows)["A"][figure.columns.index("overall")]
+    assert (overall.value, overall.n) == (0.5, 4)
+
+
 def test_advgamebench_table_1_is_per_game_and_pools_only_in_overall():
     def rec(match, game_round, won):
         return pm.RoundRecord(agent="a", match=(match, "attacker"), round=game_round, won=won)
@@ -126,6 +144,21 @@ def test_botzonebench_action_kinds():
     texts = ("fold", "check", "call", "raise-to 40", "all-in")  # as hold'em's action_to_text writes them
     assert [botzonebench.action_kind(t) for t in texts] == ["fold", "check", "call", "raise", "all-in"]
     assert botzonebench.ACTIONS == ("fold", "check", "call", "all-in", "raise")  # the paper's Table 3, all-in apart
+
+
+@pytest.mark.django_db
+def test_each_report_header_says_where_it_is_not_the_papers_setup(client):
+    expected = {
+        "botzonebench": "Arena's ladder, not Botzone's bots",
+        "gamebench": "RAP asks for 20 top log-probabilities",
+        "dsgbench": "Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini",
+        "star": "named opponents play each other only when each is evaluated too",
+        "advgamebench": "the conclusion's 4,752 is not a whole number of matches",
+    }
+    for key, text in expected.items():
+        header = client.get(f"/reports/{key}/?format=md").content.decode().split("\n\n")[1]
+        assert "Not the paper's setup: " in header
+        assert text in header
 
 
 @pytest.mark.django_db

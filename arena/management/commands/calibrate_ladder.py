@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from arena.evaluate.protocols import BOTZONE_PAPER_LEVELS, BOTZONE_PROFILE
 from arena.record.selectors import draw_rate_levels
 from games.bots import LADDER_MODULES, ladder, ladder_variant
 from games.bots.calibration import play_unit
@@ -190,6 +191,41 @@ def _verdict(row: dict) -> str:
     return "in 70–90%" if TARGET[0] <= rate <= TARGET[1] else "outside 70–90%"
 
 
+def profile_lines(data: dict) -> list[str]:
+    """The BotzoneBench ladder profile (`arena.evaluate.protocols.BOTZONE_PROFILE`) with the measurements behind it,
+    for the games `data` has measured (none: no section)."""
+    games = [game for game in BOTZONE_PROFILE if game in data]
+    if not games:
+        return []
+    lines = [
+        "## BotzoneBench ladder profile",
+        "",
+        "`manage.py evaluate --protocol botzonebench` climbs these of our levels as the paper's Lv0, Lv1, …: Lv0 is",
+        "uniform random, as Botzone's; each level above was chosen by the paper's rule (§4.4), beating the one below",
+        "in 70–90% of decisive games, and tic-tac-toe's one level is the bot that never loses (full minimax; its",
+        "measured step over our Lv3 is shown). They are Arena's bots, not Botzone's (which need Botzone's platform),",
+        "so a level here is not the paper's level: the report says so in its Table 2. Where our ladder has fewer",
+        "levels than the paper's, the profile stops at our top.",
+        "",
+        "| game | paper's levels | profile | steps measured (W–D–L, win rate) |",
+        "|---|---|---|---|",
+    ]
+    for game in games:
+        levels = BOTZONE_PROFILE[game]
+        pairs = {(p["challenger"], p["defender"]): p for p in data[game]["pairs"]}
+        chosen = ", ".join(f"Lv{k} = `{game}-lv{level}`" for k, level in enumerate(levels))
+        steps = []
+        for high in levels[1:]:  # each chosen level's measured step over our level below it
+            row = pairs.get((f"{game}-lv{high}", f"{game}-lv{high - 1}"))
+            rate = "—" if row is None or row["win_rate"] is None else f"{row['win_rate']:.0%}"
+            record = "not measured" if row is None else f"{row['wins']}–{row['draws']}–{row['losses']}, {rate}"
+            steps.append(f"lv{high} over lv{high - 1}: {record}")
+        short = len(levels) - 1 < BOTZONE_PAPER_LEVELS[game]
+        paper = f"{BOTZONE_PAPER_LEVELS[game]}" + (f" (ours: {len(levels) - 1})" if short else "")
+        lines.append(f"| {game} | {paper} | {chosen} | {'; '.join(steps)} |")
+    return [*lines, ""]
+
+
 def render_markdown(data: dict) -> str:
     """docs/ladders.md from the results of every calibrated game."""
     measured = [r for entry in data.values() for r in entry["pairs"] if r.get("games_per_seat", 0) >= 100]
@@ -218,6 +254,7 @@ def render_markdown(data: dict) -> str:
         "can never lose and wins only the games the level below gives away. Its step is judged by never losing",
         "(BotzoneBench's draw-rate rule), not by a win rate.",
         "",
+        *profile_lines(data),
     ]
     for slug in sorted(data):
         entry = data[slug]

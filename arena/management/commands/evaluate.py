@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from arena.evaluate.protocols import PROTOCOLS
+from arena.evaluate.protocols import NAMED_BY_RESEARCHER, PROTOCOLS
 from arena.evaluate.run import run_evaluation
 from arena.evaluate.selectors import evaluation_spend
 from arena.evaluate.services import budget_reached, evaluation_create, evaluation_queue
@@ -25,10 +25,15 @@ def _list(value: str | None) -> list[str] | None:
 
 
 class Command(BaseCommand):
-    help = "Evaluate AGENT under a paper's protocol: the paper's games, opponents, seats, scaffold and retries."
+    help = (
+        "Evaluate AGENT (or a cohort: AGENT AGENT …) under a paper's protocol: the paper's games, opponents, seats, "
+        "scaffold and retries. Where the paper plays the evaluated models against each other (GameBench, STAR, "
+        "AdvGameBench), each agent of a cohort plays those listed before it: a round robin, and a model added later "
+        "(listed last) plays only its new pairings."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("agent", help="The agent's slug.")
+        parser.add_argument("agents", nargs="+", help="The agent's slug (several: a cohort).")
         parser.add_argument("--protocol", required=True, choices=list(PROTOCOLS))
         parser.add_argument("--games", help="Comma-separated: only these of the paper's games.")
         parser.add_argument("--opponents", help="Comma-separated agent slugs to play instead of the paper's.")
@@ -49,7 +54,23 @@ class Command(BaseCommand):
         )
         parser.add_argument("--run", action="store_true", help="Play it in this process (default: queue it).")
 
-    def handle(self, *args, agent: str, protocol: str, run: bool, **options):
+    def handle(self, *args, agents: list[str], protocol: str, run: bool, **options):
+        cohort = PROTOCOLS[protocol].cohort and len(agents) > 1
+        if len(agents) > 1 and not cohort:
+            raise CommandError(f"{PROTOCOLS[protocol].paper}'s protocol evaluates one agent at a time.")
+        for index, agent in enumerate(agents):
+            earlier = agents[:index] if cohort else None
+            if (
+                cohort
+                and not earlier
+                and PROTOCOLS[protocol].opponents == NAMED_BY_RESEARCHER
+                and not options.get("opponents")
+            ):
+                self.stdout.write(f"{agent}: plays the cohort's later agents (its evaluation is theirs)")
+                continue
+            self._evaluate(agent, protocol, run, earlier, options)
+
+    def _evaluate(self, agent: str, protocol: str, run: bool, cohort: list[str] | None, options: dict) -> None:
         found = Agent.objects.filter(slug=agent).first()
         if found is None:
             raise CommandError(f"No agent {agent!r}.")
@@ -64,11 +85,14 @@ class Command(BaseCommand):
                 budget_usd=options.get("budget_usd"),
                 budget_tokens=options.get("budget_tokens"),
                 first_seed=options.get("first_seed"),
+                cohort=cohort,
             )
         except (ServiceError, UnknownGame) as error:
             raise CommandError(str(error)) from None
         evaluation = tournaments[0].config["evaluation"]
         self.stdout.write(f"{evaluation['label']}: {evaluation['seated']} — evaluation {key}")
+        if departures := PROTOCOLS[protocol].departures:
+            self.stdout.write(f"Not the paper's setup: {departures}")
         for tournament in tournaments:
             self.stdout.write(f"  {tournament.slug}: {tournament.name}")
         if run:

@@ -1,4 +1,6 @@
-"""`manage.py import_records --format gamebench|botzone PATH…`: published results as reference rows (never matches)."""
+"""`manage.py import_records --format gamebench|botzone [--strict] PATH…`: published results as reference rows (never
+matches); `--strict` rejects a Botzone log for any difference from its judge's display, not only its moves and results.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ class Command(BaseCommand):
         parser.add_argument("paths", nargs="+", type=Path)
         parser.add_argument("--format", choices=("gamebench", "botzone"), required=True)
         parser.add_argument("--commit", default="", help="the source repository's commit (default: the known one)")
+        parser.add_argument(
+            "--strict", action="store_true", help="Botzone logs: any difference from the judge's display rejects a log"
+        )
 
     def handle(self, *args, **options) -> None:
         fmt = options["format"]
@@ -35,7 +40,10 @@ class Command(BaseCommand):
         records, rejected = [], []
         for file in files:
             try:
-                records += gamebench_records(file) if fmt == "gamebench" else [botzone_record(file)]
+                if fmt == "gamebench":
+                    records += gamebench_records(file)
+                else:
+                    records.append(botzone_record(file, strict=options["strict"]))
             except (RecordRejected, ValueError, KeyError) as error:
                 rejected.append(f"{file.name}: {error}")
         created = reference_records_import(
