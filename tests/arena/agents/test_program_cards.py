@@ -219,7 +219,7 @@ def test_mahjong_requests_and_answers_are_what_botzones_judge_sent_in_its_logs(p
     """Replaying a Botzone log: every seat's requests, from the deal to the end, are the judge's, and the answers
     Arena would give it as its own earlier responses are the ones the judge took."""
     log = json.loads(path.read_text())
-    moves, _, _ = botzone_mahjong_replay(path.name, MAHJONG, log)
+    moves, _, _ = botzone_mahjong_replay(path.name, MAHJONG, log, strict=True)
     state = MAHJONG.initial_state(seed=0, walls=botzone_walls(path.name, log), wind=int(log[0]["quan"]))
     decisions = []
     for text in moves:
