@@ -262,7 +262,7 @@ def test_dsgbench_werewolf_and_stratego_measures_by_hand():
 
 
 def test_the_gap_figure_plots_each_mode_with_its_intervals():
-    from ratings.report_views import figure
+    from arena.pages.reports import figure
     from ratings.reports.base import Table
 
     pwer = star.Cell(1030.0, 1020.0, 1040.0, 6, (1,))
@@ -325,7 +325,7 @@ def test_advgamebench_page_draws_the_section_4_6_radar(client):
 
 
 def test_figure_1_dot_plot_has_whiskers_and_leaves_out_empty_cells():
-    from ratings.report_views import figure
+    from arena.pages.reports import figure
 
     rows = [Result(m, "chess", ("A", "B"), (0, 1), (s, 1 - s)) for m, s in zip(range(1, 5), (1, 1, 1, 0), strict=True)]
     (table, _table_2, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
@@ -367,7 +367,7 @@ def test_gamebench_page_draws_the_category_radar_above_its_table(client):
 
 
 def test_category_radar_leaves_thin_and_unplayed_categories_out():
-    from ratings.report_views import figure
+    from arena.pages.reports import figure
     from ratings.reports.base import Cell, Table
 
     # A played chess enough (Abstract Strategy) but its only Hidden-Information game was thin: left out, not 0.
@@ -674,7 +674,7 @@ def test_gamebench_an_agent_that_never_lost_shows_a_bound_sorted_by_it():
     a = cells["A"]
     assert (a.low, a.high, a.note) == (pytest.approx(cells["B"].value + 1.2603, abs=1e-3), None, "unbounded above")
     assert [label for label, _ in figure.rows][:2] == ["D", "A"]
-    from ratings.report_views import figure as draw
+    from arena.pages.reports import figure as draw
 
     assert cell_text(a) == "≥ 0.612 n=12 (unbounded above)"
     (panel,) = draw(figure)["data"]
