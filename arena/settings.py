@@ -32,7 +32,7 @@ INSTALLED_APPS = [
     # here, instead of a CDN the site's Content-Security-Policy (script-src 'self') rightly blocks.
     "ninja",
     "arena",
-    "ratings",
+    "ratings.record",
     "arena.studies",
 ]
 

@@ -74,7 +74,7 @@ def main() -> None:
     from django.test import Client
 
     from arena.models import Match
-    from ratings.services import cells_add_finished, cells_catch_up, snapshot_refit, snapshot_replay
+    from ratings.record.services import cells_add_finished, cells_catch_up, snapshot_refit, snapshot_replay
 
     started = time.perf_counter()
     populate(args.matches, args.agents)

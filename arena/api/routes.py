@@ -26,7 +26,7 @@ from arena.record.services import ServiceError
 from arena.record.tokens import api_token_touch, live_token
 from arena.record.visibility import MatchView, Viewer, matches_visible_to
 from games import all_games
-from ratings.selectors import leaderboard_rows, snapshot_for
+from ratings.record.selectors import leaderboard_rows, snapshot_for
 
 #: Longest page of a listing, and the furthest offset (a larger one is refused with 422, not sent to the database).
 MAX_PAGE = 100

@@ -50,7 +50,7 @@ class Protocol:
     temperature: float | None
     #: The seat rule in words (how sides and deals are balanced).
     seating: str
-    #: The report (ratings/reports/<key>.py) whose tables show the results.
+    #: The report (ratings/record/reports/<key>.py) whose tables show the results.
     report: str
     #: The paper's section for each choice above, by field name (docs/evaluate.md repeats them).
     sources: dict[str, str]

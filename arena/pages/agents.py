@@ -25,7 +25,7 @@ from arena.record.services import ServiceError
 from arena.record.tokens import bot_account_create
 from arena.studies.selectors import is_study_seat
 from games import all_games
-from ratings.profile import agent_profile_charts
+from ratings.record.profile import agent_profile_charts
 
 
 def agent_list(request: HttpRequest) -> HttpResponse:

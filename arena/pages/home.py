@@ -10,8 +10,8 @@ from arena.models import Match
 from arena.pages.people import page_viewer
 from arena.record.selectors import first_run_progress, match_list
 from games import all_games
-from ratings.models import RatingSnapshot
-from ratings.selectors import is_ranked
+from ratings.record.models import RatingSnapshot
+from ratings.record.selectors import is_ranked
 
 
 def home(request: HttpRequest) -> HttpResponse:

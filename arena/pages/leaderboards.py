@@ -13,20 +13,20 @@ from arena.pages.refusal import refusal
 from arena.record.selectors import first_run_progress
 from arena.studies.selectors import leaderboard_baseline, studies_for_leaderboard
 from games import UnknownGame, all_games, get_game
-from ratings import charts
-from ratings.analysis import analysis_tables, head_to_head_table
-from ratings.filters import FORMATS, FilterError, choice, leaderboard_query
-from ratings.glossary import TERMS
-from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION
-from ratings.replay import MIN_PEOPLE_FOR_BANDS
-from ratings.selectors import (
+from ratings.record import charts
+from ratings.record.analysis import analysis_tables, head_to_head_table
+from ratings.record.filters import FORMATS, FilterError, choice, leaderboard_query
+from ratings.record.glossary import TERMS
+from ratings.record.plan_metrics import FEW_AGENTS_FOR_CORRELATION
+from ratings.record.replay import MIN_PEOPLE_FOR_BANDS
+from ratings.record.selectors import (
     LEADERBOARD_COLUMNS,
     leaderboard_rows,
     prompt_versions,
     snapshot_for,
 )
-from ratings.services import SnapshotsBusy, snapshot_touch
-from ratings.tasks import snapshot_open_and_queue
+from ratings.record.services import SnapshotsBusy, snapshot_touch
+from ratings.record.tasks import snapshot_open_and_queue
 
 
 def _game_or_404(slug: str) -> str:

@@ -15,12 +15,12 @@ from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
 from arena.record.selectors import match_list
 from arena.studies.selectors import studies_shown
-from ratings import charts
-from ratings.filters import FilterError, choice
-from ratings.reports import PAPERS, UnknownPaper, paper
-from ratings.reports.base import Cell, Report, Table, report_filters
-from ratings.reports.render import FORMATS, cell_text, rendered
-from ratings.selectors import prompt_versions
+from ratings.record import charts
+from ratings.record.filters import FilterError, choice
+from ratings.record.reports import PAPERS, UnknownPaper, paper
+from ratings.record.reports.base import Cell, Report, Table, report_filters
+from ratings.record.reports.render import FORMATS, cell_text, rendered
+from ratings.record.selectors import prompt_versions
 
 #: A computed report is reused this long (seconds) for the same paper and filters: a visitor's work is bounded.
 CACHE_SECONDS = 300

@@ -17,7 +17,7 @@ from arena.studies.codes import completion_code
 from arena.studies.models import ENDED, Assignment, Participant, Study
 from arena.studies.questions import attention_failed
 from ratings.maths.metrics import wilson_interval
-from ratings.rated_matches import final_state, match_rated
+from ratings.record.rated_matches import final_state, match_rated
 
 #: Participant resamples behind a study baseline's interval (each refits the game's whole comparison graph).
 STUDY_BOOTSTRAP_ROUNDS = 200

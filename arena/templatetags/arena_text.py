@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from ratings.glossary import BY_SHORT, TERMS
+from ratings.record.glossary import BY_SHORT, TERMS
 
 register = template.Library()
 

@@ -1,6 +1,7 @@
 """A leaderboard from plain match arrays: Bradley–Terry with intervals and rank ranges, Elo with its order spread, PWER.
 
-Pure numpy; `ratings.refit` and `ratings.replay` feed it from the database, `ratings.services` stores the result.
+Pure numpy; `ratings.record.refit` and `ratings.record.replay` feed it from the database, `ratings.record.services`
+stores the result.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def leaderboard() -> dict[str, tuple]:
     """The overall leaderboard's ratings and records, as the page would show them."""
     from django.test import override_settings
 
-    from ratings.services import snapshot_compute
+    from ratings.record.services import snapshot_compute
 
     with override_settings(ARENA_BOOTSTRAP_ROUNDS=20):
         rows = snapshot_compute(game="")["rows"]

@@ -21,7 +21,7 @@ from arena.tournaments.first_run import (
     separating_games_per_seat,
 )
 from arena.tournaments.run import run_tournament
-from ratings.services import snapshot_refresh
+from ratings.record.services import snapshot_refresh
 
 pytestmark = pytest.mark.django_db
 

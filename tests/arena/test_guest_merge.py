@@ -9,8 +9,8 @@ from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
 from arena.record.services import decision_record
 from arena.record.turns import match_claim
-from ratings.models import RatingCell
-from ratings.services import snapshot_refresh
+from ratings.record.models import RatingCell
+from ratings.record.services import snapshot_refresh
 
 pytestmark = pytest.mark.django_db
 

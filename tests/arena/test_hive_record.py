@@ -13,7 +13,7 @@ from arena.record.selectors import match_replayed_state
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
-from ratings.services import snapshot_refresh
+from ratings.record.services import snapshot_refresh
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
-from ratings.models import RatingSnapshot
+from ratings.record.models import RatingSnapshot
 
 pytestmark = pytest.mark.django_db
 

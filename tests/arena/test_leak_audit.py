@@ -53,7 +53,7 @@ from arena.record.selectors import match_state_at
 from arena.record.services import ServiceError, match_create
 from arena.runner.loop import run_match
 from games import all_games, get_game
-from ratings.reports import PAPERS
+from ratings.record.reports import PAPERS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

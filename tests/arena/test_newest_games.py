@@ -23,8 +23,8 @@ from arena.record.services import match_create
 from arena.runner.loop import run_match
 from arena.tournaments.services import tournament_create
 from games import get_game
-from ratings.reports import gamebench
-from ratings.services import snapshot_compute
+from ratings.record.reports import gamebench
+from ratings.record.services import snapshot_compute
 
 pytestmark = pytest.mark.django_db
 

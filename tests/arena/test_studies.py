@@ -27,7 +27,7 @@ from arena.studies.design import latin_square
 from arena.studies.models import Participant, Study
 from arena.studies.services import study_save
 from ratings.maths.bradley_terry import ELO_PER_NAT
-from ratings.services import snapshot_refresh
+from ratings.record.services import snapshot_refresh
 
 pytestmark = pytest.mark.django_db
 

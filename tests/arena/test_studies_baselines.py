@@ -17,7 +17,7 @@ from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from arena.studies.models import Study
-from ratings.services import snapshot_refresh
+from ratings.record.services import snapshot_refresh
 from tests.arena.test_studies import join, play_next, staff, study  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from arena.record.agents import bots_ensure
 from arena.record.selectors import ladder_weight
 from arena.tournaments.services import seatings
 from games import get_game
-from ratings.services import snapshot_compute
+from ratings.record.services import snapshot_compute
 
 pytestmark = pytest.mark.django_db
 

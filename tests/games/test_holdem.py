@@ -335,7 +335,7 @@ def test_botzone_ranking_has_no_wheel():
 
 @needs(BOTZONE_LOG)
 def test_botzone_log_replays_with_its_cards_and_results():
-    from ratings.reports.imports import botzone_holdem
+    from ratings.record.reports.imports import botzone_holdem
 
     log = json.loads(BOTZONE_LOG.read_text())
     moves, scores, reason = botzone_holdem(BOTZONE_LOG.name, GAME, log, strict=True)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from django.test import override_settings
 
-from ratings.models import RatingSnapshot
-from ratings.refit import components
-from ratings.selectors import leaderboard_rows
+from ratings.record.models import RatingSnapshot
+from ratings.record.refit import components
+from ratings.record.selectors import leaderboard_rows
 
 
 def test_components_are_the_agents_linked_by_chains_of_matches():

@@ -1,4 +1,4 @@
-"""DSGBench's Diplomacy metrics (ratings/game_metrics.py) on hand-computed records."""
+"""DSGBench's Diplomacy metrics (ratings/record/game_metrics.py) on hand-computed records."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 from games import get_game
 from games.bots import ladder
-from ratings.game_metrics import diplomacy_alliances, diplomacy_metrics, diplomacy_social
+from ratings.record.game_metrics import diplomacy_alliances, diplomacy_metrics, diplomacy_social
 
 AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY = range(7)
 

@@ -10,8 +10,8 @@ from arena.agents.base import AttemptData
 from arena.record.agents import bots_ensure
 from arena.record.services import attempt_record_rejected, match_create
 from arena.runner.loop import run_match
-from ratings.game_metrics import star_error_rates, star_performance, werewolf_social
 from ratings.maths.leaderboard import Matches, compute
+from ratings.record.game_metrics import star_error_rates, star_performance, werewolf_social
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +94,7 @@ def test_werewolf_measures_from_the_final_state():
 def test_plan_game_matches_feed_the_process_metrics_and_the_radar():
     from django.test import override_settings
 
-    from ratings.services import snapshot_refresh
+    from ratings.record.services import snapshot_refresh
 
     bots = {a.slug: a for a in bots_ensure(game="battle-card")}
     match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)
@@ -128,7 +128,7 @@ def test_star_error_rates_rows_by_given_keys_and_fog_halts_are_not_spatial():
 def test_the_analysis_pages_correlations_count_models_only():
     from django.test import override_settings
 
-    from ratings.services import snapshot_refresh
+    from ratings.record.services import snapshot_refresh
 
     bots = {a.slug: a for a in bots_ensure(game="battle-card")}
     match = match_create(game="battle-card", agents=[bots["battle-card-lv2"], bots["battle-card-lv0"]], seed=4)

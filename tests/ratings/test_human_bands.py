@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ratings import charts
-from ratings.replay import people_percentiles
+from ratings.record import charts
+from ratings.record.replay import people_percentiles
 
 PEOPLE = [900.0, 1000.0, 1100.0, 1200.0, 1300.0, 1400.0]
 

@@ -13,8 +13,8 @@ from arena.models import Match
 from games import get_game
 from games.ataxx import BIT, make_state
 from games.mahjong.tiles import tile_of
-from ratings.models import ReferenceRecord
-from ratings.reports.imports import RecordRejected, botzone_record, botzone_walls
+from ratings.record.models import ReferenceRecord
+from ratings.record.reports.imports import RecordRejected, botzone_record, botzone_walls
 from tests.shared_files import RECORDS, needs
 
 pytestmark = needs(RECORDS)

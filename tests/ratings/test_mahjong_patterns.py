@@ -8,9 +8,9 @@ from asgiref.sync import async_to_sync
 from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
-from ratings.game_metrics import mahjong_pattern_diversity, mahjong_patterns
-from ratings.reports import botzonebench
-from ratings.reports.base import ReportFilters
+from ratings.record.game_metrics import mahjong_pattern_diversity, mahjong_patterns
+from ratings.record.reports import botzonebench
+from ratings.record.reports.base import ReportFilters
 
 STRAIGHT_HAND = [(16, 1, "Pure Straight"), (4, 1, "Fully Concealed Hand"), (1, 1, "No Honors"), (2, 1, "Flower Tiles")]
 FLUSH_HAND = [(24, 1, "Full Flush"), (6, 1, "All Pungs"), (1, 2, "Pung of Terminals or Honors")]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pkgutil
 
-import ratings
 import ratings.maths
+import ratings.record
 from tests.purity import import_contract, loaded_with
 
 
 def ratings_app_modules() -> set[str]:
-    """Every child of `ratings` (module or package) except `ratings.maths`."""
-    return {f"ratings.{m.name}" for m in pkgutil.iter_modules(ratings.__path__)} - {"ratings.maths"}
+    """Every child of `ratings.record` (module or package)."""
+    return {f"ratings.record.{m.name}" for m in pkgutil.iter_modules(ratings.record.__path__)}
 
 
 def test_every_maths_module_imports_without_django():
@@ -23,7 +23,7 @@ def test_every_maths_module_imports_without_django():
 
 def test_maths_contract_forbids_the_whole_ratings_app():
     app = ratings_app_modules()
-    assert {"ratings.selectors", "ratings.models", "ratings.reports"} <= app
+    assert {"ratings.record.selectors", "ratings.record.models", "ratings.record.reports"} <= app
     maths = import_contract("maths-pure")
     assert maths["source_modules"] == ["ratings.maths"]
     assert set(maths["forbidden_modules"]) == app | {"django", "channels", "arena"}
@@ -37,10 +37,10 @@ def test_record_contract_forbids_the_whole_ratings_app():
 
 def test_web_contract_covers_every_room_below_ratings_pages():
     layers = import_contract("ratings-layers")
-    assert layers["containers"] == ["ratings"]
+    assert layers["containers"] == ["ratings.record"]
     assert layers["exhaustive"] is True
-    rooms = [{f"ratings.{r.strip()}" for r in layer.split("|")} for layer in layers["layers"]]
-    assert rooms[0] == {"ratings.apps", "ratings.management"}
+    rooms = [{f"ratings.record.{r.strip()}" for r in layer.split("|")} for layer in layers["layers"]]
+    assert rooms[0] == {"ratings.record.apps", "ratings.record.management"}
     below_pages = set().union(*rooms[1:])
-    assert below_pages == ratings_app_modules() - rooms[0] | {"ratings.maths"}
-    assert set(import_contract("ratings-record-below-web")["source_modules"]) == below_pages
+    assert below_pages == ratings_app_modules() - rooms[0]
+    assert set(import_contract("ratings-record-below-web")["source_modules"]) == below_pages | {"ratings.maths"}

@@ -17,8 +17,8 @@ from arena.record.turns import match_claim
 from arena.runner.loop import run_match
 from games import get_game
 from games.bots.werewolf import LADDER
-from ratings.selectors import first_mover_table, head_to_head
-from ratings.services import snapshot_compute
+from ratings.record.selectors import first_mover_table, head_to_head
+from ratings.record.services import snapshot_compute
 
 pytestmark = pytest.mark.django_db
 

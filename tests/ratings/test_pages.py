@@ -16,8 +16,8 @@ from arena.record.services import decision_record, match_create
 from arena.record.turns import match_claim
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
-from ratings.models import RatingSnapshot
-from ratings.services import snapshot_refresh
+from ratings.record.models import RatingSnapshot
+from ratings.record.services import snapshot_refresh
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_bootstrap")]
 

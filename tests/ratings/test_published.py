@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.reports import PAPERS, paper
-from ratings.reports.base import Cell, ReportFilters
-from ratings.reports.published import published_document, published_tables
+from ratings.record.reports import PAPERS, paper
+from ratings.record.reports.base import Cell, ReportFilters
+from ratings.record.reports.published import published_document, published_tables
 
 
 def test_every_paper_has_its_headline_table_transcribed_with_known_values():

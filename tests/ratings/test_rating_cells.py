@@ -21,17 +21,17 @@ from arena.runner.loop import run_match
 from games import get_game
 from ratings.maths import bradley_terry
 from ratings.maths.leaderboard import as_cells
-from ratings.models import CountedMatch, RatingCell, RatingCount
-from ratings.refit import scope_cells
-from ratings.replay import _arrays, _matches, _rated
-from ratings.services import (
+from ratings.record.models import CountedMatch, RatingCell, RatingCount
+from ratings.record.refit import scope_cells
+from ratings.record.replay import _arrays, _matches, _rated
+from ratings.record.services import (
     cells_add,
     cells_add_finished,
     cells_catch_up,
     snapshot_refit,
     snapshot_replay,
 )
-from ratings.tasks import refresh_on_match_finished
+from ratings.record.tasks import refresh_on_match_finished
 
 DAY = dt.datetime(2026, 3, 1, 12, tzinfo=dt.UTC)
 #: (game, options) of the random matches: two-seat games, a variant rated apart, an eight-seat team game.

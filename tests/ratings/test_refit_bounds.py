@@ -14,9 +14,9 @@ from arena.models import Match
 from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
-from ratings.models import RatingCount, RatingSnapshot
-from ratings.services import snapshot_refit
-from ratings.tasks import refresh_ratings_task, request_refresh
+from ratings.record.models import RatingCount, RatingSnapshot
+from ratings.record.services import snapshot_refit
+from ratings.record.tasks import refresh_ratings_task, request_refresh
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.test import override_settings
 from arena.record.agents import bots_ensure
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
-from ratings.models import RatingSnapshot
-from ratings.services import snapshot_refresh
+from ratings.record.models import RatingSnapshot
+from ratings.record.services import snapshot_refresh
 
 # transaction=True: each statement runs as in production (autocommit), so an open transaction shows.
 pytestmark = pytest.mark.django_db(transaction=True)

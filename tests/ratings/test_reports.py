@@ -16,10 +16,10 @@ from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from ratings.maths import process_metrics as pm
-from ratings.report_record import Result
-from ratings.reports import advgamebench, botzonebench, dsgbench, gamebench, star
-from ratings.reports.base import ReportFilters
-from ratings.reports.render import cell_text
+from ratings.record.report_record import Result
+from ratings.record.reports import advgamebench, botzonebench, dsgbench, gamebench, star
+from ratings.record.reports.base import ReportFilters
+from ratings.record.reports.render import cell_text
 
 NONE = ReportFilters()
 
@@ -263,7 +263,7 @@ def test_dsgbench_werewolf_and_stratego_measures_by_hand():
 
 def test_the_gap_figure_plots_each_mode_with_its_intervals():
     from arena.pages.reports import figure
-    from ratings.reports.base import Table
+    from ratings.record.reports.base import Table
 
     pwer = star.Cell(1030.0, 1020.0, 1040.0, 6, (1,))
     time = star.Cell(900.0, 800.0, 1200.0, 6, (1,))
@@ -368,7 +368,7 @@ def test_gamebench_page_draws_the_category_radar_above_its_table(client):
 
 def test_category_radar_leaves_thin_and_unplayed_categories_out():
     from arena.pages.reports import figure
-    from ratings.reports.base import Cell, Table
+    from ratings.record.reports.base import Cell, Table
 
     # A played chess enough (Abstract Strategy) but its only Hidden-Information game was thin: left out, not 0.
     table = Table(
@@ -639,7 +639,7 @@ def test_dsgbench_eq_3_marks_partial_and_thin_rows_and_shows_spread():
 @pytest.mark.django_db
 @override_settings(ARENA_REPORT_MIN_GAMES=1)
 def test_dsgbench_report_includes_diplomacy(client):
-    from ratings.game_metrics import diplomacy_report
+    from ratings.record.game_metrics import diplomacy_report
 
     bots = {a.slug: a for a in bots_ensure(game="diplomacy")}
     match = match_create(game="diplomacy", agents=[bots["diplomacy-lv0"]] * 6 + [bots["diplomacy-lv1"]], seed=1)
@@ -728,8 +728,8 @@ def test_two_versions_with_one_scaffold_are_two_rows(client):
 
 
 def test_every_rendering_says_what_the_intervals_are():
-    from ratings.reports.base import Report
-    from ratings.reports.render import as_json, as_markdown
+    from ratings.record.reports.base import Report
+    from ratings.record.reports.render import as_json, as_markdown
 
     units = [[1, 0, "infantry", 0, 0, 50, 4, 2]]
     state = {"winner": 0, "units": units, "mode": "turn-based", "turn": 4, "max_turns": 12, "clock": 0}

@@ -18,10 +18,10 @@ from arena.record.services import decision_record, match_create
 from arena.record.turns import match_claim
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
-from ratings.glossary import TERMS
-from ratings.reports.advgamebench import TABLE_1, correlation_table
-from ratings.reports.base import Cell
-from ratings.services import snapshot_refresh
+from ratings.record.glossary import TERMS
+from ratings.record.reports.advgamebench import TABLE_1, correlation_table
+from ratings.record.reports.base import Cell
+from ratings.record.services import snapshot_refresh
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_bootstrap")]
 

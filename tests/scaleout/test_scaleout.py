@@ -102,7 +102,7 @@ def test_a_game_served_by_two_daphnes_stays_in_sync(scaled_site):
 CATCH_UP_WHILE_PLAYING = """
 import json, time
 from arena.models import Match
-from ratings.services import cells_catch_up
+from ratings.record.services import cells_catch_up
 counted, deadline = 0, time.monotonic() + 300
 while time.monotonic() < deadline and Match.objects.exclude(status=Match.Status.FINISHED).exists():
     counted += cells_catch_up()
@@ -140,7 +140,7 @@ import json
 from django.db.models import Count, Sum
 from django_tasks_db.models import DBTaskResult
 from arena.models import Decision, Match
-from ratings.models import CountedMatch, RatingCell, RatingCount
+from ratings.record.models import CountedMatch, RatingCell, RatingCount
 tasks = list(DBTaskResult.objects.filter(task_path__endswith="run_match_task")
              .values_list("args_kwargs", "status", "worker_ids", "return_value"))
 runs = {}

@@ -15,9 +15,9 @@ from arena.evaluate.services import budget_reached, evaluation_create, evaluatio
 from arena.models import Agent, Decision, Match
 from arena.record.services import ServiceError
 from games import UnknownGame
-from ratings.reports import paper
-from ratings.reports.base import ReportFilters
-from ratings.reports.render import cell_text
+from ratings.record.reports import paper
+from ratings.record.reports.base import ReportFilters
+from ratings.record.reports.render import cell_text
 
 
 def _list(value: str | None) -> list[str] | None:

@@ -20,8 +20,8 @@ from games import get_game
 from games.fight_the_landlord.combos import rank_of
 from games.mahjong.tiles import name as tile_name
 from games.mahjong.tiles import tile_of
-from ratings.reports.imports import botzone_mahjong as botzone_mahjong_replay
-from ratings.reports.imports import botzone_walls
+from ratings.record.reports.imports import botzone_mahjong as botzone_mahjong_replay
+from ratings.record.reports.imports import botzone_walls
 from tests.arena.agents import bots
 
 LANDLORD = get_game("fight-the-landlord")

@@ -14,11 +14,19 @@ from django.conf import settings
 from arena.evaluate.protocols import GAMEBENCH
 from ratings.maths import bradley_terry as bt
 from ratings.maths.metrics import Estimate, bootstrap_mean
-from ratings.models import ReferenceRecord
-from ratings.refit import bootstrap_rounds
-from ratings.report_record import Result, label_kinds, results
-from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches, with_departures
-from ratings.reports.published import with_published
+from ratings.record.models import ReferenceRecord
+from ratings.record.refit import bootstrap_rounds
+from ratings.record.report_record import Result, label_kinds, results
+from ratings.record.reports.base import (
+    Cell,
+    Report,
+    ReportFilters,
+    Table,
+    across_agents,
+    finished_matches,
+    with_departures,
+)
+from ratings.record.reports.published import with_published
 
 TITLE = "GameBench: Bradley–Terry ratings per game and reasoning category"
 CITATION = "Costarelli et al., GameBench (2024), §3.3 (rating), Figure 1, Table 3 (categories)."

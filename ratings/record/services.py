@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
 from arena.record.selectors import seat_versions
-from ratings.models import CountedMatch, RatingCell, RatingCount, RatingSnapshot
-from ratings.rated_matches import FIT_FILTERS, filter_key, final_state, match_rated
-from ratings.refit import bootstrap_rounds, fit_compute
-from ratings.replay import people_percentiles, replay_compute
+from ratings.record.models import CountedMatch, RatingCell, RatingCount, RatingSnapshot
+from ratings.record.rated_matches import FIT_FILTERS, filter_key, final_state, match_rated
+from ratings.record.refit import bootstrap_rounds, fit_compute
+from ratings.record.replay import people_percentiles, replay_compute
 
 
 def _cell_day(finished_at) -> date | None:

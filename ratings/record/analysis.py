@@ -18,8 +18,8 @@ from django.core.cache import cache
 from django.db.models import Count, Max
 
 from arena.models import Match, Tournament
-from ratings.game_metrics import star_error_rates, werewolf_social
-from ratings.selectors import first_mover_table, head_to_head, ladder_table
+from ratings.record.game_metrics import star_error_rates, werewolf_social
+from ratings.record.selectors import first_mover_table, head_to_head, ladder_table
 
 #: Longest a computed table is served after it was computed, in seconds.
 ANALYSIS_CACHE_S = 600

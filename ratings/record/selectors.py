@@ -11,12 +11,12 @@ from django.db.models import Count
 from arena.agents.llm import PROMPT_VERSION
 from arena.models import Agent, Match, Seat, Tournament
 from arena.record.selectors import ladder_standing, seat_sides
-from ratings.charts import KIND_NAMES
 from ratings.maths.bradley_terry import rank_ranges
 from ratings.maths.metrics import wilson_interval
 from ratings.maths.pairwise import match_pairs
-from ratings.models import RatingSnapshot
-from ratings.rated_matches import filter_key, rating_key
+from ratings.record.charts import KIND_NAMES
+from ratings.record.models import RatingSnapshot
+from ratings.record.rated_matches import filter_key, rating_key
 
 #: Every agent kind, as the leaderboard's filter lists them.
 KINDS = tuple(KIND_NAMES)
@@ -61,7 +61,7 @@ def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str
 
     A row is `ranked` once its agent has ARENA_RANK_MIN_GAMES rated games and a 95% interval (`is_ranked`);
     rank ranges are drawn among the ranked rows of its component only (agents the record links by chains
-    of matches, `ratings.refit.components`): an agent with two games would otherwise widen everyone's range, and
+    of matches, `ratings.record.refit.components`): an agent with two games would otherwise widen everyone's range, and
     agents that never met, directly or through others, have no order. Unranked rows carry no rank.
     """
     rows = [{**row, "ranked": is_ranked(row)} for row in snapshot.data.get("rows", [])]

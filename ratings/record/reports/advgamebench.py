@@ -11,10 +11,18 @@ from django.conf import settings
 
 from ratings.maths import process_metrics as pm
 from ratings.maths.metrics import pearson
-from ratings.plan_metrics import FEW_AGENTS_FOR_CORRELATION, RADAR_AXES, plan_games, round_records
-from ratings.report_record import label_kinds
-from ratings.reports.base import Cell, Report, ReportFilters, Table, across_agents, finished_matches, with_departures
-from ratings.reports.published import with_published
+from ratings.record.plan_metrics import FEW_AGENTS_FOR_CORRELATION, RADAR_AXES, plan_games, round_records
+from ratings.record.report_record import label_kinds
+from ratings.record.reports.base import (
+    Cell,
+    Report,
+    ReportFilters,
+    Table,
+    across_agents,
+    finished_matches,
+    with_departures,
+)
+from ratings.record.reports.published import with_published
 
 TITLE = "AdvGameBench: plan, revise, and stay within the rules"
 CITATION = "AdvGameBench §3.3, §4.2–4.6, Table 1, Figs. 3 and 6, Appendix B (B.1–B.4)."

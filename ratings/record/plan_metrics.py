@@ -16,7 +16,7 @@ from games import get_game
 from games.registry import GAMES
 from ratings.maths import process_metrics as pm
 from ratings.maths.metrics import pearson
-from ratings.report_record import HUMAN_BASELINE, POOLED, Baseline, seat_labels
+from ratings.record.report_record import HUMAN_BASELINE, POOLED, Baseline, seat_labels
 
 RADAR_AXES = ["WR", "CSR", "improvement slope", "1 − ORR", "1 − OBR"]
 
@@ -32,7 +32,7 @@ def round_records(
     """Every seat's plan in every round of every finished plan-game match (or of the plan-game `matches` given).
 
     Records are labelled by agent slug (the analysis and profile pages), or with `by_scaffold` as the reports
-    label rows: an agent version × scaffold ("slug (cot)", "slug v3 (cot)"; ratings/report_record.py). People
+    label rows: an agent version × scaffold ("slug (cot)", "slug v3 (cot)"; ratings/record/report_record.py). People
     count when they are part of `baseline` (by default: those who agreed to baseline use)."""
     if matches is None:
         matches = Match.objects.filter(game__in=plan_games(), status=Match.Status.FINISHED)

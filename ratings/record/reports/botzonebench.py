@@ -10,14 +10,14 @@ from dataclasses import dataclass, replace
 from arena.models import Attempt, Decision, Match, Tournament
 from arena.record.selectors import draw_rate_levels, ladder_levels, ladder_weight
 from games import get_game
-from ratings.game_metrics import mahjong_pattern_diversity
 from ratings.maths import process_metrics as pm
 from ratings.maths.ladder import Record, ladder_rating
 from ratings.maths.metrics import proportion, wilson_interval
-from ratings.models import ReferenceRecord
-from ratings.report_record import seat_labels
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
-from ratings.reports.published import with_published
+from ratings.record.game_metrics import mahjong_pattern_diversity
+from ratings.record.models import ReferenceRecord
+from ratings.record.report_record import seat_labels
+from ratings.record.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
+from ratings.record.reports.published import with_published
 
 TITLE = "BotzoneBench: anchored skill against graded bot ladders"
 CITATION = "BotzoneBench §4.5 (ladder rating), Table 2, Table 3 (hold'em actions), Appendix C (prompt)."

@@ -1,4 +1,4 @@
-"""The papers' own published numbers, transcribed from their tables (ratings/reports/published/<paper>.json).
+"""The papers' own published numbers, transcribed from their tables (ratings/record/reports/published/<paper>.json).
 
 They are shown as separate tables beside ours, each row labelled "published (paper, Table N)", and are never
 read by any rating or metric: they are text cells, not estimates.
@@ -10,7 +10,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from ratings.reports.base import Table
+from ratings.record.reports.base import Table
 
 DIRECTORY = Path(__file__).resolve().parent / "published"
 

@@ -1,7 +1,7 @@
 """Reports: each paper's own tables, computed from the matches that fit its protocol (one module per paper).
 
 A module exposes TITLE, CITATION and `build(filters) -> Report`; adding a game's metric to a report is a small
-function in that module (or in ratings/game_metrics.py) and one more column or table.
+function in that module (or in ratings/record/game_metrics.py) and one more column or table.
 """
 
 from __future__ import annotations
@@ -21,4 +21,4 @@ def paper(slug: str) -> ModuleType:
     """The report module of `slug`; UnknownPaper naming the known ones otherwise."""
     if slug not in PAPERS:
         raise UnknownPaper(f"No report called {slug!r}; choose one of {', '.join(PAPERS)}.")
-    return import_module(f"ratings.reports.{slug}")
+    return import_module(f"ratings.record.reports.{slug}")

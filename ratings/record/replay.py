@@ -11,12 +11,12 @@ import numpy as np
 from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
-from ratings.game_metrics import star_performance
 from ratings.maths.leaderboard import Matches, as_cells, fit_cells, sequential
-from ratings.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
-from ratings.rated_matches import final_state, match_rated, rating_key
-from ratings.refit import _anchors, bootstrap_rounds
-from ratings.reports.base import MODEL_KINDS
+from ratings.record.game_metrics import star_performance
+from ratings.record.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
+from ratings.record.rated_matches import final_state, match_rated, rating_key
+from ratings.record.refit import _anchors, bootstrap_rounds
+from ratings.record.reports.base import MODEL_KINDS
 
 HUMAN_BASELINE = "human-baseline"
 

@@ -10,12 +10,12 @@ import numpy as np
 from django.db.models import QuerySet
 
 from arena.models import Decision, Match
-from ratings.game_metrics import star_error_rates, star_performance
 from ratings.maths import elo
 from ratings.maths.metrics import Estimate, bootstrap_quantile, proportion
-from ratings.report_record import Result, results
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
-from ratings.reports.published import with_published
+from ratings.record.game_metrics import star_error_rates, star_performance
+from ratings.record.report_record import Result, results
+from ratings.record.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
+from ratings.record.reports.published import with_published
 
 TITLE = "STAR: strategic reasoning and rapid decisions (skirmish)"
 CITATION = "Li et al., Beyond Scaling (STAR, 2026), §4.1 eqs. (2)–(4), Tables 1–3, §4.3 (strategy–execution gap)."

@@ -11,7 +11,7 @@ from django.db.models import Sum
 from arena.models import Agent
 from games import get_game
 from ratings.maths.leaderboard import Cells, fit_cells
-from ratings.models import RatingCell, RatingCount
+from ratings.record.models import RatingCell, RatingCount
 
 
 def bootstrap_rounds() -> int:

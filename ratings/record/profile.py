@@ -6,9 +6,9 @@ from django.db.models import Count, Q
 
 from arena.models import Agent, Match, Seat
 from arena.studies.selectors import score_shares, studies_shown
-from ratings import charts
-from ratings.plan_metrics import RADAR_AXES
-from ratings.selectors import KINDS, leaderboard_rows, snapshot_for
+from ratings.record import charts
+from ratings.record.plan_metrics import RADAR_AXES
+from ratings.record.selectors import KINDS, leaderboard_rows, snapshot_for
 
 
 def human_baseline_by_game() -> dict[str, float]:

@@ -9,8 +9,8 @@ from tqdm import tqdm
 
 from games import get_game
 from games.registry import GAMES
-from ratings.models import RatingSnapshot
-from ratings.services import snapshot_refresh
+from ratings.record.models import RatingSnapshot
+from ratings.record.services import snapshot_refresh
 
 
 class Command(BaseCommand):

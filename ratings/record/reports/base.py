@@ -1,7 +1,7 @@
 """What every report is made of: checked filters, the matches they select, and tables of cells with intervals.
 
 A report module computes its tables from plain inputs (pure, testable by hand) after reading the
-record once; the page and `manage.py report` both render the same `Report` (ratings/reports/render.py).
+record once; the page and `manage.py report` both render the same `Report` (ratings/record/reports/render.py).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from django.http import QueryDict
 from arena.agents.llm_config import SCAFFOLDS
 from arena.evaluate.protocols import PROTOCOLS
 from arena.models import Agent, Match
-from ratings.filters import FilterError, choice, strict_date
 from ratings.maths.metrics import Estimate
-from ratings.report_record import Baseline, study_baseline
+from ratings.record.filters import FilterError, choice, strict_date
+from ratings.record.report_record import Baseline, study_baseline
 
 #: The query parameters every report accepts, in the order forms and links write them.
 FILTER_NAMES = ("agent", "scaffold", "prompt", "since", "until", "bots", "study")
@@ -68,7 +68,8 @@ def report_filters(
     prompt_versions: Callable[[], list[str]],
     studies: Callable[[], list[str]] = list,
 ) -> ReportFilters:
-    """Check every report parameter like the leaderboard does (ratings/filters.py); FilterError names the first bad one.
+    """Check every report parameter like the leaderboard does (ratings/record/filters.py); FilterError names the first
+    bad one.
 
     `studies` gives the slugs of the studies whose baseline the requester may use. The agent, prompt and study lists
     read the record, so they are read only when asked for."""

@@ -23,7 +23,7 @@ from games.fight_the_landlord.combos import rank_of
 from games.holdem.cards import botzone_best_hand, botzone_card
 from games.mahjong.tiles import name as tile_name
 from games.mahjong.tiles import tile_of
-from ratings.models import ReferenceRecord
+from ratings.record.models import ReferenceRecord
 
 GAMEBENCH = {"repository": "Joshuaclymer/GameBench", "commit": "main"}
 BOTZONE = {"repository": "AMysteriousBeing/BotzoneBench", "commit": "ca70a864e5ff5732ce8674fdfb3a9d5803cd8c27"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.reports.imports import (
+from ratings.record.reports.imports import (
     BOTZONE,
     GAMEBENCH,
     RecordRejected,

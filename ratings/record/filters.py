@@ -10,7 +10,7 @@ from datetime import date
 from django.http import QueryDict
 
 from arena.agents.llm_config import SCAFFOLDS
-from ratings.selectors import KINDS
+from ratings.record.selectors import KINDS
 
 FORMATS = ("", "json", "csv")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -7,7 +7,7 @@ import io
 import json
 from dataclasses import replace
 
-from ratings.reports.base import Cell, Report, Table
+from ratings.record.reports.base import Cell, Report, Table
 
 FORMATS = ("json", "csv", "md")
 

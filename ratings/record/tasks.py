@@ -9,9 +9,9 @@ from django.db import transaction
 from django.tasks import task
 
 from arena.models import Agent, Match
-from ratings.models import RatingSnapshot
-from ratings.rated_matches import rating_key
-from ratings.services import (
+from ratings.record.models import RatingSnapshot
+from ratings.record.rated_matches import rating_key
+from ratings.record.services import (
     cells_add_finished,
     cells_agent_merge,
     cells_catch_up,

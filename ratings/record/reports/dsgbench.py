@@ -12,13 +12,13 @@ from django.conf import settings
 
 from arena.models import Attempt, Decision
 from games.stratego.pieces import COLONEL, COUNTS, GENERAL, MARSHAL, SPY, owner_of, rank_of
-from ratings.game_metrics import diplomacy_metrics
 from ratings.maths import process_metrics as pm
 from ratings.maths.metrics import proportion
-from ratings.report_record import Result, results, seat_labels
-from ratings.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
-from ratings.reports.gamebench import min_games
-from ratings.reports.published import with_published
+from ratings.record.game_metrics import diplomacy_metrics
+from ratings.record.report_record import Result, results, seat_labels
+from ratings.record.reports.base import Cell, Report, ReportFilters, Table, finished_matches, with_departures
+from ratings.record.reports.gamebench import min_games
+from ratings.record.reports.published import with_published
 
 TITLE = "DSGBench: capability dimensions and Werewolf's social measures"
 CITATION = "DSGBench §3 Eq. 3, Table 2 (dimension → metrics), Tables 15, 17 and 19 (Diplomacy, Werewolf, Stratego), GA."
@@ -196,7 +196,7 @@ def stratego_counts(r: Result) -> dict[str, Counter]:
 
 def diplomacy_counts(r: Result) -> dict[str, Counter]:
     """Per agent label in one finished Diplomacy game: CCC, WS, BIR, ASR and AD summed over the powers it played
-    (`<metric>_n` powers with the metric defined), from `ratings.game_metrics.diplomacy_metrics`."""
+    (`<metric>_n` powers with the metric defined), from `ratings.record.game_metrics.diplomacy_metrics`."""
     out: dict[str, Counter] = defaultdict(Counter)
     for seat, metrics in enumerate(diplomacy_metrics(r.state)):
         mine = out[r.labels[seat]]

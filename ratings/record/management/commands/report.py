@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.studies.selectors import studies_shown
-from ratings.filters import FilterError
-from ratings.reports import PAPERS, UnknownPaper, paper
-from ratings.reports.base import FILTER_NAMES, report_filters
-from ratings.reports.render import FORMATS, rendered
-from ratings.selectors import prompt_versions
+from ratings.record.filters import FilterError
+from ratings.record.reports import PAPERS, UnknownPaper, paper
+from ratings.record.reports.base import FILTER_NAMES, report_filters
+from ratings.record.reports.render import FORMATS, rendered
+from ratings.record.selectors import prompt_versions
 
 
 class Command(BaseCommand):
