@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from django.http import QueryDict
+from django.utils.datastructures import MultiValueDict
 
 from arena.agents.llm_config import SCAFFOLDS
 from ratings.record.selectors import KINDS
@@ -50,7 +50,7 @@ def choice(name: str, raw: str, allowed: list[str] | tuple[str, ...]) -> str:
 
 
 def leaderboard_query(
-    params: QueryDict, *, prompt_versions: Callable[[], list[str]], sortable: set[str]
+    params: MultiValueDict, *, prompt_versions: Callable[[], list[str]], sortable: set[str]
 ) -> LeaderboardQuery:
     """Check every leaderboard parameter (empty ones mean "any"); FilterError names the first bad one.
 

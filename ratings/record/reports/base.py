@@ -6,13 +6,12 @@ record once; the page and `manage.py report` both render the same `Report` (rati
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
 from django.db.models import QuerySet
-from django.http import QueryDict
 
 from arena.agents.llm_config import SCAFFOLDS
 from arena.evaluate.protocols import PROTOCOLS
@@ -63,7 +62,7 @@ class ReportFilters:
 
 
 def report_filters(
-    params: QueryDict | dict[str, str],
+    params: Mapping[str, str],
     *,
     prompt_versions: Callable[[], list[str]],
     studies: Callable[[], list[str]] = list,
