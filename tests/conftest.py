@@ -8,6 +8,7 @@ import io
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.test import override_settings
 
 #: Tests that share a session's costly servers run on one pytest-xdist worker, so each server starts once
 #: (a daphne site and Chromium; PostgreSQL and Redis; the local model), while all other tests spread per test.
@@ -39,3 +40,10 @@ def _every_match_replays(request):
     request.getfixturevalue("transactional_db" if transactional else "db")
     yield
     call_command("verify_replays", stdout=io.StringIO())
+
+
+@pytest.fixture
+def small_bootstrap():
+    """Bootstrap intervals from 50 rounds: enough to have intervals, quick enough for many fits."""
+    with override_settings(ARENA_BOOTSTRAP_ROUNDS=50):
+        yield

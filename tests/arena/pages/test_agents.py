@@ -1,4 +1,5 @@
-"""The agents pages add and edit programs, engines, remote agents and bot accounts through the one config check."""
+"""The agents pages show records, escaped; they add and edit models, programs, engines, remote agents and bot accounts
+through the one config check, staff any kind and people their own."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import pytest
 from arena.agents.remote import derived_secret
 from arena.api.bot_socket import websocket_agents
 from arena.models import Agent, ApiToken
+from arena.record.agents import agent_create
+from arena.record.services import match_create
 from arena.record.tokens import live_token
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +126,36 @@ def test_a_person_registers_a_bounded_number_of_agents(client, person, monkeypat
     assert "At most 1 agents per person." in refused.content.decode()
     assert not Agent.objects.filter(slug="two").exists()
     assert ApiToken.objects.filter(user=person).count() == 1  # the refused bot got no token either
+
+
+def test_agent_pages_show_records_and_escape_names(client, finished_match):
+    hostile = agent_create(slug="evil", name="<script>alert(1)</script>", kind="llm", config={"model": "m"})
+    body = client.get("/agents/").content.decode()
+    assert "tic-tac-toe-lv4" in body
+    assert "<script>alert(1)</script>" not in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+    body = client.get("/agents/tic-tac-toe-lv4/").content.decode()
+    wins = int(finished_match.scores[0] == 1.0)
+    draws = int(finished_match.scores[0] == 0.5)
+    assert f"{wins}–{draws}–0" in body
+    assert client.get(f"/agents/{hostile.slug}/").status_code == 200
+
+
+def test_agent_editing_is_staff_only_and_versions_configs(client, django_user_model, finished_match):
+    assert client.get("/agents/new/").status_code == 302  # to the login page
+    staff = django_user_model.objects.create_user("staff", password="pw-123456", is_staff=True)
+    client.force_login(staff)
+    form = {
+        "slug": "hosted", "name": "Hosted", "base_url": "http://127.0.0.1:9/v1", "model": "m",
+        "api_key_env": "HOSTED_KEY", "temperature": "0.2", "top_p": "1", "max_tokens": "256",
+        "timeout_s": "300", "scaffold": "direct", "retries": "3", "price_in_per_mtok": "0", "price_out_per_mtok": "0",
+    }  # fmt: skip
+    assert client.post("/agents/new/", form).status_code == 302
+    agent = Agent.objects.get(slug="hosted")
+    assert agent.current_version().config["api_key_env"] == "HOSTED_KEY"
+    match_create(game="tic-tac-toe", agents=[agent, Agent.objects.get(slug="tic-tac-toe-lv0")], seed=1)
+    client.post("/agents/hosted/edit/", {**form, "temperature": "0.9"})
+    assert list(agent.versions.values_list("number", "config__temperature")) == [(1, 0.2), (2, 0.9)]
+    response = client.post("/agents/new/", {**form, "slug": "bad", "api_key_env": "sk-live-123"})
+    assert response.status_code == 200
+    assert not Agent.objects.filter(slug="bad").exists()

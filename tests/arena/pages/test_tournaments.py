@@ -1,4 +1,5 @@
-"""Staff create and follow tournaments from the web, through the tournament service."""
+"""A tournament's page shows its live progress, then its standings; staff create tournaments from the web, through the
+tournament service."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django_tasks_db.models import DBTaskResult
 from arena.models import Match, Tournament
 from arena.record.agents import bots_ensure
 from arena.tournaments.run import run_tournament
+from arena.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +64,20 @@ def test_only_staff_may_create(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("someone", password="pw-123456"))
     assert client.post("/tournaments/new/", FORM).status_code == 302
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)  # tournaments advance in on-commit callbacks
+def test_tournament_page_shows_live_progress_then_standings(client, ttt_bots):
+    tournament = tournament_create(
+        slug="t1", name="T1", format="round_robin", games=["tic-tac-toe"],
+        agents=[ttt_bots["tic-tac-toe-lv4"], ttt_bots["tic-tac-toe-lv0"]], games_per_seat=1, first_seed=0,
+    )  # fmt: skip
+    body = client.get("/tournaments/t1/").content.decode()
+    assert "0 of 2 matches done" in body
+    assert 'hx-trigger="every 2s"' in body
+    async_to_sync(run_tournament)(tournament.pk)
+    fragment = client.get("/tournaments/t1/progress/").content.decode()
+    assert "2 of 2 matches done" in fragment
+    assert "hx-trigger" not in fragment  # finished: the block stops polling
+    assert "tic-tac-toe-lv4" in fragment
+    assert "T1" in client.get("/tournaments/").content.decode()
