@@ -61,7 +61,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True  # forgets only the failures of that name from that address
 AXES_USERNAME_CALLABLE = "arena.pages.ratelimit.lockout_username"
 AXES_CLIENT_IP_CALLABLE = "arena.pages.ratelimit.lockout_address"
-AXES_LOCKOUT_CALLABLE = "arena.pages.people.login_locked_out"
+AXES_LOCKOUT_CALLABLE = "arena.pages.accounts.login_locked_out"
 AXES_DISABLE_ACCESS_LOG = True  # no record of successful logins is kept
 AXES_VERBOSE = False
 

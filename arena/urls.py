@@ -4,16 +4,20 @@ from django.urls import include, path
 
 from arena.api.routes import api
 from arena.pages import (
+    accounts,
     agents,
     annotations,
+    challenges,
     dataset,
     evaluate,
     games,
     health,
     home,
+    ladder_climbs,
     leaderboards,
+    lobby,
     matches,
-    people,
+    play,
     reports,
     studies,
     tokens,
@@ -26,16 +30,16 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("games/", games.game_list, name="game-list"),
     path("games/<slug:slug>/", games.game_detail, name="game-detail"),
-    path("play/", people.lobby, name="play"),
-    path("play/opponents/", people.lobby_opponents, name="play-opponents"),
-    path("play/<int:pk>/", people.play_match, name="play-match"),
-    path("play/ladder/", people.ladder_start, name="ladder-start"),
-    path("play/ladder/<slug:slug>/", people.ladder_climb, name="ladder-climb"),
-    path("challenges/<int:pk>/accept/", people.challenge_accept_view, name="challenge-accept"),
-    path("challenges/<int:pk>/cancel/", people.challenge_cancel_view, name="challenge-cancel"),
-    path("accounts/signup/", people.signup, name="signup"),
-    path("accounts/login/", people.login_guarded(people.PersonLoginView.as_view()), name="login"),
-    path("accounts/merge-guest/", people.guest_merge_view, name="guest-merge"),
+    path("play/", lobby.lobby, name="play"),
+    path("play/opponents/", lobby.lobby_opponents, name="play-opponents"),
+    path("play/<int:pk>/", play.play_match, name="play-match"),
+    path("play/ladder/", ladder_climbs.ladder_start, name="ladder-start"),
+    path("play/ladder/<slug:slug>/", ladder_climbs.ladder_climb, name="ladder-climb"),
+    path("challenges/<int:pk>/accept/", challenges.challenge_accept_view, name="challenge-accept"),
+    path("challenges/<int:pk>/cancel/", challenges.challenge_cancel_view, name="challenge-cancel"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.login_guarded(accounts.PersonLoginView.as_view()), name="login"),
+    path("accounts/merge-guest/", accounts.guest_merge_view, name="guest-merge"),
     path("accounts/tokens/", tokens.api_tokens, name="api-tokens"),
     path("agents/", agents.agent_list, name="agent-list"),
     path("agents/new/", agents.agent_edit, name="agent-create"),
@@ -80,12 +84,12 @@ urlpatterns = [
     path("reports/<slug:paper_slug>/cell/", reports.cell_matches, name="report-cell"),
     path(
         "accounts/password_reset/",
-        people.rate_limited("password_reset", "Too many password reset requests from here.")(
+        accounts.rate_limited("password_reset", "Too many password reset requests from here.")(
             auth_views.PasswordResetView.as_view()
         ),
         name="password_reset",
     ),  # before django.contrib.auth.urls, which holds the same path unlimited
     path("accounts/", include("django.contrib.auth.urls")),
-    path("admin/login/", people.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too
+    path("admin/login/", accounts.login_guarded(admin.site.login)),  # before admin.site.urls: guarded too
     path("admin/", admin.site.urls),
 ]

@@ -9,13 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from arena.agents.outside import outside_config
 from arena.models import Agent
-from arena.pages.forms import (
-    LLMAgentForm,
-    ProgramAgentForm,
-    RemoteAgentForm,
-    UCIAgentForm,
-    WebsocketBotForm,
-)
+from arena.pages.forms import LLMAgentForm, ProgramAgentForm, RemoteAgentForm, UCIAgentForm, WebsocketBotForm
 from arena.pages.people import current_person, page_viewer
 from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal

@@ -8,9 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from arena.models import Agent, Tournament
-from arena.pages.forms import (
-    TournamentForm,
-)
+from arena.pages.forms import TournamentForm
 from arena.pages.rendering import tournament_progress_html
 from arena.record.services import ServiceError
 from arena.tournaments.services import tournament_create, tournament_queue

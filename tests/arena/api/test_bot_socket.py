@@ -17,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 from arena.asgi import application
 from arena.limits import RATE_LIMITS
 from arena.models import Agent, Match
-from arena.pages.people import opponent_choices
+from arena.pages.lobby import opponent_choices
 from arena.record.agents import agent_create, bots_ensure
 from arena.record.services import match_create
 from arena.record.tokens import api_token_create, api_token_revoke
