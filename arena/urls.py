@@ -24,6 +24,7 @@ urlpatterns = [
     path("agents/", views.agent_list, name="agent-list"),
     path("agents/new/", views.agent_edit, name="agent-create"),
     path("agents/upload/", uploads.program_upload, name="program-upload"),
+    path("agents/upload/<int:pk>/", uploads.program_build, name="program-build"),
     path("agents/<slug:slug>/", views.agent_detail, name="agent-detail"),
     path("agents/<slug:slug>/edit/", views.agent_edit, name="agent-edit"),
     path("matches/", views.match_list_view, name="match-list"),
