@@ -115,6 +115,12 @@ def unplayable(game: Game, state: Any) -> str:
     return ""
 
 
+def variant_refusal(game: Game, variant: str) -> str:
+    """Why a program cannot play `game` under `variant` ("" for the standard rules): "" when it can. Checked before
+    a match seats a program, so one is never seated only to be refused every turn."""
+    return unplayable(game, game.initial_state(seed=0, **game.variants.get(variant, {})))
+
+
 def then(game: Game, state: Any, response: Any) -> str:
     """The answer a response already gives for the seat's next turn (Mahjong's discard after a PENG or CHI)."""
     return botzone_mahjong.then(response) if game.slug == botzone_mahjong.SLUG else ""
