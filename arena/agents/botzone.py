@@ -121,6 +121,13 @@ def variant_refusal(game: Game, variant: str) -> str:
     return unplayable(game, game.initial_state(seed=0, **game.variants.get(variant, {})))
 
 
+def judged_invalid(game: Game, state: Any) -> Any:
+    """What Botzone's judge plays for a bot whose answer is not a valid move (it crashed, ran out of time, or
+    named no legal move): hold'em's judge folds its hand (the fold is returned); every other judge ends the game
+    with that bot losing (None)."""
+    return botzone_holdem.FOLD if game.slug == botzone_holdem.SLUG else None
+
+
 def then(game: Game, state: Any, response: Any) -> str:
     """The answer a response already gives for the seat's next turn (Mahjong's discard after a PENG or CHI)."""
     return botzone_mahjong.then(response) if game.slug == botzone_mahjong.SLUG else ""

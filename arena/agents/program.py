@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -83,7 +84,7 @@ class ProgramAgent:
         if botzone.answered_already(game, state):
             attempt, action = self._answer_given(game, state, memory)
             await self._remember(seat, memory)
-            return DecisionResult(action=action, attempts=[attempt])
+            return _judged(game, state, DecisionResult(action=action, attempts=[attempt]))
         moves = await match_moves(self.match_id, game, seat)
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
@@ -100,9 +101,8 @@ class ProgramAgent:
         attempt, action = self._judge(game, state, sent, run, memory, turn=len(responses), time_s=time_s)
         if not run.failure:
             await self._remember(seat, memory)
-        return DecisionResult(
-            action=action, attempts=[attempt], elapsed_ms=round((time.perf_counter() - started) * 1000)
-        )
+        elapsed_ms = round((time.perf_counter() - started) * 1000)
+        return _judged(game, state, DecisionResult(action=action, attempts=[attempt], elapsed_ms=elapsed_ms))
 
     async def _memory(self, seat: int) -> ProgramMemory:
         if self.match_id is None:
@@ -259,3 +259,13 @@ def _failure_message(run: RunResult, limits: dict[str, Any], time_s: float) -> s
     if run.failure == "output_limit":
         return f"The program printed more than {limits['output_bytes']} bytes; it was killed."
     return f"The program exited with status {run.returncode} before answering."
+
+
+def _judged(game: Game, state: Any, decided: DecisionResult) -> DecisionResult:
+    """A decision as Botzone's judge takes it: an invalid answer (no legal move, a crash, a timeout) folds the hand
+    in hold'em and loses the game anywhere else, instead of Arena's fallback playing for the program."""
+    if decided.action is not None:
+        return decided
+    if (judged := botzone.judged_invalid(game, state)) is not None:
+        return replace(decided, action=judged, fallback="botzone_fold")
+    return replace(decided, forfeits=True)
