@@ -15,7 +15,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from arena.agents import botzone, build
+from arena.agents import botzone, build, parked
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
 from arena.agents.sandbox import DEFAULT_LIMITS, Program, RunResult, limit_maxima, limits_with_defaults, run_once
@@ -71,6 +71,8 @@ class ProgramAgent:
         self.unrecorded = ProgramMemory()
         self.kept: Program | None = None
         self.turns_seen = 0
+        #: The seat it plays (known from its first decision): where a kept program is parked (arena.agents.parked).
+        self.seat: int | None = None
 
     async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
         """Run the program for this turn; `action=None` (with the verdict recorded) when it gave no legal move."""
@@ -89,6 +91,9 @@ class ProgramAgent:
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
         time_s = self.turn_time_s(first=all(move.seat != seat for move in moves))  # its first decision here
+        self.seat = seat
+        if self.kept is None and self.keep_running and (kept := parked.unpark(self._parking_key())) is not None:
+            self.kept, self.turns_seen = kept.program, kept.turns_seen  # kept alive here across a person's turn
         if self.kept is not None and len(requests) == self.turns_seen + 1:
             sent = (botzone.text_line(requests[-1]) if self.simple else json.dumps(requests[-1])) + "\n"
             run = await self.kept.turn(sent, until_marker=botzone.KEEP_RUNNING, time_s=time_s)
@@ -217,11 +222,19 @@ class ProgramAgent:
         _remembered(memory, answer.get("data"), answer.get("globaldata"), attempt)
         return answer["response"]
 
-    async def close(self) -> None:
-        """Stop a kept-running program (the runner calls this when it stops playing the match)."""
-        if self.kept is not None:
+    async def close(self, *, park: bool = False) -> None:
+        """Stop a kept-running program (the runner calls this when it stops playing the match); `park`: a person
+        is to move, so it waits in this process for the match's next run instead (`arena.agents.parked`)."""
+        if self.kept is None:
+            return
+        if park and self.match_id is not None and self.seat is not None:
+            parked.park(self._parking_key(), self.kept, self.turns_seen)
+        else:
             await self.kept.kill()
-            self.kept = None
+        self.kept = None
+
+    def _parking_key(self) -> parked.Key:
+        return (self.match_id or 0, self.seat or 0, str(self.command))
 
 
 def _remembered(memory: ProgramMemory, data: Any, globaldata: Any, attempt: AttemptData) -> None:

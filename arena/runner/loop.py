@@ -117,10 +117,14 @@ async def run_match(match_id: int, *, worker: str | None = None, handed: Match |
     game = get_game(turn.match.game)
     # A handed match is as the person's move left it: no tries wait at its ply, so its first write need not read it.
     as_left = handed is turn.match
+    played: Match | None = None
     try:
-        return await _play(turn.match, agents, game.from_json(turn.match.state), game, worker, as_left)
+        played = await _play(turn.match, agents, game.from_json(turn.match.state), game, worker, as_left)
+        return played
     finally:
-        await close_agents(agents)  # kept-running programs and engines stop with the run
+        # Kept-running programs and engines stop with the run, but programs wait out a person's turn in this process.
+        person_next = played is not None and played.status == Match.Status.RUNNING and played.paused_until is None
+        await close_agents(agents, park=person_next)
 
 
 async def _play(match: Match, agents: list, state: Any, game: Game, worker: str, as_left: bool) -> Match:
