@@ -60,6 +60,12 @@ def parked_count() -> int:
     return len(_parked)
 
 
+def stop_all() -> None:
+    """Kill every parked program (the worker is stopping)."""
+    for key in list(_parked):
+        _kill(key)
+
+
 def _kill(key: Key) -> None:
     if (parked := _parked.pop(key, None)) is not None:
         parked.expiry.cancel()

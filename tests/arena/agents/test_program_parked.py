@@ -101,7 +101,7 @@ def test_a_run_elsewhere_restarts_it_with_the_full_input_and_stops_the_parked_on
 
 
 @pytest.mark.asyncio
-async def test_a_parked_program_is_killed_when_idle_and_beyond_the_count(monkeypatch):
+async def test_a_parked_program_is_killed_when_idle_beyond_the_count_and_with_the_worker(monkeypatch):
     from arena.agents.sandbox import DEFAULT_LIMITS, Program
 
     monkeypatch.setattr(parked, "PARKED_IDLE_S", 0.3)
@@ -115,4 +115,10 @@ async def test_a_parked_program_is_killed_when_idle_and_beyond_the_count(monkeyp
     assert parked.unpark((0, 1, command)) is None
     await asyncio.sleep(1.0)
     assert parked.parked_count() == 0  # idle past their time
+    last = Program(command, DEFAULT_LIMITS)
+    await last.start()
+    parked.park((9, 1, command), last, turns_seen=1)
+    parked.stop_all()  # as a worker does when it stops
+    assert parked.parked_count() == 0
+    await asyncio.sleep(0.2)
     assert bots.nobody_processes() == 0
