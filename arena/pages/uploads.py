@@ -18,7 +18,7 @@ from arena.models import ProgramBuild
 from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
 from arena.record.errors import ServiceError
-from arena.record.uploads import program_build_queue
+from arena.record.uploads import build_lost, program_build_queue
 from arena.runner.tasks import program_build_enqueue
 
 
@@ -79,7 +79,7 @@ def program_upload(request: HttpRequest) -> HttpResponse:
 def program_build(request: HttpRequest, pk: int) -> HttpResponse:
     """An upload's build, for its author: "building…" (polled by htmx), then the compiler's messages or the agent."""
     queued = get_object_or_404(ProgramBuild.objects.select_related("agent"), pk=pk, owner=request.user)
-    context = {"build": queued, "language": build.LANGUAGES[queued.language].label}
+    context = {"build": queued, "language": build.LANGUAGES[queued.language].label, "lost": build_lost(queued)}
     if request.headers.get("HX-Request"):
         return render(request, "arena/partials/program-build.html", context)
     return render(request, "arena/program_build.html", context)

@@ -20,6 +20,14 @@ from arena.record.errors import ServiceError
 MAX_UPLOADED_PROGRAMS = 5
 MAX_BUILDS_PER_DAY = 20
 MAX_UPLOADED_MATCHES_PER_DAY = 300
+#: A build no worker finished this long after its upload is given up as lost (a worker died with it): it no longer
+#: holds its author's one build at a time, and its page says so.
+BUILD_LOST_AFTER_S = 900
+
+
+def build_lost(build: ProgramBuild) -> bool:
+    """Whether no worker will finish `build` now."""
+    return build.built_at is None and build.created_at < timezone.now() - timedelta(seconds=BUILD_LOST_AFTER_S)
 
 
 def upload_allowed(*, owner, slug: str) -> None:
@@ -44,7 +52,8 @@ def program_build_queue(
 ) -> ProgramBuild:
     """Keep an upload for a worker to build (`build_program_task`), once `owner` may upload it (else ServiceError)."""
     upload_allowed(owner=owner, slug=slug)
-    if ProgramBuild.objects.filter(owner=owner, built_at=None).exists():
+    since = timezone.now() - timedelta(seconds=BUILD_LOST_AFTER_S)
+    if ProgramBuild.objects.filter(owner=owner, built_at=None, created_at__gte=since).exists():
         raise ServiceError("Your previous upload is still building; wait for it to finish.")
     wanted = {"slug": slug, "name": name, "protocol": protocol, "keep_running": keep_running}
     return ProgramBuild.objects.create(owner=owner, language=language, source=source, wanted=wanted)

@@ -5,6 +5,7 @@ a program at once."""
 from __future__ import annotations
 
 import shutil
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -129,7 +130,7 @@ def test_the_upload_only_queues_the_build_and_the_worker_shows_the_compiler_to_i
     assert "error" in queued.log
 
 
-def test_only_its_author_sees_a_build_and_one_build_at_a_time(client, author, django_user_model):
+def test_only_its_author_sees_a_build_one_build_at_a_time_and_a_lost_one_says_so(client, author, django_user_model):
     assert client.post("/agents/upload/", {
         "slug": "first", "name": "first", "language": "python", "protocol": "botzone",
         "source": SimpleUploadedFile("main.py", PYTHON_NUMPY_TICTACTOE.encode()),
@@ -139,6 +140,16 @@ def test_only_its_author_sees_a_build_and_one_build_at_a_time(client, author, dj
         program_build_queue(
             owner=author, language="c", source="", slug="second", name="s", protocol="botzone", keep_running=False
         )
+    # A build no worker finished in its time is lost: its page says so, and it holds its author up no more.
+    ProgramBuild.objects.filter(pk=queued.pk).update(
+        created_at=queued.created_at - timedelta(seconds=uploads.BUILD_LOST_AFTER_S + 1)
+    )
+    page = client.get(f"/agents/upload/{queued.pk}/").content.decode()
+    assert "The build was lost" in page
+    assert "hx-get" not in page
+    program_build_queue(
+        owner=author, language="c", source="", slug="second", name="s", protocol="botzone", keep_running=False
+    )
     client.force_login(django_user_model.objects.create_user("bob", password="pw"))
     assert client.get(f"/agents/upload/{queued.pk}/").status_code == 404
 
