@@ -74,11 +74,17 @@ class AgentVersion(models.Model):
 
 
 class ProgramBuild(models.Model):
-    """A person's uploaded program: its source, the language it was built as, and what the sandbox built from it."""
+    """A person's uploaded program: its source, the language it was built as, and what the sandbox built from it.
+
+    Queued by the upload page and built by a worker (`build_program_task`): `built_at` is empty until then."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="program_builds")
     language = models.CharField(max_length=12)
     source = models.TextField()
+    #: The agent the upload asks for once built: its slug, name, protocol and keep_running.
+    wanted = models.JSONField(default=dict, blank=True)
+    #: The agent made from this build (empty while building, when it failed, or when the slug was taken meanwhile).
+    agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="builds")
     #: The built program (a binary, a jar, or the Python source), empty when the build failed.
     artifact = models.BinaryField(blank=True, default=b"")
     #: SHA-256 of the artifact: where a worker keeps it on disk (arena.agents.build).
@@ -87,6 +93,8 @@ class ProgramBuild(models.Model):
     log = models.TextField(blank=True, default="")
     ok = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    #: When a worker finished building it (empty: queued or building).
+    built_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -44,6 +44,7 @@ urlpatterns = [
     path("agents/", agents.agent_list, name="agent-list"),
     path("agents/new/", agents.agent_edit, name="agent-create"),
     path("agents/upload/", uploads.program_upload, name="program-upload"),
+    path("agents/upload/<int:pk>/", uploads.program_build, name="program-build"),
     path("agents/<slug:slug>/", agents.agent_detail, name="agent-detail"),
     path("agents/<slug:slug>/edit/", agents.agent_edit, name="agent-edit"),
     path("matches/", matches.match_list_view, name="match-list"),

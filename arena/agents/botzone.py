@@ -3,8 +3,8 @@
 A Botzone bot sees `requests` (what happened since its last move: the opponent's move, or the
 "-1" sentinel on its first turn when it moves first) and its own past `responses`. Board games use
 `{"x": column, "y": row}` counted from the top-left corner from 0, chess `{"source": "e2", "target": "e4",
-"promotion": "*"}` as Botzone's chess judge reads it (see docs/agents.md); Fight the Landlord and Mahjong
-use Botzone's own per-seat requests (`arena.agents.botzone_landlord`, `arena.agents.botzone_mahjong`); any
+"promotion": "*"}` as Botzone's chess judge reads it (see docs/agents.md); Fight the Landlord, Mahjong and
+hold'em use Botzone's own per-seat requests (`arena.agents.botzone_landlord`, `botzone_mahjong`, `botzone_holdem`); any
 other perfect-information game uses Arena's own action text (a string) for both.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from arena.agents import botzone_landlord, botzone_mahjong
+from arena.agents import botzone_holdem, botzone_landlord, botzone_mahjong
 from games import Game, IllegalAction
 
 #: Board games whose Botzone format is a point: board side, and whether Arena counts rows from the top.
@@ -90,7 +90,11 @@ def _clone_source(game: Game, state: Any, target: int) -> int:
 
 
 #: Hidden-information games with Botzone's own per-seat requests, by slug.
-CARD_GAMES = {botzone_landlord.SLUG: botzone_landlord, botzone_mahjong.SLUG: botzone_mahjong}
+CARD_GAMES = {
+    botzone_landlord.SLUG: botzone_landlord,
+    botzone_mahjong.SLUG: botzone_mahjong,
+    botzone_holdem.SLUG: botzone_holdem,
+}
 
 
 def has_requests(game: Game) -> bool:
@@ -105,10 +109,23 @@ def unplayable(game: Game, state: Any) -> str:
     if not has_requests(game):
         return (
             f"Arena has no Botzone requests for {game.name}, which hides information: a program would be told "
-            "more than its seat may know. Programs play Fight the Landlord, Mahjong (botzone) and the "
-            "perfect-information games."
+            "more than its seat may know. Programs play Fight the Landlord, Mahjong (botzone), hold'em (botzone) "
+            "and the perfect-information games."
         )
     return ""
+
+
+def variant_refusal(game: Game, variant: str) -> str:
+    """Why a program cannot play `game` under `variant` ("" for the standard rules): "" when it can. Checked before
+    a match seats a program, so one is never seated only to be refused every turn."""
+    return unplayable(game, game.initial_state(seed=0, **game.variants.get(variant, {})))
+
+
+def judged_invalid(game: Game, state: Any) -> Any:
+    """What Botzone's judge plays for a bot whose answer is not a valid move (it crashed, ran out of time, or
+    named no legal move): hold'em's judge folds its hand (the fold is returned); every other judge ends the game
+    with that bot losing (None)."""
+    return botzone_holdem.FOLD if game.slug == botzone_holdem.SLUG else None
 
 
 def then(game: Game, state: Any, response: Any) -> str:

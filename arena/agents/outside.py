@@ -155,8 +155,11 @@ def _signed(config: dict[str, Any], *, operator: bool, previous: dict[str, Any])
     return config, derived_secret(config["secret_id"])
 
 
-async def close_agents(agents: Iterable[object]) -> None:
-    """Stop what the agents keep running between turns (programs, engines)."""
+async def close_agents(agents: Iterable[object], *, park: bool = False) -> None:
+    """Stop what the agents keep running between turns (programs, engines); `park`: a person is to move, so
+    kept-running programs wait in this process for the match's next run (`arena.agents.parked`)."""
     for agent in agents:
-        if isinstance(agent, (ProgramAgent, UCIAgent)):
+        if isinstance(agent, ProgramAgent):
+            await agent.close(park=park)
+        elif isinstance(agent, UCIAgent):
             await agent.close()

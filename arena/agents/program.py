@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from arena.agents import botzone, build
+from arena.agents import botzone, build, parked
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.history import match_moves
 from arena.agents.sandbox import DEFAULT_LIMITS, Program, RunResult, limit_maxima, limits_with_defaults, run_once
@@ -70,6 +71,8 @@ class ProgramAgent:
         self.unrecorded = ProgramMemory()
         self.kept: Program | None = None
         self.turns_seen = 0
+        #: The seat it plays (known from its first decision): where a kept program is parked (arena.agents.parked).
+        self.seat: int | None = None
 
     async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
         """Run the program for this turn; `action=None` (with the verdict recorded) when it gave no legal move."""
@@ -83,11 +86,14 @@ class ProgramAgent:
         if botzone.answered_already(game, state):
             attempt, action = self._answer_given(game, state, memory)
             await self._remember(seat, memory)
-            return DecisionResult(action=action, attempts=[attempt])
+            return _judged(game, state, DecisionResult(action=action, attempts=[attempt]))
         moves = await match_moves(self.match_id, game, seat)
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
         time_s = self.turn_time_s(first=all(move.seat != seat for move in moves))  # its first decision here
+        self.seat = seat
+        if self.kept is None and self.keep_running and (kept := parked.unpark(self._parking_key())) is not None:
+            self.kept, self.turns_seen = kept.program, kept.turns_seen  # kept alive here across a person's turn
         if self.kept is not None and len(requests) == self.turns_seen + 1:
             sent = (botzone.text_line(requests[-1]) if self.simple else json.dumps(requests[-1])) + "\n"
             run = await self.kept.turn(sent, until_marker=botzone.KEEP_RUNNING, time_s=time_s)
@@ -100,9 +106,8 @@ class ProgramAgent:
         attempt, action = self._judge(game, state, sent, run, memory, turn=len(responses), time_s=time_s)
         if not run.failure:
             await self._remember(seat, memory)
-        return DecisionResult(
-            action=action, attempts=[attempt], elapsed_ms=round((time.perf_counter() - started) * 1000)
-        )
+        elapsed_ms = round((time.perf_counter() - started) * 1000)
+        return _judged(game, state, DecisionResult(action=action, attempts=[attempt], elapsed_ms=elapsed_ms))
 
     async def _memory(self, seat: int) -> ProgramMemory:
         if self.match_id is None:
@@ -217,11 +222,19 @@ class ProgramAgent:
         _remembered(memory, answer.get("data"), answer.get("globaldata"), attempt)
         return answer["response"]
 
-    async def close(self) -> None:
-        """Stop a kept-running program (the runner calls this when it stops playing the match)."""
-        if self.kept is not None:
+    async def close(self, *, park: bool = False) -> None:
+        """Stop a kept-running program (the runner calls this when it stops playing the match); `park`: a person
+        is to move, so it waits in this process for the match's next run instead (`arena.agents.parked`)."""
+        if self.kept is None:
+            return
+        if park and self.match_id is not None and self.seat is not None:
+            parked.park(self._parking_key(), self.kept, self.turns_seen)
+        else:
             await self.kept.kill()
-            self.kept = None
+        self.kept = None
+
+    def _parking_key(self) -> parked.Key:
+        return (self.match_id or 0, self.seat or 0, str(self.command))
 
 
 def _remembered(memory: ProgramMemory, data: Any, globaldata: Any, attempt: AttemptData) -> None:
@@ -259,3 +272,13 @@ def _failure_message(run: RunResult, limits: dict[str, Any], time_s: float) -> s
     if run.failure == "output_limit":
         return f"The program printed more than {limits['output_bytes']} bytes; it was killed."
     return f"The program exited with status {run.returncode} before answering."
+
+
+def _judged(game: Game, state: Any, decided: DecisionResult) -> DecisionResult:
+    """A decision as Botzone's judge takes it: an invalid answer (no legal move, a crash, a timeout) folds the hand
+    in hold'em and loses the game anywhere else, instead of Arena's fallback playing for the program."""
+    if decided.action is not None:
+        return decided
+    if (judged := botzone.judged_invalid(game, state)) is not None:
+        return replace(decided, action=judged, fallback="botzone_fold")
+    return replace(decided, forfeits=True)

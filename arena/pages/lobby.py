@@ -64,10 +64,13 @@ def opponent_choices(game: str, user=None) -> list[tuple[str, list[tuple[str, st
     """Every agent offered to `user` (`offered_agents`) that can play `game` now, grouped by kind for the lobby's
     select.
 
-    Programs play the games Arena has Botzone requests for (`botzone.has_requests`), UCI engines chess only, a
+    Programs play the games Arena has Botzone requests for (`botzone.has_requests`; labelled when only a variant
+    of the game has them, and refused in `_start` under other rules), UCI engines chess only, a
     websocket bot only while its account is connected, and a model on this machine only while its server answers.
     """
     programs_play = botzone.has_requests(get_game(game))
+    # A program in a game whose standard rules it cannot play says which variant it plays.
+    programs_note = " (botzone variant only)" if programs_play and botzone.variant_refusal(get_game(game), "") else ""
     agents = [
         agent
         for agent in offered_agents(user).filter(kind__in=OPPONENT_GROUPS, game__in=["", game])
@@ -82,6 +85,7 @@ def opponent_choices(game: str, user=None) -> list[tuple[str, list[tuple[str, st
         if agent.pk in websocket and agent.owner_id not in online:
             continue
         label = f"{agent.name} — {agent.description}" if agent.kind == Agent.Kind.BOT else agent.name
+        label += programs_note if agent.kind == Agent.Kind.PROGRAM else ""
         groups[agent.kind].append((agent.slug, label))
     return [(OPPONENT_GROUPS[kind], choices) for kind, choices in groups.items() if choices]
 
@@ -190,13 +194,16 @@ def _start(request: HttpRequest, form: LobbyForm, person: Agent | None) -> HttpR
         messages.success(request, "Your challenge is open; the game starts when someone accepts it.")
         return redirect("play")
     opponent = get_object_or_404(Agent, slug=form.cleaned_data["opponent"])
+    variant = form.cleaned_data["variant"]
+    if opponent.kind == Agent.Kind.PROGRAM and (why := botzone.variant_refusal(get_game(game), variant)):
+        raise ServiceError(f"{opponent.name} is a Botzone program and cannot play these rules. {why}")
     match = person_match_create(
         person=person,
         opponent=opponent,
         game=game,
         seat=form.seat_index(),
         move_time_limit_s=form.time_limit_s(),
-        variant=form.cleaned_data["variant"],
+        variant=variant,
     )
     return redirect("play-match", pk=match.pk)
 

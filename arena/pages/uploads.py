@@ -1,24 +1,25 @@
-"""The upload page: a signed-in person sends a program's source, Arena builds it in the sandbox, and it plays.
+"""The upload page: a signed-in person sends a program's source, a worker builds it in the sandbox, and it plays.
 
-A build that fails shows its compiler's messages to its author; one that works becomes a program agent owned by
-them (offered to them in the lobby, to everyone once staff approve it; staff disable it in the admin).
+The web process never runs the compiler: the upload is queued (`build_program_task`) and its page polls until the
+worker is done. A build that fails shows its compiler's messages to its author; one that works becomes a program
+agent owned by them (offered to them in the lobby, to everyone once staff approve it; staff disable it in the admin).
 """
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 
 from arena.agents import build
 from arena.agents.program import PROTOCOLS
+from arena.models import ProgramBuild
 from arena.pages.ratelimit import limited
 from arena.pages.refusal import refusal
 from arena.record.errors import ServiceError
-from arena.record.uploads import program_build_record, upload_allowed, uploaded_program_create
+from arena.record.uploads import build_lost, program_build_queue
+from arena.runner.tasks import program_build_enqueue
 
 
 class ProgramUploadForm(forms.Form):
@@ -50,36 +51,35 @@ class ProgramUploadForm(forms.Form):
 
 @login_required
 def program_upload(request: HttpRequest) -> HttpResponse:
-    """Upload a program's source: built in the sandbox; its compiler's messages shown here if it fails."""
+    """Upload a program's source: queued for a worker to build in the sandbox, then shown building."""
     form = ProgramUploadForm(request.POST or None, request.FILES or None)
-    log = ""
     if request.method == "POST" and (wait := limited(request, "agent_edit")):
         return refusal(request, status=429, message="You are saving agents too quickly.", retry_after=wait)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            upload_allowed(owner=request.user, slug=data["slug"])
-            built = async_to_sync(build.build)(data["language"], data["source"])
-            record = program_build_record(
+            queued = program_build_queue(
                 owner=request.user,
                 language=data["language"],
                 source=data["source"],
-                artifact=built.artifact,
-                digest=build.digest_of(built.artifact) if built.ok else "",
-                log=built.log,
+                slug=data["slug"],
+                name=data["name"],
+                protocol=data["protocol"],
+                keep_running=data["keep_running"],
             )
-            if built.ok:
-                agent = uploaded_program_create(
-                    owner=request.user,
-                    slug=data["slug"],
-                    name=data["name"],
-                    build=record,
-                    protocol=data["protocol"],
-                    keep_running=data["keep_running"],
-                )
-                messages.success(request, f"Built and created {agent.slug}: it is in your lobby now.")
-                return redirect("agent-detail", slug=agent.slug)
-            log = built.log
         except ServiceError as error:
             form.add_error(None, str(error))
-    return render(request, "arena/program_upload.html", {"form": form, "log": log}, status=422 if log else 200)
+        else:
+            program_build_enqueue(queued.pk)
+            return redirect("program-build", pk=queued.pk)
+    return render(request, "arena/program_upload.html", {"form": form})
+
+
+@login_required
+def program_build(request: HttpRequest, pk: int) -> HttpResponse:
+    """An upload's build, for its author: "building…" (polled by htmx), then the compiler's messages or the agent."""
+    queued = get_object_or_404(ProgramBuild.objects.select_related("agent"), pk=pk, owner=request.user)
+    context = {"build": queued, "language": build.LANGUAGES[queued.language].label, "lost": build_lost(queued)}
+    if request.headers.get("HX-Request"):
+        return render(request, "arena/partials/program-build.html", context)
+    return render(request, "arena/program_build.html", context)

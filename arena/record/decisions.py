@@ -32,7 +32,11 @@ class DecisionResult:
     action: Any
     attempts: list[AttemptData] = field(default_factory=list)
     elapsed_ms: int = 0
-    #: "" when the agent chose itself; otherwise the fallback policy that chose.
+    #: "" when the agent chose itself; otherwise the fallback policy that chose (or the rule of the agent's own
+    #: protocol: "botzone_fold", Botzone's hold'em judge folding for an invalid answer).
     fallback: str = ""
+    #: The agent gave no valid answer and its own protocol ends the match with its loss (a Botzone program: the
+    #: judge ends the game), whatever the match's fallback policy.
+    forfeits: bool = False
     #: Why the agent could not be reached at all (its server's failures, not its answers), when so.
     outage: str = ""

@@ -1,6 +1,7 @@
 """People's uploaded programs: their quotas, each build's record, and the agent made from a build that worked.
 
-The build itself runs in the sandbox (`arena.agents.build`); these are the record's writers around it.
+The build itself runs on a worker (`build_program_task`), in the sandbox (`arena.agents.build`), never in the web
+process; these are the record's writers around it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,14 @@ from arena.record.errors import ServiceError
 MAX_UPLOADED_PROGRAMS = 5
 MAX_BUILDS_PER_DAY = 20
 MAX_UPLOADED_MATCHES_PER_DAY = 300
+#: A build no worker finished this long after its upload is given up as lost (a worker died with it): it no longer
+#: holds its author's one build at a time, and its page says so.
+BUILD_LOST_AFTER_S = 900
+
+
+def build_lost(build: ProgramBuild) -> bool:
+    """Whether no worker will finish `build` now."""
+    return build.built_at is None and build.created_at < timezone.now() - timedelta(seconds=BUILD_LOST_AFTER_S)
 
 
 def upload_allowed(*, owner, slug: str) -> None:
@@ -38,11 +47,41 @@ def upload_allowed(*, owner, slug: str) -> None:
 
 
 @transaction.atomic
-def program_build_record(*, owner, language: str, source: str, artifact: bytes, digest: str, log: str) -> ProgramBuild:
-    """Keep a build, whether it worked (`artifact`) or not (its `log` is the compiler's messages)."""
-    return ProgramBuild.objects.create(
-        owner=owner, language=language, source=source, artifact=artifact, digest=digest, log=log, ok=bool(artifact)
-    )
+def program_build_queue(
+    *, owner, language: str, source: str, slug: str, name: str, protocol: str, keep_running: bool
+) -> ProgramBuild:
+    """Keep an upload for a worker to build (`build_program_task`), once `owner` may upload it (else ServiceError)."""
+    upload_allowed(owner=owner, slug=slug)
+    since = timezone.now() - timedelta(seconds=BUILD_LOST_AFTER_S)
+    if ProgramBuild.objects.filter(owner=owner, built_at=None, created_at__gte=since).exists():
+        raise ServiceError("Your previous upload is still building; wait for it to finish.")
+    wanted = {"slug": slug, "name": name, "protocol": protocol, "keep_running": keep_running}
+    return ProgramBuild.objects.create(owner=owner, language=language, source=source, wanted=wanted)
+
+
+@transaction.atomic
+def program_build_finish(*, build: ProgramBuild, artifact: bytes, digest: str, log: str) -> ProgramBuild:
+    """Keep what the sandbox built from `build`, whether it worked (`artifact`) or not (its `log` is the compiler's
+    messages), and make the agent the upload asked for from a build that worked (unless its slug was taken
+    meanwhile: the log says so)."""
+    build.artifact, build.digest, build.log, build.ok = artifact, digest, log, bool(artifact)
+    build.built_at = timezone.now()
+    if build.ok:
+        wanted = build.wanted
+        try:
+            with transaction.atomic():
+                build.agent = uploaded_program_create(
+                    owner=build.owner,
+                    slug=wanted["slug"],
+                    name=wanted["name"],
+                    build=build,
+                    protocol=wanted["protocol"],
+                    keep_running=wanted["keep_running"],
+                )
+        except ServiceError as refused:
+            build.log = f"{build.log}\nBuilt, but no agent was made: {refused}".lstrip()
+    build.save()
+    return build
 
 
 @transaction.atomic

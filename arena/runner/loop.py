@@ -118,10 +118,14 @@ async def run_match(match_id: int, *, worker: str | None = None, handed: Match |
     game = get_game(turn.match.game)
     # A handed match is as the person's move left it: no tries wait at its ply, so its first write need not read it.
     as_left = handed is turn.match
+    played: Match | None = None
     try:
-        return await _play(turn.match, agents, game.from_json(turn.match.state), game, worker, as_left)
+        played = await _play(turn.match, agents, game.from_json(turn.match.state), game, worker, as_left)
+        return played
     finally:
-        await close_agents(agents)  # kept-running programs and engines stop with the run
+        # Kept-running programs and engines stop with the run, but programs wait out a person's turn in this process.
+        person_next = played is not None and played.status == Match.Status.RUNNING and played.paused_until is None
+        await close_agents(agents, park=person_next)
 
 
 async def _play(match: Match, agents: list, state: Any, game: Game, worker: str, as_left: bool) -> Match:
@@ -242,14 +246,16 @@ def _apply_fallback(
 ) -> tuple[DecisionResult, Match | None]:
     """An agent ran out of tries with its server answering: apply the match's fallback policy (and record why).
 
-    Returns the decision to record instead, or the match if the policy ended it.
+    Returns the decision to record instead, or the match if the policy ended it. An agent whose own protocol ends
+    the game on an invalid answer (`forfeits`: a Botzone program, as Botzone's judge) forfeits under any policy.
     """
-    policy = match.record.get("policies", {}).get("fallback", "random_legal")
+    policy = "forfeit" if result.forfeits else match.record.get("policies", {}).get("fallback", "random_legal")
     if policy in ("forfeit", "abort"):
         for attempt in result.attempts:
             attempt_record_rejected(match=match, ply=match.ply, seat=seat, attempt=attempt)
         if policy == "forfeit":
-            return result, match_resign(match=match, seat=seat, reason="forfeit after invalid answers")
+            reason = "forfeit: an invalid answer ends the game, as on Botzone" if result.forfeits else None
+            return result, match_resign(match=match, seat=seat, reason=reason or "forfeit after invalid answers")
         return result, match_abort(match=match, reason=f"seat {seat} gave no valid answer (abort policy)")
     action = game.random_action(state, decision_rng(match.seed, seat, match.ply))
     return replace(result, action=action, fallback="random_legal"), None

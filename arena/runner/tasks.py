@@ -1,4 +1,5 @@
-"""Background work run by `manage.py worker` (django.tasks on django-tasks-db)."""
+"""Background work run by `manage.py worker` (django.tasks on django-tasks-db): matches and uploaded programs'
+builds."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from datetime import datetime
 from asgiref.sync import sync_to_async
 from django.tasks import TaskResultStatus, task
 
-from arena.models import Match
+from arena.agents.build import build, digest_of
+from arena.models import Match, ProgramBuild
+from arena.record.uploads import program_build_finish
 from arena.runner.loop import run_match
 
 #: The id a worker's task runner claims its matches under (`manage.py worker` runs several per process, each with
@@ -76,3 +79,23 @@ async def _paused_until(match_id: int) -> datetime | None:
     """When the match's pause ends, if it is paused."""
     paused = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).exclude(paused_until=None)
     return await paused.values_list("paused_until", flat=True).afirst()
+
+
+def program_build_enqueue(build_id: int) -> None:
+    """Queue an upload's build for the `matches` worker (which runs outside code), ahead of tournaments: its author
+    is waiting on the upload page."""
+    build_program_task.using(priority=PERSON_WAITING_PRIORITY).enqueue(build_id)
+
+
+@task(queue_name="matches")
+async def build_program_task(build_id: int) -> str:
+    """Build an upload in the sandbox and keep what it made (the agent, or the compiler's messages)."""
+    queued = await ProgramBuild.objects.select_related("owner").aget(pk=build_id)
+    if queued.built_at is not None:
+        return "skipped: already built"
+    built = await build(queued.language, queued.source)
+    digest = digest_of(built.artifact) if built.ok else ""
+    finished = await sync_to_async(program_build_finish)(
+        build=queued, artifact=built.artifact, digest=digest, log=built.log
+    )
+    return "built" if finished.agent_id else "failed"

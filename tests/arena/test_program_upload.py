@@ -1,26 +1,25 @@
-"""People upload Botzone programs: built in the sandbox per language, a failed build shown to its author, a built
-one playing the ladder, quotas per person, and staff's switch that stops a program at once."""
+"""People upload Botzone programs: queued by the web request and built by a worker in the sandbox per language, a
+failed build shown to its author, a built one playing the ladder, quotas per person, and staff's switch that stops
+a program at once."""
 
 from __future__ import annotations
 
 import shutil
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django_tasks_db.models import DBTaskResult
 
 from arena.models import Agent, Attempt, Match, ProgramBuild
 from arena.record import uploads
 from arena.record.errors import ServiceError
 from arena.record.services import match_create
-from arena.record.uploads import (
-    MAX_UPLOADED_PROGRAMS,
-    program_build_record,
-    upload_allowed,
-    uploaded_program_create,
-)
+from arena.record.uploads import MAX_UPLOADED_PROGRAMS, program_build_finish, program_build_queue, upload_allowed
 from arena.runner.loop import run_match
+from arena.runner.tasks import build_program_task
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
 
@@ -89,8 +88,14 @@ public class Main {
 
 
 def upload(client, slug: str, language: str, source: str, filename: str = "bot.txt"):
+    """Upload as a person does, let the worker's task build it, and answer the build's page as it then shows."""
     fields = {"slug": slug, "name": slug, "language": language, "protocol": "botzone"}
-    return client.post("/agents/upload/", {**fields, "source": SimpleUploadedFile(filename, source.encode())})
+    answer = client.post("/agents/upload/", {**fields, "source": SimpleUploadedFile(filename, source.encode())})
+    assert answer.status_code == 302, answer.content.decode()[-2000:]
+    queued = ProgramBuild.objects.get(wanted__slug=slug)
+    assert answer.url == f"/agents/upload/{queued.pk}/"
+    async_to_sync(build_program_task.acall)(queued.pk)
+    return client.get(answer.url)
 
 
 @pytest.fixture
@@ -100,22 +105,71 @@ def author(client, django_user_model):
     return user
 
 
-def test_a_build_that_fails_shows_the_compiler_to_its_author_and_makes_no_agent(client, author):
-    answer = upload(client, "broken", "c", "int main(void) { return 0 }\n")
-    assert answer.status_code == 422
-    page = answer.content.decode()
+def test_the_upload_only_queues_the_build_and_the_worker_shows_the_compiler_to_its_author(client, author):
+    source = SimpleUploadedFile("main.c", b"int main(void) { return 0 }\n")
+    fields = {"slug": "broken", "name": "broken", "language": "c", "protocol": "botzone", "source": source}
+    answer = client.post("/agents/upload/", fields)
+    assert answer.status_code == 302
+    queued = ProgramBuild.objects.get(owner=author)
+    # The request ran no compiler: nothing built, no messages, and a task waiting for the worker.
+    assert (queued.built_at, queued.artifact, queued.log, queued.agent) == (None, b"", "", None)
+    waiting = DBTaskResult.objects.get(task_path=build_program_task.module_path)
+    assert (waiting.status, waiting.args_kwargs["args"]) == ("READY", [queued.pk])
+    building = client.get(answer.url).content.decode()
+    assert "building…" in building
+    assert f'hx-get="/agents/upload/{queued.pk}/"' in building
+
+    assert async_to_sync(build_program_task.acall)(queued.pk) == "failed"
+    page = client.get(answer.url, headers={"HX-Request": "true"}).content.decode()
     assert "The build failed" in page
     assert "expected" in page  # gcc's "expected ';' before '}' token", as the author would see it
+    assert "hx-get" not in page  # done: the page stops polling
     assert not Agent.objects.filter(slug="broken").exists()
-    build = ProgramBuild.objects.get(owner=author)
-    assert (build.ok, build.artifact, build.language) == (False, b"", "c")
-    assert "error" in build.log
+    queued.refresh_from_db()
+    assert (queued.ok, queued.artifact, queued.language) == (False, b"", "c")
+    assert "error" in queued.log
+
+
+def test_only_its_author_sees_a_build_one_build_at_a_time_and_a_lost_one_says_so(client, author, django_user_model):
+    assert client.post("/agents/upload/", {
+        "slug": "first", "name": "first", "language": "python", "protocol": "botzone",
+        "source": SimpleUploadedFile("main.py", PYTHON_NUMPY_TICTACTOE.encode()),
+    }).status_code == 302  # fmt: skip
+    queued = ProgramBuild.objects.get(owner=author)
+    with pytest.raises(ServiceError, match="still building"):
+        program_build_queue(
+            owner=author, language="c", source="", slug="second", name="s", protocol="botzone", keep_running=False
+        )
+    # A build no worker finished in its time is lost: its page says so, and it holds its author up no more.
+    ProgramBuild.objects.filter(pk=queued.pk).update(
+        created_at=queued.created_at - timedelta(seconds=uploads.BUILD_LOST_AFTER_S + 1)
+    )
+    page = client.get(f"/agents/upload/{queued.pk}/").content.decode()
+    assert "The build was lost" in page
+    assert "hx-get" not in page
+    program_build_queue(
+        owner=author, language="c", source="", slug="second", name="s", protocol="botzone", keep_running=False
+    )
+    client.force_login(django_user_model.objects.create_user("bob", password="pw"))
+    assert client.get(f"/agents/upload/{queued.pk}/").status_code == 404
+
+
+def test_a_slug_taken_while_building_keeps_the_build_and_says_so(client, author):
+    queued = program_build_queue(
+        owner=author, language="python", source="", slug="taken", name="t", protocol="botzone", keep_running=False
+    )
+    from arena.record.agents import agent_create
+
+    agent_create(slug="taken", name="t", kind="program", config={"command": "/bin/true"})
+    finished = program_build_finish(build=queued, artifact=b"print()", digest="e" * 64, log="")
+    assert (finished.ok, finished.agent) == (True, None)
+    assert "Built, but no agent was made: An agent called 'taken' already exists." in finished.log
+    assert "Built, but not saved" in client.get(f"/agents/upload/{queued.pk}/").content.decode()
 
 
 @pytest.mark.skipif(not HAS_CPP, reason="needs g++ and libjsoncpp-dev (.ci/run installs them)")
 def test_a_cpp_upload_with_jsoncpp_climbs_the_ladder_and_its_page_shows_its_games(client, author, ttt_bots):
-    answer = upload(client, "my-cpp", "cpp", CPP_TICTACTOE, "main.cpp")
-    assert answer.status_code == 302, answer.content.decode()[-2000:]
+    assert "is in your lobby now" in upload(client, "my-cpp", "cpp", CPP_TICTACTOE, "main.cpp").content.decode()
     agent = Agent.objects.get(slug="my-cpp")
     assert (agent.kind, agent.owner, agent.approved) == (Agent.Kind.PROGRAM, author, False)
     assert agent.current_version().config["language"] == "cpp"
@@ -150,15 +204,15 @@ def play_random(agent: Agent, ttt_bots) -> Match:
 def test_python_with_numpy_and_java_uploads_play(client, author, ttt_bots, language, source, available):
     if not available:
         pytest.skip(f"no {language} toolchain here")
-    answer = upload(client, f"my-{language}", language, source)
-    assert answer.status_code == 302, answer.content.decode()[-2000:]
+    page = upload(client, f"my-{language}", language, source).content.decode()
+    assert "is in your lobby now" in page, page[-2000:]
     match = play_random(Agent.objects.get(slug=f"my-{language}"), ttt_bots)
     verdicts = set(Attempt.objects.filter(match=match, seat=0).values_list("verdict", flat=True))
     assert verdicts == {"ok"}, list(Attempt.objects.filter(match=match, seat=0).values_list("message", "raw_text"))[:1]
 
 
 def test_staff_disabling_a_program_stops_it_at_once(client, author, ttt_bots):
-    assert upload(client, "stoppable", "python", PYTHON_NUMPY_TICTACTOE).status_code == 302
+    upload(client, "stoppable", "python", PYTHON_NUMPY_TICTACTOE)
     agent = Agent.objects.get(slug="stoppable")
     Agent.objects.filter(pk=agent.pk).update(is_active=False)
     match = play_random(agent, ttt_bots)
@@ -181,12 +235,16 @@ def test_quotas_refuse_more_programs_than_a_person_may_have(author):
 def test_a_persons_uploaded_programs_play_at_most_their_matches_a_day(author, ttt_bots, monkeypatch):
     monkeypatch.setattr(uploads, "MAX_UPLOADED_MATCHES_PER_DAY", 2)
     source = PYTHON_NUMPY_TICTACTOE
-    build = program_build_record(
-        owner=author, language="python", source=source, artifact=source.encode(), digest="d" * 64, log=""
+    queued = program_build_queue(
+        owner=author,
+        language="python",
+        source=source,
+        slug="daily",
+        name="daily",
+        protocol="botzone",
+        keep_running=False,
     )
-    mine = uploaded_program_create(
-        owner=author, slug="daily", name="daily", build=build, protocol="botzone", keep_running=False
-    )
+    mine = program_build_finish(build=queued, artifact=source.encode(), digest="d" * 64, log="").agent
     for seed in (1, 2):
         match_create(game="tic-tac-toe", agents=[mine, ttt_bots["tic-tac-toe-lv0"]], seed=seed)
     with pytest.raises(ServiceError, match="played 2 matches in the last day"):

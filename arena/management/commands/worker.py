@@ -29,6 +29,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from arena.agents import parked
 from arena.runner.loop import default_worker_id
 from arena.runner.tasks import runner_id
 
@@ -190,4 +191,5 @@ async def _serve(runners: list[Runner]) -> None:
     try:
         await asyncio.gather(*(runner.serve() for runner in runners))
     finally:
+        parked.stop_all()  # kept-running programs waiting out a person's turn stop with the worker
         await sync_to_async(connections.close_all)()  # the loop's database thread's connection

@@ -155,15 +155,8 @@ def botzone_parsed(named: re.Match, name: str, slug: str, variant: str, moves: l
     return Parsed(name, 0, slug, agents, scores, variant, int(named["level"]), moves, termination[:200])
 
 
-def botzone_holdem(name: str, game: Any, log: list, strict: bool) -> tuple[list[str], list[float], str]:
-    """A `TexasHoldem2p` log replayed under our `botzone` variant with the log's own cards.
-
-    Each entry is the judge's display after one response: `last_action` is the response as the judge
-    applied it (an invalid one shows as the fold it was turned into); the final entry has none, so its
-    action is read from the bets (a fold leaves −1; else the call or all-in that ended the hand). Every
-    hand's result is checked against the judge's `temp_result`, the match against `final_result`; `strict`, each
-    seat's hand category too (`max_hand_type`, of its hole cards and the board shown when the hand ended).
-    """
+def botzone_holdem_start(name: str, game: Any, log: list) -> Any:
+    """The start of a `TexasHoldem2p` log's match in our `botzone` variant: its hands, its button, its own cards."""
     if not log or not all(isinstance(entry, dict) and "matchdata" in entry for entry in log):
         raise RecordRejected(f"{name}: not a TexasHoldem2p log (every entry needs the judge's matchdata)")
     hands = int(log[0]["matchdata"]["max_hand"])
@@ -183,7 +176,20 @@ def botzone_holdem(name: str, game: Any, log: list, strict: bool) -> tuple[list[
     button = 0 if first == [50, 100] else 1 if first == [100, 50] else None
     if button is None:
         raise RecordRejected(f"{name} entry 0: blinds {first!r}, not 50/100")
-    state = game.initial_state(seed=0, hands=hands, button=button, deals=deals, **game.variants["botzone"])
+    return game.initial_state(seed=0, hands=hands, button=button, deals=deals, **game.variants["botzone"])
+
+
+def botzone_holdem(name: str, game: Any, log: list, strict: bool) -> tuple[list[str], list[float], str]:
+    """A `TexasHoldem2p` log replayed under our `botzone` variant with the log's own cards.
+
+    Each entry is the judge's display after one response: `last_action` is the response as the judge
+    applied it (an invalid one shows as the fold it was turned into); the final entry has none, so its
+    action is read from the bets (a fold leaves −1; else the call or all-in that ended the hand). Every
+    hand's result is checked against the judge's `temp_result`, the match against `final_result`; `strict`, each
+    seat's hand category too (`max_hand_type`, of its hole cards and the board shown when the hand ended).
+    """
+    state = botzone_holdem_start(name, game, log)
+    holes = {entry["matchdata"]["hand"]: entry["player_cards"] for entry in log}  # each hand's cards, as dealt
     moves: list[str] = []
     for index in range(1, len(log)):
         before, entry = log[index - 1], log[index]

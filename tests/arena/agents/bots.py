@@ -264,6 +264,17 @@ print(json.dumps({"response": answer, "debug": requests[-1]}))
 """
 
 
+#: Hold'em in Botzone's TexasHoldem2p format, as a Botzone bot reads it: it puts 200 more chips in when it opens a
+#: hand's betting holding a pair (a legal raise for the small blind), and otherwise checks or calls.
+HOLDEM_BOT = r"""
+import json, sys
+turn = json.loads(sys.stdin.readline())
+told = turn["requests"][-1]
+pair = told["my_cards"][0] // 4 == told["my_cards"][1] // 4
+answer = 200 if pair and not told["history"] and not told["public_cards"] else 0
+print(json.dumps({"response": answer, "debug": sorted(told)}))
+"""
+
 #: The program directories this test process made: its programs are the ones whose command names one.
 _PROGRAM_DIRS: list[str] = []
 

@@ -89,14 +89,35 @@ async def test_a_kept_running_bot_answers_every_turn_from_one_process():
     assert bots.nobody_processes() == 0  # the run stopped the program when the match ended
 
 
-async def test_an_illegal_answer_is_recorded_and_the_fallback_plays():
+async def test_an_illegal_answer_ends_the_game_as_a_loss_as_botzones_judge_does():
     command = bots.python_bot(bots.program_dir(), "same", 'print(\'{"response": {"x": 0, "y": 0}}\')')
     match = await play_against_random({"command": command}, seat=0)
     assert match.status == Match.Status.FINISHED
+    assert (match.scores, match.termination) == (
+        [0.0, 1.0],
+        "forfeit: an invalid answer ends the game, as on Botzone by seat 0",
+    )
     verdicts = [a.verdict for a in await program_attempts(match, 0)]
-    assert verdicts[0] == "ok"
-    assert "illegal" in verdicts[1:]
-    assert await match.decisions.filter(seat=0, fallback="random_legal").aexists()
+    assert verdicts == ["ok", "illegal"]  # its first illegal answer was its last
+    assert not await match.decisions.exclude(fallback="").aexists()  # no move was played for it
+
+
+async def test_a_match_policy_of_random_moves_does_not_play_for_a_program():
+    command = bots.python_bot(bots.program_dir(), "crash", "raise SystemExit(3)")
+
+    def setup() -> Match:
+        bots_ensure(game="tic-tac-toe")
+        program = agent_create(slug="crash", name="crash", kind="program", config={"command": command})
+        from arena.models import Agent
+
+        seats = [Agent.objects.get(slug="tic-tac-toe-lv0"), program]
+        return match_create(game="tic-tac-toe", agents=seats, seed=7, policies={"fallback": "random_legal"})
+
+    match = await sync_to_async(setup)()
+    await run_match(match.pk)
+    match = await Match.objects.aget(pk=match.pk)
+    assert match.scores == [1.0, 0.0]
+    assert [a.verdict for a in await program_attempts(match, 1)] == ["crashed"]
 
 
 def hostile(command: str, **limits) -> ProgramAgent:

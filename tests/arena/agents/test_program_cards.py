@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from asgiref.sync import async_to_sync
 
-from arena.agents import botzone, botzone_landlord, botzone_mahjong
+from arena.agents import botzone, botzone_holdem, botzone_landlord, botzone_mahjong
 from arena.agents.program import ProgramAgent
 from arena.models import Agent, Attempt, Match
 from arena.record.agents import agent_create, bots_ensure
@@ -18,14 +18,22 @@ from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 from games.fight_the_landlord.combos import rank_of
+from games.holdem import hand_cards
 from games.mahjong.tiles import name as tile_name
 from games.mahjong.tiles import tile_of
+from ratings.record.reports.imports import botzone_holdem as botzone_holdem_replay
+from ratings.record.reports.imports import botzone_holdem_start, botzone_walls
 from ratings.record.reports.imports import botzone_mahjong as botzone_mahjong_replay
-from ratings.record.reports.imports import botzone_walls
 from tests.arena.agents import bots
 
 LANDLORD = get_game("fight-the-landlord")
 MAHJONG = get_game("mahjong")
+HOLDEM = get_game("holdem")
+#: What Botzone's TexasHoldem2p judge tells the seat to act.
+HOLDEM_REQUEST = {
+    "num_players", "dealer_id", "my_id", "my_chips", "my_cards", "public_cards", "history",
+    "hand", "max_hand", "total_win_chips", "total_win_games",
+}  # fmt: skip
 #: A Botzone Mahjong request after the deal.
 REQUEST = r"2 [WTBFJ]\d|3 [0-3] (DRAW|GANG|PLAY [WTBFJ]\d|PENG [WTBFJ]\d|CHI [WTBFJ]\d [WTBFJ]\d|BUGANG [WTBFJ]\d)"
 
@@ -72,16 +80,19 @@ def test_a_fight_the_landlord_program_reads_its_own_botzone_requests_and_plays_l
     assert len(last["responses"]) == len(attempts) - 1
 
 
-def test_a_program_is_refused_where_it_would_be_told_too_much_or_bidding_it_cannot_read():
+def test_a_program_is_refused_where_it_would_be_told_too_much_or_rules_it_cannot_read():
     agent = ProgramAgent({"command": "true"})
-    holdem = get_game("holdem")
-    refused = async_to_sync(agent.decide)(holdem, holdem.initial_state(seed=1), 0, 1)
+    leduc = get_game("leduc-holdem")
+    refused = async_to_sync(agent.decide)(leduc, leduc.initial_state(seed=1), 0, 1)
     assert refused.action is None
     assert "no Botzone requests for" in refused.attempts[0].message
     bidding = LANDLORD.initial_state(seed=1, bidding=True)
     assert "no bidding" in async_to_sync(agent.decide)(LANDLORD, bidding, 0, 1).attempts[0].message
+    standard = async_to_sync(agent.decide)(HOLDEM, HOLDEM.initial_state(seed=1), 0, 1)
+    assert "programs play hold'em's botzone variant" in standard.attempts[0].message
     assert botzone.has_requests(LANDLORD)
-    assert not botzone.has_requests(holdem)
+    assert botzone.has_requests(HOLDEM)
+    assert not botzone.has_requests(leduc)
 
 
 def botzone_logs(game: str) -> list[Path]:
@@ -231,3 +242,66 @@ def test_mahjong_requests_and_answers_are_what_botzones_judge_sent_in_its_logs(p
         told, answered = judge_told(log, seat)
         assert requests == told
         assert responses == answered[: len(told) - 1]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_holdem_program_reads_its_own_botzone_requests_and_plays_legal_moves(seat):
+    bots_ensure(game="holdem")
+    command = bots.python_bot(bots.program_dir(), "holdem", bots.HOLDEM_BOT)
+    program = agent_create(slug=f"holdem-{seat}", name="h", kind="program", config={"command": command})
+    seats = [Agent.objects.get(slug="holdem-lv0")] * 2
+    seats[seat] = program
+    options = {**HOLDEM.variants["botzone"], "hands": 6}
+    seed = {0: 78, 1: 70}[seat]  # deals where it opens a hand's betting holding a pair
+    match = match_create(game="holdem", agents=seats, seed=seed, options=options)
+    async_to_sync(run_match)(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    attempts = list(Attempt.objects.filter(match=match, seat=seat).order_by("ply"))
+    assert len(attempts) >= 6
+    assert [(a.verdict, a.message) for a in attempts if a.verdict != "ok"] == []
+    assert not match.decisions.filter(seat=seat).exclude(fallback="").exists()
+    decisions = {d.ply: d for d in match.decisions.all()}
+    raised = False
+    for attempt in attempts:
+        turn = json.loads(attempt.messages[0]["content"])
+        told = turn["requests"][-1]
+        state = HOLDEM.from_json(decisions[attempt.ply].state_before)
+        mine = [botzone_holdem.card_number(card) for card in hand_cards(state, state.hand)[seat]]
+        assert (told["my_id"], told["my_cards"], told["hand"]) == (seat, mine, state.hand)
+        assert set(told) == HOLDEM_REQUEST  # nothing of the other seat's cards
+        assert len(turn["responses"]) == len(turn["requests"]) - 1
+        raised |= json.loads(attempt.raw_text)["response"] == 200
+    assert raised, "the program never held a pair opening a hand: choose another seed"
+
+
+@pytest.mark.skipif(not botzone_logs("TexasHoldem2p"), reason="BotzoneBench's logs are not beside this checkout")
+@pytest.mark.parametrize("path", botzone_logs("TexasHoldem2p"), ids=lambda path: path.name)
+def test_holdem_requests_and_answers_are_what_botzones_judge_sent_in_its_logs(path):
+    """Replaying a Botzone log: before each response, the acting seat's request holds what the judge showed for it
+    (its cards, the board, its chips, the match so far, the last action of the hand, the dealer), and the number
+    Arena records as its answer is the one the judge applied."""
+    log = json.loads(path.read_text())
+    moves, _, _ = botzone_holdem_replay(path.name, HOLDEM, log)
+    state = botzone_holdem_start(path.name, HOLDEM, log)
+    for index, text in enumerate(moves):
+        shown, after = log[index], log[index + 1]
+        seat = shown["round_idx"]
+        told = botzone_holdem.request(state, seat)
+        assert (told["my_id"], told["num_players"]) == (seat, 2)
+        assert told["my_cards"] == shown["player_cards"][seat]
+        assert told["public_cards"] == shown["public_cards"]
+        assert told["my_chips"] == shown["player_chips"][seat]
+        assert told | shown["matchdata"] == told  # hand, max_hand, total_win_chips, total_win_games
+        if "temp_result" in shown or index == 0:
+            assert told["history"] == []
+        elif "last_action" in shown:
+            assert told["history"][-1] == shown["last_action"]
+        if not told["history"] and shown["round"] == 0:
+            assert told["dealer_id"] == shown["round_player_bet"].index(100)  # Botzone's dealer posts the big blind
+        action = HOLDEM.parse_action(state, text)
+        if "last_action" in after:
+            assert botzone_holdem.response(state, action) == after["last_action"]["action"]
+            assert botzone.decode(HOLDEM, state, after["last_action"]["action"]) == action
+        state = HOLDEM.apply(state, action)

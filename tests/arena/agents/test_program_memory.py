@@ -96,14 +96,24 @@ def test_text_mode_globaldata_keeps_every_line():
 
 
 @pytest.mark.django_db
-def test_later_responses_carry_the_programs_own_answers_not_the_fallback():
-    stubborn = program('print(\'{"response": {"x": 0, "y": 0}}\')', "stubborn")
-    match = against_random(stubborn)
+def test_later_responses_carry_the_programs_own_answers_not_the_fold_the_judge_played():
+    # 7 more chips is never a legal raise: Botzone's hold'em judge folds the hand for it, and the game goes on.
+    stubborn = program("print('{\"response\": 7}')", "stubborn")
+    bots_ensure(game="holdem")
+    holdem = get_game("holdem")
+    opponent = Agent.objects.get(slug="holdem-lv0")
+    options = {**holdem.variants["botzone"], "hands": 4}
+    match = match_create(game="holdem", agents=[stubborn, opponent], seed=5, options=options)
+    async_to_sync(run_match)(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
     attempts = list(Attempt.objects.filter(match=match, seat=0).order_by("ply"))
-    assert [a.verdict for a in attempts[1:]] == ["illegal"] * (len(attempts) - 1)
-    assert match.decisions.filter(seat=0, fallback="random_legal").exists()
+    assert len(attempts) >= 2
+    assert {a.verdict for a in attempts} == {"unparseable"}  # the judge's rules refuse a raise of 7
+    folds = match.decisions.filter(seat=0)
+    assert set(folds.values_list("fallback", "action_text")) == {("botzone_fold", "fold")}
     last = json.loads(attempts[-1].messages[0]["content"])
-    assert last["responses"] == [{"x": 0, "y": 0}] * len(last["responses"])
+    assert last["responses"] == [7] * len(last["responses"])
 
 
 def test_data_over_the_limit_is_not_kept_and_the_attempt_says_so():

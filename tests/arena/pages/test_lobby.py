@@ -1,11 +1,12 @@
-"""The lobby form: a game's variants (Skirmish in real time), bots and open challenges, and bad choices refused."""
+"""The lobby form: a game's variants (Skirmish in real time), bots and open challenges, and bad choices refused
+(a Botzone program under rules it has no requests for)."""
 
 from __future__ import annotations
 
 import pytest
 
 from arena.models import Challenge, Match
-from arena.record.agents import bots_ensure
+from arena.record.agents import agent_create, bots_ensure
 from games import get_game
 
 pytestmark = pytest.mark.django_db
@@ -63,3 +64,22 @@ def test_an_open_challenge_keeps_its_variant_until_someone_accepts(client, djang
     challenge.refresh_from_db()
     assert response.url == f"/play/{challenge.match_id}/"
     assert get_game("skirmish").from_json(challenge.match.state).mode == "real-time"
+
+
+@pytest.mark.parametrize(("game", "why"), [("holdem", "botzone variant"), ("mahjong", "duplicate mode")])
+def test_a_program_is_offered_and_seated_only_in_the_variant_it_can_play(client, game, why):
+    program = agent_create(slug="bz", name="Botzone bot", kind="program", config={"command": "/bin/true"})
+    program.approved = True
+    program.save()
+    offered = client.get(f"/play/opponents/?game={game}").content.decode()
+    assert "Botzone bot (botzone variant only)" in offered
+    seats = {**GUEST, "game": game, "opponent": "bz", "seat": "random"}
+    refused = client.post("/play/", {**seats, "variant": ""})
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert "Botzone bot is a Botzone program and cannot play these rules." in page
+    assert why in page
+    assert not Match.objects.exists()
+    if game == "holdem":
+        assert client.post("/play/", {**seats, "variant": "botzone"}).status_code == 302
+        assert Match.objects.get().options == get_game("holdem").variants["botzone"]
