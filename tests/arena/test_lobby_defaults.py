@@ -115,3 +115,18 @@ def test_seats_are_named_by_their_role_and_swapped_with_the_game(client):
     client.post("/play/", {**GUEST, "seat": "2", "game": "codenames", "opponent": "codenames-lv0"})
     match = Match.objects.get()
     assert match.seats.get(index=2).agent_version.agent.kind == Agent.Kind.HUMAN
+
+
+@pytest.mark.parametrize("nickname", ["", "   "])
+def test_an_empty_nickname_is_refused_with_the_reason_shown_and_the_choices_kept(client, nickname):
+    response = client.post(
+        "/play/", {**GUEST, "nickname": nickname, "game": "tic-tac-toe", "opponent": "tic-tac-toe-lv2"}
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    # Below the fold on a phone: the field at fault takes the focus, which scrolls it and its error into view.
+    field = re.search(r'<input[^>]*name="nickname"[^>]*>', page).group(0)
+    assert "autofocus" in field
+    assert "Choose a nickname of 1 to 40 characters." in page
+    assert selected_opponent(page) == "tic-tac-toe-lv2"
+    assert not Match.objects.exists()
