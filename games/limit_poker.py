@@ -132,6 +132,7 @@ class LimitPoker(PokerMatchViews, Game[LimitPokerState, str]):
     hidden_information = True
     chance = True
     has_controls = True
+    shared_stylesheet = "poker"  # static/games/poker.css: the table, the cards, the bet controls
     seat_names = ("Player 1", "Player 2")
 
     # -- deals and hand bookkeeping -----------------------------------------------------

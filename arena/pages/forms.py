@@ -194,7 +194,12 @@ class LobbyForm(forms.Form):
     variant = forms.ChoiceField(required=False, help_text="Other rules the game can be played with.")
     seat = forms.ChoiceField(initial="random")
     time_limit = forms.ChoiceField(choices=TIME_CHOICES, required=False, label="Time limit")
-    nickname = forms.CharField(max_length=40, required=False, help_text="Shown to your opponent and on leaderboards.")
+    nickname = forms.CharField(
+        max_length=40,
+        required=False,
+        help_text="Shown to your opponent and on leaderboards.",
+        error_messages={"required": "Choose a nickname of 1 to 40 characters."},
+    )
     consent = forms.ChoiceField(
         choices=CONSENT_CHOICES, widget=forms.RadioSelect, required=False, label="Human baseline"
     )
@@ -214,6 +219,13 @@ class LobbyForm(forms.Form):
             del self.fields["nickname"]
         if not needs_consent:
             del self.fields["consent"]
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        # The page comes back at its top, where a phone shows none of the fields below: focusing the first field
+        # at fault scrolls it, and its error, into view.
+        if faulty := next((name for name in self.errors if name in self.fields), None):
+            self.fields[faulty].widget.attrs["autofocus"] = True
 
     def seat_index(self) -> int | None:
         return None if self.cleaned_data["seat"] == "random" else int(self.cleaned_data["seat"])

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from arena.agents import botzone
-from arena.agents.llm.local import endpoint_is_local, server_ready
+from arena.agents.llm.local import endpoint_is_local, server_listening
 from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.presence import bot_owners_online
 from arena.models import Agent, Challenge, Match, Seat
@@ -41,14 +41,15 @@ OPPONENT_GROUPS = {
 MODEL_SERVER_CHECK_TTL_S = 5
 
 
-def model_answers(agent: Agent) -> bool:
-    """False for a model served on this machine (the embedded llama.cpp server) that does not answer now: the lobby
-    neither offers nor preselects it. Remote providers are taken as up; their outages pause their matches."""
+def model_served(agent: Agent) -> bool:
+    """False for a model served on this machine (the embedded llama.cpp server) whose server is not running: the
+    lobby neither offers nor preselects it. A busy server is offered (its moves queue); remote providers are taken
+    as up, and their outages pause their matches."""
     base_url = agent.current_version().config.get("base_url", "")
     if not endpoint_is_local(base_url):
         return True
     return cache.get_or_set(
-        f"model-server-answers:{base_url}", lambda: server_ready(base_url, timeout_s=0.5), MODEL_SERVER_CHECK_TTL_S
+        f"model-server-alive:{base_url}", lambda: server_listening(base_url, timeout_s=0.5), MODEL_SERVER_CHECK_TTL_S
     )
 
 
@@ -66,7 +67,7 @@ def opponent_choices(game: str, user=None) -> list[tuple[str, list[tuple[str, st
 
     Programs play the games Arena has Botzone requests for (`botzone.has_requests`; labelled when only a variant
     of the game has them, and refused in `_start` under other rules), UCI engines chess only, a
-    websocket bot only while its account is connected, and a model on this machine only while its server answers.
+    websocket bot only while its account is connected, and a model on this machine only while its server runs.
     """
     programs_play = botzone.has_requests(get_game(game))
     # A program in a game whose standard rules it cannot play says which variant it plays.
@@ -76,7 +77,7 @@ def opponent_choices(game: str, user=None) -> list[tuple[str, list[tuple[str, st
         for agent in offered_agents(user).filter(kind__in=OPPONENT_GROUPS, game__in=["", game])
         if not (agent.kind == Agent.Kind.PROGRAM and not programs_play)
         and not (agent.kind == Agent.Kind.UCI and game != "chess")
-        and not (agent.kind == Agent.Kind.LLM and not model_answers(agent))
+        and not (agent.kind == Agent.Kind.LLM and not model_served(agent))
     ]
     websocket = {a.pk for a in agents if a.kind == Agent.Kind.REMOTE and a.current_version().config.get("transport")}
     online = bot_owners_online({a.owner_id for a in agents if a.pk in websocket})
@@ -96,12 +97,13 @@ def bot_level(slug: str) -> int:
 
 
 def default_opponent(game: str, person: Agent | None, user=None) -> str:
-    """The lobby's preselected opponent for `game`: a model that plays it and answers now (one whose answers a grammar
-    holds to legal moves first, so it makes its own moves), else the lowest bot level the person has not beaten yet."""
+    """The lobby's preselected opponent for `game`: a model that plays it and whose server runs (one whose answers a
+    grammar holds to legal moves first, so it makes its own moves), else the lowest bot level the person has not
+    beaten yet."""
     models = [
         agent
         for agent in offered_agents(user).filter(kind=Agent.Kind.LLM, game__in=["", game]).order_by("pk")
-        if model_answers(agent)
+        if model_served(agent)
     ]
     if models:
         models.sort(

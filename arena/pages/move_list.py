@@ -151,7 +151,8 @@ def move_list_html(
     for group in groups:
         title = f'<h3 class="move-group">{escape(group["title"])}</h3>' if group["title"] else ""
         numbered = ' class="full-moves"' if full_moves else f' start="{group["moves"][0]["ply"] + 1}"'
-        parts.append(f"\n    {title}\n    <ol{numbered}>\n      ")
+        # Each group in a section of its own: its heading sticks only while its own moves scroll past.
+        parts.append(f"\n    <section>{title}\n    <ol{numbered}>\n      ")
         for index, move in enumerate(group["moves"]):
             who = f'<span class="muted">{escape(move["who"])}:</span> ' if move["who"] else ""
             if full_moves and (move["ply"] % 2 == 0 or index == 0):
@@ -172,7 +173,7 @@ def move_list_html(
                 f"\n        <li{f' class="{classes}"' if classes else ''}>{who}{label}"
                 f"{_FALLBACK_BADGE if fallback else ''}{detail}</li>\n      "
             )
-        parts.append("\n    </ol>\n  ")
+        parts.append("\n    </ol></section>\n  ")
     parts.append("\n</div>\n")
     if not groups:
         parts.append('<p class="muted">No moves yet.</p>')

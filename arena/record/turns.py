@@ -109,6 +109,14 @@ def match_release(*, match_id: int, worker: str) -> None:
     Match.objects.filter(pk=match_id, claimed_by=worker).update(claimed_by="")
 
 
+def match_hand_back(*, match_id: int, worker: str) -> None:
+    """`worker` stops running its match before it ends (an interrupted `evaluate --run`): the match is pending
+    again, for the next run to take at once rather than once its heartbeat has gone stale."""
+    Match.objects.filter(pk=match_id, claimed_by=worker, status=Match.Status.RUNNING).update(
+        status=Match.Status.PENDING, claimed_by=""
+    )
+
+
 @transaction.atomic
 def match_release_stale(*, stale_after_s: float) -> list[int]:
     """Hand matches whose worker went quiet for `stale_after_s` back to the queue (pending)."""

@@ -165,7 +165,7 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
             as_left = True  # this write left it so: the next one need not read it
         except ServiceError:
             # The match ended (resignation, time) or changed hands while the agent thought.
-            return await Match.objects.aget(pk=match_id)
+            return await sync_to_async(_after_refusal)(match, seat, decisions[0])
         match = recorded.match
         await match_updated.asend(sender=Match, match=match, decisions=recorded.decisions)
         if not match.claimed_by:
@@ -239,6 +239,17 @@ def _pause(match: Match, seat: int, result: DecisionResult, outage: str, worker:
     if isinstance(step, Paused):  # its resumption is queued by whoever listens (arena.runner.tasks)
         logger.warning("match %s paused until %s: %s", match.pk, step.until.isoformat(), step.reason)
     return Match.objects.get(pk=match.pk)
+
+
+def _after_refusal(match: Match, seat: int, result: DecisionResult) -> Match:
+    """The match as it is now that the agent's decision was refused; if it is over (a person resigned, time ran
+    out), the decision's tries (a model's timed-out and answered calls) stay in its trace at the ply they were for.
+    A match that changed hands is left to its new holder, whose own decision records that ply's tries."""
+    now = Match.objects.get(pk=match.pk)
+    if now.status in (Match.Status.FINISHED, Match.Status.ABORTED) and now.ply == match.ply:
+        for attempt in result.attempts:
+            attempt_record_rejected(match=now, ply=match.ply, seat=seat, attempt=attempt)
+    return now
 
 
 def _apply_fallback(

@@ -130,6 +130,7 @@ class Holdem(PokerMatchViews, Game[HoldemState, Action]):
     hidden_information = True
     chance = True
     has_controls = True
+    shared_stylesheet = "poker"  # static/games/poker.css: the table, the cards, the bet controls
 
     # -- the contract -------------------------------------------------------------------
 

@@ -57,6 +57,14 @@ def test_a_stylesheet_shared_by_several_games_is_linked_once_before_theirs(clien
     assert client.get("/static/games/plan-games.css").status_code == 200
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["kuhn-poker", "leduc-holdem", "holdem"])
+def test_every_poker_game_links_the_shared_poker_table_stylesheet(client, slug):
+    body = client.get(f"/games/{slug}/").content.decode()
+    assert body.count("games/poker.css") == 1
+    assert ".poker-table" in client.get("/static/games/poker.css").getvalue().decode()
+
+
 def test_static_assets_are_served_offline(client):
     for path in ("/static/css/arena.css", "/static/django_htmx/htmx-2.min.js", "/static/vendor/plotly.min.js"):
         response = client.get(path)

@@ -16,11 +16,13 @@ from arena.agents.base import DecisionResult
 from arena.models import Attempt, Decision, Match
 from arena.pages.rendering import live_seats
 from arena.play.consumers import needs_runner
+from arena.record.agents import agent_create
 from arena.record.people import person_agent_for_user, person_match_create, person_move, person_resign, person_seats
 from arena.record.services import ServiceError, decisions_record
 from arena.record.turns import STALE_AFTER_S, Claimed, Refused, match_claim, match_release_stale
 from arena.runner import loop
 from games import IllegalAction
+from tests.arena.llm.scripted_server import MODEL, ScriptedServer, answer, slow
 from tests.arena.test_consumers import connect, make_match, next_fragment, person_cookie  # noqa: F401 (a fixture)
 
 HERE = "here:1"  # the runner a move is handed to
@@ -214,3 +216,24 @@ def test_a_runner_whose_match_was_taken_over_records_nothing_and_keeps_its_copy(
         match=mine, ply=1, decisions=[DecisionResult(action=0)], worker=HERE, release_to={0}
     ).match
     assert (replied.ply, replied.claimed_by) == (2, "")  # HERE's claim read the match: the locked write
+
+
+@pytest.mark.django_db
+def test_a_resignation_while_the_model_thinks_keeps_its_timed_out_and_answered_tries_in_the_trace(django_user_model):
+    user = django_user_model.objects.create_user("ann")
+    person = person_agent_for_user(user=user)
+    with ScriptedServer() as server:
+        # The first call times out; the retry answers, after the person has resigned.
+        server.push(slow(3.0), answer("a1"))
+        model = agent_create(
+            slug="pondering", name="pondering", kind="llm",
+            config={"base_url": server.base_url, "model": MODEL, "timeout_s": 0.5, "backoff_base_s": 0.001},
+        )  # fmt: skip
+        match = person_match_create(person=person, opponent=model, game="tic-tac-toe", seat=0)
+        match = match_claim(match_id=match.pk, worker="page").match
+        moved = person_move(match_id=match.pk, agent=person, text="b2", ply=0, runner=HERE).match
+        person_resign(match_id=match.pk, agent=person)
+        after = async_to_sync(loop.run_match)(match.pk, worker=HERE, handed=moved)
+    assert (after.status, after.ply) == (Match.Status.FINISHED, 1)
+    tries = Attempt.objects.filter(match=match, ply=1).order_by("number")
+    assert list(tries.values_list("seat", "verdict", "decision")) == [(1, "timeout", None), (1, "ok", None)]

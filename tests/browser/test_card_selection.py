@@ -79,3 +79,34 @@ def test_the_plays_list_shows_two_digit_numbers_whole(page, width):
     page.add_style_tag(content=".ftl-history ol { overflow: visible !important; max-height: none !important; }")
     assert page.locator(".ftl-history li").count() >= 10
     assert page.screenshot(clip=strip) == clipped
+
+
+def test_on_a_phone_play_and_clear_stay_on_screen_after_selecting_cards(page):
+    """The live panel in one column: the board with the hand, then the side panel whose move list and status put
+    the controls a screen or more below the hand."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    view = GAME.player_view(STATE, 0)
+    controls = render_plain("games/fight-the-landlord/controls.html", {"view": view})
+    moves = "".join(f"<li>move {n}</li>" for n in range(60))
+    page.set_content(
+        '<main class="page"><div class="play" data-match="1"><div id="match-1-live" class="board-layout live-match" '
+        f'data-my-turn="true"><section class="board-area">{board_html(GAME, STATE, 0)}</section>'
+        f'<aside class="side-panel"><h2>Moves</h2><ol>{moves}</ol>{controls}</aside></div></div></main>'
+    )
+    page.add_style_tag(content=(ROOT / "static/css/arena.css").read_text())
+    page.add_style_tag(content=(ROOT / "static/games/fight-the-landlord.css").read_text())
+    page.add_script_tag(content=(ROOT / "static/games/fight-the-landlord.js").read_text())
+    cards = page.locator(".ftl-you [data-ftl-rank]")
+    cards.first.click()
+    cards.nth(1).click()
+    for name in ("Play", "Clear"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box["y"] >= 0, (name, box)  # on screen, without scrolling
+        assert box["y"] + box["height"] <= 844, (name, box)
+        assert box["x"] + box["width"] <= 390, (name, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # Nothing is left under the bar: the end of the panel scrolls clear of it.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    last = page.locator(".side-panel ol li").last.bounding_box()
+    bar = page.locator(".ftl-controls").bounding_box()
+    assert last["y"] + last["height"] <= bar["y"]

@@ -12,7 +12,7 @@ from typing import Any
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
-from arena.agents.llm.local import endpoint_is_local
+from arena.agents.llm.local import endpoint_is_local, server_listening
 from arena.agents.llm.parsing import Parsed
 from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.llm.scaffolds.base import Conversation
@@ -69,12 +69,25 @@ class LLMAgent:
             return DecisionResult(action=None, attempts=[missing], elapsed_ms=_ms_since(started))
         client = await llm_client.shared_client(config["base_url"])
         run = DecisionRun(self, client, game, state, seat, legal, legal_texts, conversation, api_key, deadline)
+        ahead = run.limiter.in_flight
         action = await self.scaffold.decide(run)
         result = DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
         if action is None and run.provider_gave_up:
-            local = endpoint_is_local(config["base_url"])
-            result.outage = f"the {'local model server' if local else 'model provider'} is not answering"
+            timed_out = run.attempts[-1].verdict == "timeout"
+            result.outage = await _outage(config["base_url"], timed_out=timed_out, ahead=ahead)
         return result
+
+
+async def _outage(base_url: str, *, timed_out: bool, ahead: int) -> str:
+    """Why the provider gave up: a local server that is alive but did not answer in time is busy (with `ahead` of
+    this process's moves queued before ours, or with other processes' games), not down."""
+    if not endpoint_is_local(base_url):
+        return "the model provider is not answering"
+    if not timed_out or not await asyncio.to_thread(server_listening, base_url):
+        return "the local model server is not answering"
+    if ahead:
+        return f"the local model server is busy — {ahead} move{'s' if ahead != 1 else ''} ahead of yours"
+    return "the local model server is busy with other games"
 
 
 def _ms_since(started: float) -> int:

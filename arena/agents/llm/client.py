@@ -75,6 +75,12 @@ class ProviderLimiter:
         self._waiters: deque[asyncio.Future] = deque()
         self._lock = threading.Lock()
 
+    @property
+    def in_flight(self) -> int:
+        """Calls sent or waiting to be sent: the moves a new call would queue behind."""
+        with self._lock:
+            return self.active + len(self._waiters)
+
     async def __aenter__(self) -> None:
         with self._lock:
             if self.active < self.size and not self._waiters:

@@ -14,6 +14,7 @@ import ipaddress
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -133,8 +134,24 @@ def endpoint_is_local(base_url: str) -> bool:
         return False
 
 
+def server_listening(base_url: str, timeout_s: float = 0.5) -> bool:
+    """True when a server accepts connections at `base_url`: alive, whether idle or busy.
+
+    llama-cpp-python's server runs one completion at a time and answers `/models` behind the same lock, so only
+    the connection (accepted by the kernel, whatever the server is doing) tells alive from dead without waiting
+    behind a completion.
+    """
+    parts = urllib.parse.urlsplit(base_url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), timeout=timeout_s):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
 def server_ready(base_url: str, timeout_s: float = 2.0) -> bool:
-    """True when `<base_url>/models` answers 200."""
+    """True when `<base_url>/models` answers 200: the server is up and idle (a busy one answers after its
+    completion; `server_listening` tells a busy server from a dead one)."""
     try:
         with urllib.request.urlopen(f"{base_url}/models", timeout=timeout_s) as response:
             return response.status == 200
@@ -257,11 +274,12 @@ def state_write(port: int, status: str, message: str = "", **details: Any) -> No
 
 
 def server_status(port: int | None = None) -> str:
-    """The local model server in a phrase, for /healthz: "ok" when it answers, else what its supervisor last said
-    ("restarting: …", "down: …") or "not running"."""
+    """The local model server in a phrase, for /healthz: "ok" when it answers, "busy" when it is alive but answering
+    other moves, else what its supervisor last said ("restarting: …", "down: …") or "not running"."""
     port = port or llm_port()
-    if server_ready(local_base_url(port), timeout_s=1.0):
-        return "ok"
+    base_url = local_base_url(port)
+    if server_listening(base_url):
+        return "ok" if server_ready(base_url, timeout_s=1.0) else "busy"
     try:
         state = json.loads(state_path(port).read_text())
     except (OSError, ValueError):
@@ -274,7 +292,9 @@ def server_status(port: int | None = None) -> str:
 def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
     """Agent specs (for `agent_ensure`) for the two embedded models on the local server."""
     base_url = local_base_url(port)
-    common = {"base_url": base_url, "timeout_s": 120.0, "retries": 3, "max_concurrency": 2, "max_tokens": 64}
+    # The server runs one completion at a time: each process sends one call at once and queues the rest itself,
+    # where `timeout_s` does not run, so a move waiting behind other games' moves is never timed out for the wait.
+    common = {"base_url": base_url, "timeout_s": 120.0, "retries": 3, "max_concurrency": 1, "max_tokens": 64}
     # Prompts are fitted to the context less the reply (`context_tokens` − `max_tokens`).
     # Room for the reasoning line (REASONING_CHARS) and the answer after it.
     reasoning = {"scaffold": "grammar-reasoning", "temperature": 0.7, "max_tokens": 128}

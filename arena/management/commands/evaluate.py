@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
-from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
@@ -134,7 +134,13 @@ class Command(BaseCommand):
                 )
                 bar.refresh()
 
-            return async_to_sync(run_evaluation)(tournaments, in_flight=in_flight, on_match=on_match)
+            try:
+                # On this thread's own loop: Ctrl-C cancels the run, whose matches in play are handed back.
+                return asyncio.run(run_evaluation(tournaments, in_flight=in_flight, on_match=on_match))
+            except KeyboardInterrupt:
+                raise CommandError(
+                    "interrupted: the matches in play are pending again; run this again to go on", returncode=130
+                ) from None
 
     def _rows(self, tournaments) -> None:
         """The paper's tables as our report builds them, this agent's rows only."""

@@ -22,7 +22,7 @@ from arena.agents.llm.local import (
     llm_port,
     local_base_url,
     models_dir,
-    server_ready,
+    server_listening,
     start_server,
     state_write,
     stop_server,
@@ -59,7 +59,7 @@ class Command(BaseCommand):
     def handle(self, *args, port=None, model=None, n_ctx=None, threads=2, wait=180.0, restarts=3, detach=False, **_):
         port = port or llm_port()
         base_url = local_base_url(port)
-        if server_ready(base_url):
+        if server_listening(base_url):
             self.stdout.write(f"already serving on {base_url}")
             return
         models = tuple(model or ())

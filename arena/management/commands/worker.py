@@ -23,7 +23,7 @@ from asgiref.sync import sync_to_async
 from django.core.exceptions import SuspiciousOperation
 from django.core.management.base import CommandError
 from django.db import InterfaceError, OperationalError, close_old_connections, connections
-from django_tasks_db.compat import TaskContext, task_finished, task_started
+from django_tasks_db.compat import TASKS_LOGGER, TaskContext, task_finished, task_started
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
@@ -146,6 +146,14 @@ class Command(DbWorkerCommand):
             help=f"Matches run at once in this process: $ARENA_WORKER_IN_FLIGHT or {DEFAULT_IN_FLIGHT} "
             f"(at most {MAX_IN_FLIGHT}).",
         )
+
+    def configure_logging(self, verbosity: int) -> None:
+        """Each task's start and end (two lines a match, thousands on a first run) at `-v 2` and up; by default only
+        warnings and failures, which those lines would bury."""
+        super().configure_logging(verbosity)
+        if verbosity == 1:
+            for name in (TASKS_LOGGER, "django_tasks_db"):
+                logging.getLogger(name).setLevel(logging.WARNING)
 
     def handle(self, *args, max_in_flight: int, verbosity: int, **options) -> None:
         if not 1 <= max_in_flight <= MAX_IN_FLIGHT:

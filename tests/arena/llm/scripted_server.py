@@ -7,6 +7,7 @@ included, so tests can check prompts, the grammar field and where the API key we
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -167,9 +168,20 @@ class Received:
 
 
 class ScriptedServer:
-    """Serve `/v1/chat/completions` from a queue of replies; `responder` answers when the queue is empty."""
+    """Serve `/v1/chat/completions` from a queue of replies; `responder` answers when the queue is empty.
 
-    def __init__(self, responder: Callable[[dict], Reply] | None = None, *, record: bool = True, port: int = 0) -> None:
+    `one_at_a_time` serves one request at a time, `/models` included, as llama-cpp-python's server does.
+    """
+
+    def __init__(
+        self,
+        responder: Callable[[dict], Reply] | None = None,
+        *,
+        record: bool = True,
+        port: int = 0,
+        one_at_a_time: bool = False,
+    ) -> None:
+        self.serving = threading.Lock() if one_at_a_time else contextlib.nullcontext()
         self.queue: deque[Reply | Callable[[dict], Reply]] = deque()
         self.responder = responder
         self.record = record
@@ -196,6 +208,13 @@ class ScriptedServer:
         with self.lock:
             self.queue.extend(replies)
         return self
+
+    def until_busy(self, timeout_s: float = 10.0) -> None:
+        """Wait until a request is being handled."""
+        deadline = time.monotonic() + timeout_s
+        while not self.in_flight:
+            assert time.monotonic() < deadline, "no request reached the scripted server"
+            time.sleep(0.01)
 
     def chat_requests(self) -> list[Received]:
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
@@ -234,13 +253,21 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             pass
 
         def do_GET(self) -> None:
+            with server.serving:
+                self._get()
+
+        def do_POST(self) -> None:
+            with server.serving:
+                self._post()
+
+        def _get(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
                 body = json.dumps({"object": "list", "data": [{"id": MODEL, "object": "model"}]}).encode()
                 self._send(200, body, {})
             else:
                 self._send(404, b'{"error": {"message": "not found"}}', {})
 
-        def do_POST(self) -> None:
+        def _post(self) -> None:
             started = time.perf_counter()
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             try:

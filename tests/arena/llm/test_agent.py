@@ -14,6 +14,7 @@ from arena.agents.llm_config import MAX_REPLY_CHARS
 from games import get_game
 from tests.arena.llm.scripted_server import (
     Reply,
+    ScriptedServer,
     answer,
     cut_off,
     enormous,
@@ -134,6 +135,20 @@ async def test_a_provider_that_dies_after_a_wrong_answer_is_an_outage_not_the_mo
     assert result.action is None
     assert verdicts(result) == [("unparseable", False), ("api_error", True), ("api_error", True)]
     assert result.outage == "the local model server is not answering"
+
+
+async def test_a_busy_local_server_is_an_outage_that_says_busy_and_how_many_moves_are_ahead(llm_config, ttt):
+    game, state = ttt
+    # One completion at a time, as llama-cpp-python's server: every call here waits out its timeout.
+    with ScriptedServer(lambda body: slow(3.0), one_at_a_time=True) as server:
+        config = {**llm_config, "base_url": server.base_url, "timeout_s": 0.5, "retries": 0, "provider_retries": 0}
+        agent = LLMAgent({**config, "max_concurrency": 1})
+        first = asyncio.create_task(agent.decide(game, state, 0, 7))
+        await asyncio.to_thread(server.until_busy)
+        second = await agent.decide(game, state, 0, 7)
+        assert second.action is None
+        assert second.outage == "the local model server is busy — 1 move ahead of yours"
+        assert (await first).outage == "the local model server is busy with other games"
 
 
 async def test_a_client_error_stops_at_once_and_is_not_transient(scripted, llm_config, ttt):

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -22,11 +23,13 @@ from arena.agents.llm.local import (
     completion_check,
     endpoint_is_local,
     local_base_url,
+    server_listening,
     server_ready,
     server_status,
     state_path,
+    state_write,
 )
-from tests.arena.llm.scripted_server import Reply, ScriptedServer, hang_up
+from tests.arena.llm.scripted_server import Reply, ScriptedServer, hang_up, slow
 from tests.arena.llm.test_local_model import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -163,6 +166,22 @@ def test_the_site_stays_up_when_the_local_model_server_dies(tmp_path):
             serve.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(serve.pid, signal.SIGKILL)
+
+
+def test_a_busy_server_is_alive_and_healthz_says_busy_not_down(monkeypatch, tmp_path):
+    monkeypatch.setenv("ARENA_VAR_DIR", str(tmp_path))
+    # One completion at a time, `/models` behind it, as llama-cpp-python's server.
+    with ScriptedServer(lambda body: slow(3.0), one_at_a_time=True) as server:
+        state_write(server.port, "ready")
+        busy = threading.Thread(target=completion_check, args=(server.base_url, "scripted-model"))
+        busy.start()
+        server.until_busy()
+        assert not server_ready(server.base_url, timeout_s=0.5)  # a listing waits behind the completion
+        assert server_listening(server.base_url)  # the probe does not
+        assert server_status(server.port) == "busy"
+        busy.join()
+        assert server_status(server.port) == "ok"
+    assert not server_listening(server.base_url)
 
 
 def test_healthz_names_a_local_model_server_that_is_not_running(monkeypatch, tmp_path):

@@ -4,16 +4,17 @@ shows the person's running games, and lets them withdraw an open challenge."""
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 
-from arena.agents.llm.local import local_llm_agents
+from arena.agents.llm.local import completion_check, local_llm_agents
 from arena.models import Agent, Challenge, Match
 from arena.pages.rendering import live_match_html
 from arena.record.agents import agent_ensure, bots_ensure
 from arena.record.services import decision_record
 from arena.record.turns import match_claim
-from tests.arena.llm.scripted_server import ScriptedServer
+from tests.arena.llm.scripted_server import ScriptedServer, slow
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +50,19 @@ def test_a_model_is_preselected_the_one_that_answers_with_legal_moves_first(clie
         grammar = [s["slug"] for s in local_llm_agents() if s["config"]["scaffold"] == "grammar-reasoning"]
         assert selected_opponent(client.get("/play/?game=tic-tac-toe").content.decode()) == grammar[0]
         assert "Open challenge" in client.get("/play/").content.decode()  # still offered, last
+
+
+def test_a_local_model_whose_server_is_busy_with_another_game_is_still_offered_and_preselected(client):
+    # One completion at a time, `/models` behind it, as llama-cpp-python's server: its probe cannot answer now.
+    with ScriptedServer(lambda body: slow(3.0), one_at_a_time=True) as server:
+        for spec in local_llm_agents(server.port):
+            agent_ensure(**spec)
+        busy = threading.Thread(target=completion_check, args=(server.base_url, "smollm2-135m"))
+        busy.start()
+        server.until_busy()
+        grammar = [s["slug"] for s in local_llm_agents() if s["config"]["scaffold"] == "grammar-reasoning"]
+        assert selected_opponent(client.get("/play/?game=tic-tac-toe").content.decode()) == grammar[0]
+        busy.join()
 
 
 def test_a_local_model_whose_server_does_not_answer_is_neither_offered_nor_preselected(client):
@@ -101,3 +115,18 @@ def test_seats_are_named_by_their_role_and_swapped_with_the_game(client):
     client.post("/play/", {**GUEST, "seat": "2", "game": "codenames", "opponent": "codenames-lv0"})
     match = Match.objects.get()
     assert match.seats.get(index=2).agent_version.agent.kind == Agent.Kind.HUMAN
+
+
+@pytest.mark.parametrize("nickname", ["", "   "])
+def test_an_empty_nickname_is_refused_with_the_reason_shown_and_the_choices_kept(client, nickname):
+    response = client.post(
+        "/play/", {**GUEST, "nickname": nickname, "game": "tic-tac-toe", "opponent": "tic-tac-toe-lv2"}
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    # Below the fold on a phone: the field at fault takes the focus, which scrolls it and its error into view.
+    field = re.search(r'<input[^>]*name="nickname"[^>]*>', page).group(0)
+    assert "autofocus" in field
+    assert "Choose a nickname of 1 to 40 characters." in page
+    assert selected_opponent(page) == "tic-tac-toe-lv2"
+    assert not Match.objects.exists()

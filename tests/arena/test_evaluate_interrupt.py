@@ -1,0 +1,47 @@
+"""One Ctrl-C on `manage.py evaluate --run` while a model thinks: it stops cleanly, and the match it was playing
+waits for the next run as pending, not as running under a claim nobody holds."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.arena.llm.scripted_server import ScriptedServer, slow
+from tests.arena.test_worker_resume import ROOT, Site
+
+pytestmark = pytest.mark.slow
+
+
+def test_one_ctrl_c_stops_the_run_and_hands_its_match_back(tmp_path):
+    site = Site(tmp_path)
+    site.manage("migrate", "--noinput")
+    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    with ScriptedServer(lambda body: slow(60.0)) as server:  # a model that thinks for a minute
+        site.manage(
+            "agents", "add", "--kind", "llm", "--slug", "pondering", "--base-url", server.base_url,
+            "--model", "scripted-model", "--timeout-s", "120",
+        )  # fmt: skip
+        run = subprocess.Popen(
+            [sys.executable, "manage.py", "evaluate", "pondering", "--protocol", "botzonebench",
+             "--games", "tic-tac-toe", "--games-per-seat", "1", "--max-in-flight", "2", "--run"],
+            cwd=ROOT, env=site.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            server.until_busy(timeout_s=120)
+            held = site.query("SELECT id FROM arena_match WHERE status = 'running' AND claimed_by != ''")
+            assert held
+            run.send_signal(signal.SIGINT)
+            _out, err = run.communicate(timeout=30)  # not the model's 60 s: stopped at once
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    assert run.returncode == 130
+    assert "Traceback" not in err
+    assert "interrupted: the matches in play are pending again" in err
+    for (match_id,) in held:
+        assert site.query(f"SELECT status, claimed_by FROM arena_match WHERE id = {match_id}") == [("pending", "")]
+    assert not site.query("SELECT id FROM arena_match WHERE status = 'running'")
