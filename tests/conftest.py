@@ -10,9 +10,16 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import override_settings
 
+from arena.play import broadcast, consumers
+
 #: Tests that share a session's costly servers run on one pytest-xdist worker, so each server starts once
-#: (a daphne site and Chromium; PostgreSQL and Redis; the local model), while all other tests spread per test.
-SHARED_SERVERS = {"browser": "browser", "scaleout": "scaleout", "test_local_model.py": "local-model"}
+#: (a daphne site and Chromium; PostgreSQL and Redis; llama.cpp), while all other tests spread per test.
+SHARED_SERVERS = {
+    "browser": "browser",
+    "scaleout": "scaleout",
+    "test_local_model.py": "local-model",
+    "test_local_server.py": "local-model",  # its own llama.cpp servers: one at a time beside the session's
+}
 
 
 def pytest_collection_modifyitems(items):
@@ -24,8 +31,11 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Each test starts with empty rate-limit counters: every test client shares the address 127.0.0.1."""
+    """Each test starts with empty rate-limit counters (every test client shares the address 127.0.0.1) and no
+    live frames kept by match id: a rolled-back test hands its ids to the next test in the same process."""
     cache.clear()
+    broadcast._broadcast.clear()
+    consumers.fragments.frames.clear()
 
 
 @pytest.fixture(autouse=True)

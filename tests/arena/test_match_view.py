@@ -53,6 +53,7 @@ NOT_MATCH_IDS = {
     "challenge-cancel": "a challenge's id",
     "decision-annotate": "a decision's id: test_a_study_match_or_a_hidden_move_cannot_be_annotated",
     "annotation-delete": "an annotation's id: test_a_study_match_or_a_hidden_move_cannot_be_annotated",
+    "program-build": "an uploaded program's build: tests/arena/test_program_upload.py (its author's only)",
 }
 
 

@@ -283,7 +283,7 @@ def test_holdem_requests_and_answers_are_what_botzones_judge_sent_in_its_logs(pa
     (its cards, the board, its chips, the match so far, the last action of the hand, the dealer), and the number
     Arena records as its answer is the one the judge applied."""
     log = json.loads(path.read_text())
-    moves, _, _ = botzone_holdem_replay(path.name, HOLDEM, log)
+    moves, _, _ = botzone_holdem_replay(path.name, HOLDEM, log, strict=True)
     state = botzone_holdem_start(path.name, HOLDEM, log)
     for index, text in enumerate(moves):
         shown, after = log[index], log[index + 1]
