@@ -92,5 +92,12 @@ async def run_evaluation(
             if on_match:
                 await sync_to_async(on_match)(match)
 
-    await asyncio.gather(*(slot(number) for number in range(max(1, in_flight))))
+    slots = [asyncio.create_task(slot(number)) for number in range(max(1, in_flight))]
+    try:
+        await asyncio.gather(*slots)
+    except asyncio.CancelledError:
+        # gather is done at the first slot it sees cancelled; the others may still be handing their match
+        # back, and would lose it if the loop's shutdown cancelled them again.
+        await asyncio.gather(*slots, return_exceptions=True)
+        raise
     return stopped
