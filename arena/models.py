@@ -80,7 +80,9 @@ class ProgramBuild(models.Model):
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="program_builds")
     language = models.CharField(max_length=12)
-    source = models.TextField()
+    #: The uploaded source file, or empty when a zip archive was uploaded instead (`archive`).
+    source = models.TextField(blank=True, default="")
+    archive = models.BinaryField(blank=True, default=b"")
     #: The agent the upload asks for once built: its slug, name, protocol and keep_running.
     wanted = models.JSONField(default=dict, blank=True)
     #: The agent made from this build (empty while building, when it failed, or when the slug was taken meanwhile).

@@ -1,4 +1,5 @@
-"""The upload page: a signed-in person sends a program's source, a worker builds it in the sandbox, and it plays.
+"""The upload page: a signed-in person sends a program's source (one file or a zip), a worker builds it in the
+sandbox, and it plays.
 
 The web process never runs the compiler: the upload is queued (`build_program_task`) and its page polls until the
 worker is done. A build that fails shows its compiler's messages to its author; one that works becomes a program
@@ -31,7 +32,11 @@ class ProgramUploadForm(forms.Form):
         initial="botzone",
     )
     keep_running = forms.BooleanField(required=False, help_text="Botzone's keep-running mode.")
-    source = forms.FileField(help_text=f"One source file, at most {build.MAX_SOURCE_BYTES:,} bytes of UTF-8 text.")
+    source = forms.FileField(
+        help_text=f"One source file, at most {build.MAX_SOURCE_BYTES:,} bytes of UTF-8 text, or a zip archive of "
+        f"several (at most {build.MAX_ARCHIVE_BYTES:,} bytes; C and C++ build every source in it, Python runs its "
+        "main.py, Java its class Main)."
+    )
 
     def clean_protocol(self) -> str:
         protocol = self.cleaned_data["protocol"]
@@ -39,14 +44,33 @@ class ProgramUploadForm(forms.Form):
             raise forms.ValidationError(f"Choose one of {', '.join(PROTOCOLS)}.")
         return protocol
 
-    def clean_source(self) -> str:
-        upload = self.cleaned_data["source"]
-        if upload.size > build.MAX_SOURCE_BYTES:
-            raise forms.ValidationError(f"The source is {upload.size:,} bytes; at most {build.MAX_SOURCE_BYTES:,}.")
+    def clean(self) -> dict:
+        """The upload as `source` (text) or `archive` (a zip, checked against the language's build)."""
+        data = super().clean()
+        upload, language = data.get("source"), data.get("language")
+        if upload is None or language is None:
+            return data
+        if upload.size > build.MAX_ARCHIVE_BYTES:
+            self.add_error(
+                "source",
+                f"The file is {upload.size:,} bytes; at most {build.MAX_SOURCE_BYTES:,} for a source file or "
+                f"{build.MAX_ARCHIVE_BYTES:,} for a zip archive.",
+            )
+            return data
+        content = upload.read()
+        if content.startswith(b"PK"):
+            data["source"], data["archive"] = "", content
+            if problem := build.archive_problem(language, content):
+                self.add_error("source", problem)
+            return data
+        if len(content) > build.MAX_SOURCE_BYTES:
+            self.add_error("source", f"The source is {len(content):,} bytes; at most {build.MAX_SOURCE_BYTES:,}.")
+            return data
         try:
-            return upload.read().decode("utf-8")
+            data["source"], data["archive"] = content.decode("utf-8"), b""
         except UnicodeDecodeError:
-            raise forms.ValidationError("The source should be UTF-8 text.") from None
+            self.add_error("source", "The source should be UTF-8 text, or a zip archive.")
+        return data
 
 
 @login_required
@@ -62,6 +86,7 @@ def program_upload(request: HttpRequest) -> HttpResponse:
                 owner=request.user,
                 language=data["language"],
                 source=data["source"],
+                archive=data["archive"],
                 slug=data["slug"],
                 name=data["name"],
                 protocol=data["protocol"],

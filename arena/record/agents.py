@@ -71,30 +71,14 @@ def agent_create(
     user=None,
     owner=None,
     is_active: bool = True,
+    site_slug: bool = False,
 ) -> Agent:
     """A new agent with its first version (`user`: the person it seats; `owner`: who registered it; an inactive
     agent is nobody's opponent and is not listed among the site's agents). Every way of registering an agent (pages,
-    API, commands) comes here, so none may take a reserved slug (`reserved_slug`)."""
-    if reason := reserved_slug(slug):
+    API, commands) comes here, so none may take a reserved slug (`reserved_slug`); only the site's own agents
+    (`site_slug`, from `agent_ensure`) do."""
+    if not site_slug and (reason := reserved_slug(slug)):
         raise ServiceError(f"{slug[:80]!r} cannot be registered: {reason}; choose another slug.")
-    return _agent_insert(
-        slug=slug, name=name, kind=kind, config=config, game=game, description=description, user=user,
-        owner=owner, is_active=is_active,
-    )  # fmt: skip
-
-
-def _agent_insert(
-    *,
-    slug: str,
-    name: str,
-    kind: str,
-    config: dict[str, Any],
-    game: str = "",
-    description: str = "",
-    user=None,
-    owner=None,
-    is_active: bool = True,
-) -> Agent:
     if kind not in Agent.Kind.values:
         raise ServiceError(f"Unknown agent kind {kind!r}; use one of {', '.join(Agent.Kind.values)}.")
     slug, name = checked_field(Agent, "slug", slug), checked_field(Agent, "name", name)
@@ -157,9 +141,10 @@ def agent_ensure(
     ServiceError. The site's own agents (no owner) are staff's to bring up to date."""
     agent = Agent.objects.filter(slug=slug).first()
     if agent is None:
-        return _agent_insert(
-            slug=slug, name=name, kind=kind, config=config, game=game, description=description, owner=owner
-        )
+        return agent_create(
+            slug=slug, name=name, kind=kind, config=config, game=game, description=description, owner=owner,
+            site_slug=True,
+        )  # fmt: skip
     owner_id = owner.pk if owner is not None else None
     sites_for_staff = agent.owner_id is None and owner is not None and owner.is_staff
     if agent.kind != kind or (agent.owner_id != owner_id and not sites_for_staff):

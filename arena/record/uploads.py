@@ -48,15 +48,24 @@ def upload_allowed(*, owner, slug: str) -> None:
 
 @transaction.atomic
 def program_build_queue(
-    *, owner, language: str, source: str, slug: str, name: str, protocol: str, keep_running: bool
+    *,
+    owner,
+    language: str,
+    source: str = "",
+    archive: bytes = b"",
+    slug: str,
+    name: str,
+    protocol: str,
+    keep_running: bool,
 ) -> ProgramBuild:
-    """Keep an upload for a worker to build (`build_program_task`), once `owner` may upload it (else ServiceError)."""
+    """Keep an upload (a `source` file or a zip `archive`) for a worker to build (`build_program_task`), once `owner`
+    may upload it (else ServiceError)."""
     upload_allowed(owner=owner, slug=slug)
     since = timezone.now() - timedelta(seconds=BUILD_LOST_AFTER_S)
     if ProgramBuild.objects.filter(owner=owner, built_at=None, created_at__gte=since).exists():
         raise ServiceError("Your previous upload is still building; wait for it to finish.")
     wanted = {"slug": slug, "name": name, "protocol": protocol, "keep_running": keep_running}
-    return ProgramBuild.objects.create(owner=owner, language=language, source=source, wanted=wanted)
+    return ProgramBuild.objects.create(owner=owner, language=language, source=source, archive=archive, wanted=wanted)
 
 
 @transaction.atomic

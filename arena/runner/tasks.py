@@ -93,7 +93,7 @@ async def build_program_task(build_id: int) -> str:
     queued = await ProgramBuild.objects.select_related("owner").aget(pk=build_id)
     if queued.built_at is not None:
         return "skipped: already built"
-    built = await build(queued.language, queued.source)
+    built = await build(queued.language, queued.source, bytes(queued.archive))
     digest = digest_of(built.artifact) if built.ok else ""
     finished = await sync_to_async(program_build_finish)(
         build=queued, artifact=built.artifact, digest=digest, log=built.log

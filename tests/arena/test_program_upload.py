@@ -4,7 +4,10 @@ a program at once."""
 
 from __future__ import annotations
 
+import io
 import shutil
+import stat
+import zipfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -87,10 +90,11 @@ public class Main {
 """
 
 
-def upload(client, slug: str, language: str, source: str, filename: str = "bot.txt"):
+def upload(client, slug: str, language: str, source: str | bytes, filename: str = "bot.txt"):
     """Upload as a person does, let the worker's task build it, and answer the build's page as it then shows."""
     fields = {"slug": slug, "name": slug, "language": language, "protocol": "botzone"}
-    answer = client.post("/agents/upload/", {**fields, "source": SimpleUploadedFile(filename, source.encode())})
+    content = source.encode() if isinstance(source, str) else source
+    answer = client.post("/agents/upload/", {**fields, "source": SimpleUploadedFile(filename, content)})
     assert answer.status_code == 302, answer.content.decode()[-2000:]
     queued = ProgramBuild.objects.get(wanted__slug=slug)
     assert answer.url == f"/agents/upload/{queued.pk}/"
@@ -257,3 +261,92 @@ def test_the_agents_page_offers_the_upload_to_people_signed_in(client, author):
     assert client.get("/agents/upload/").status_code == 200
     client.logout()
     assert client.get("/agents/upload/").status_code == 302  # to the sign-in page
+
+
+def zipped(files: dict[str, str], *, links: tuple[str, ...] = ()) -> bytes:
+    """A zip archive of `files` (name: text), with `links` as symbolic links."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+        for name in links:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, "/etc/passwd")
+    return out.getvalue()
+
+
+#: Each language's bot split over several files, in a folder as people zip them: the first empty cell, found by a
+#: function in a second file.
+SPLIT_BOTS = {
+    "cpp": {
+        "bot/main.cpp": '#include <iostream>\n#include "jsoncpp/json.h"\n#include "cells.h"\n'
+        "int main() { std::string line; std::getline(std::cin, line); Json::Reader r; Json::Value in, out;"
+        " r.parse(line, in); int taken[9] = {0};"
+        ' for (auto& t : in["requests"]) if (t["x"].asInt() >= 0) taken[3 * t["y"].asInt() + t["x"].asInt()] = 1;'
+        ' for (auto& t : in["responses"]) taken[3 * t["y"].asInt() + t["x"].asInt()] = 1;'
+        ' int c = first_empty(taken); out["response"]["x"] = c % 3; out["response"]["y"] = c / 3;'
+        " Json::FastWriter w; std::cout << w.write(out); }\n",
+        "bot/cells.h": "int first_empty(const int* taken);\n",
+        "bot/lib/cells.cpp": '#include "../cells.h"\nint first_empty(const int* taken) {'
+        " for (int i = 0; i < 9; i++) if (!taken[i]) return i; return -1; }\n",
+    },
+    "python": {
+        "__MACOSX/._main.py": "",
+        "main.py": "import json\nfrom cells import first_empty\nturn = json.loads(input())\n"
+        'taken = {(r["x"], r["y"]) for r in turn["requests"] + turn["responses"]}\n'
+        "x, y = first_empty(taken)\n"
+        'print(json.dumps({"response": {"x": x, "y": y}}))\n',
+        "cells.py": "def first_empty(taken):\n"
+        "    return next((x, y) for y in range(3) for x in range(3) if (x, y) not in taken)\n",
+    },
+    "java": {
+        "Main.java": "public class Main { public static void main(String[] a) {"
+        " String line = new java.util.Scanner(System.in).nextLine(); int c = Cells.firstEmpty(line);"
+        ' System.out.println("{\\"response\\": {\\"x\\": " + c % 3 + ", \\"y\\": " + c / 3 + "}}"); } }\n',
+        "util/Cells.java": "public class Cells { static int firstEmpty(String line) { boolean[] taken = new boolean[9];"
+        ' java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\"x\\": (-?\\\\d+), \\"y\\": (-?\\\\d+)")'
+        ".matcher(line); while (m.find()) { int x = Integer.parseInt(m.group(1)), y = Integer.parseInt(m.group(2));"
+        " if (x >= 0) taken[3 * y + x] = true; } for (int i = 0; i < 9; i++) if (!taken[i]) return i; return -1; } }\n",
+    },
+}
+
+
+@pytest.mark.parametrize("language", sorted(SPLIT_BOTS))
+def test_a_zip_of_several_files_builds_and_plays(client, author, ttt_bots, language):
+    if (language == "cpp" and not HAS_CPP) or (language == "java" and not HAS_JAVA):
+        pytest.skip(f"no {language} toolchain here")
+    page = upload(client, f"zip-{language}", language, zipped(SPLIT_BOTS[language]), "bot.zip").content.decode()
+    assert "is in your lobby now" in page, page[-2000:]
+    queued = ProgramBuild.objects.get(wanted__slug=f"zip-{language}")
+    assert (queued.source, bytes(queued.archive)[:2]) == ("", b"PK")
+    match = play_random(Agent.objects.get(slug=f"zip-{language}"), ttt_bots)
+    attempts = Attempt.objects.filter(match=match, seat=0)
+    assert set(attempts.values_list("verdict", flat=True)) == {"ok"}, list(attempts.values_list("message"))[:1]
+    assert match.status == Match.Status.FINISHED
+
+
+@pytest.mark.parametrize(
+    ("language", "archive", "refusal"),
+    [
+        ("python", zipped({"main.py": "print()", "../escape.py": ""}), "would be unpacked outside"),
+        ("python", zipped({"/etc/cron.d/x": "", "main.py": ""}), "would be unpacked outside"),
+        ("python", zipped({"main.py": ""}, links=("cells.py",)), "is a link or a device"),
+        ("python", zipped({"helper.py": ""}), "holds no main.py at its top"),
+        ("java", zipped({"src/Main.java": "", "Other.java": ""}), "holds no Main.java at its top"),
+        ("cpp", zipped({"main.c": ""}), "holds no .cpp file"),
+        ("c", zipped({f"f{n}.c": "" for n in range(201)}), "holds 201 files; at most 200"),
+        ("c", zipped({"main.c": " " * 8_000_001}), "unpacks to 8,000,001 bytes; at most 8,000,000"),
+        ("c", b"PK\x03\x04 not a zip at all", "neither UTF-8 source text nor a zip archive"),
+    ],
+    ids=["dot-dot", "absolute", "symlink", "no-main-py", "main-java-not-at-top", "no-cpp", "files", "unpacked", "bad"],
+)
+def test_an_archive_that_cannot_be_built_safely_is_refused_before_anything_is_queued(
+    client, author, language, archive, refusal
+):
+    fields = {"slug": "zipped", "name": "zipped", "language": language, "protocol": "botzone"}
+    answer = client.post("/agents/upload/", {**fields, "source": SimpleUploadedFile("bot.zip", archive)})
+    assert answer.status_code == 200
+    assert refusal in answer.content.decode()
+    assert not ProgramBuild.objects.exists()
+    assert not DBTaskResult.objects.exists()

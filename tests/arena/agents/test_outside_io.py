@@ -122,7 +122,9 @@ async def test_an_answer_dripping_a_byte_every_two_seconds_ends_at_the_decisions
     result = await ask(config)
     assert [attempt.verdict for attempt in result.attempts] == ["timeout", "timeout"]
     assert all(attempt.transient for attempt in result.attempts)  # the match pauses rather than forfeits
-    assert result.elapsed_ms <= (decision_seconds(config) + 2) * 1000  # 6 s, every wait counted; not per read
+    # One deadline over every wait (6 s here), not one per read: the drip would go on for 2,000 s. The margin is
+    # for a busy machine, not for the agent.
+    assert result.elapsed_ms <= (decision_seconds(config) + 20) * 1000
 
 
 @pytest.mark.parametrize(

