@@ -213,9 +213,10 @@ ADVGAMEBENCH = Protocol(
     sources={
         "games": "§3.2",
         "opponents": "§4: three opponents of different families (ChatGPT-4o, Claude-3.5-Sonnet, DeepSeek-V3)",
-        "games_per_seat": "abstract: 4320 rounds over 12 models and 3 games = 120 rounds per model and game = "
-        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived); the conclusion's 4,752 "
-        "gives 26.4 matches, not a whole number, so the abstract's count is used",
+        "games_per_seat": "abstract: 4,320 rounds over 12 models and 3 games = 120 rounds per model and game = "
+        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived); §5 (Discussion, "
+        "'Empirical studies') says 4,752: 132 rounds = 26.4 matches, no whole number of matches per order, so "
+        "the abstract's count is the one a run can reproduce",
         "seating": "§3.1: role alternation every round; both move orders for every pair",
         "scaffold": "§3.1: identical prompts, plan then revise after feedback (the game's own protocol)",
         "temperature": "§4: temperature 0.3, top-p 1",
@@ -223,10 +224,9 @@ ADVGAMEBENCH = Protocol(
         "fallback": "not stated; a plan breaking a rule forfeits its leg (§3.1, Appendix A)",
     },
     cohort=True,
-    departures="The opponents are the agents you name (the paper's three models are not available offline); "
-    "4 games per move order from the abstract's 4,320 rounds (the conclusion's 4,752 is not a whole number of "
-    "matches). SIM's functional similarity is the set version of the semantic one over unit kinds; the paper's is "
-    "about strategic roles.",
+    departures="The opponents are the agents you name (the paper's three models are not available offline). "
+    "4 games per move order, from the abstract's 4,320 rounds: §5's 4,752 is no whole number of matches. SIM's "
+    "semantic similarity is a cosine of unit counts, not of embeddings (offline, no embedding model).",
 )
 
 STAR = Protocol(

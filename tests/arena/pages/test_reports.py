@@ -27,10 +27,10 @@ NONE = ReportFilters()
 def test_each_report_header_says_where_it_is_not_the_papers_setup(client):
     expected = {
         "botzonebench": "Arena's ladder, not Botzone's bots",
-        "gamebench": "RAP asks for 20 top log-probabilities",
+        "gamebench": "the other models only when they are evaluated together",
         "dsgbench": "Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini",
-        "star": "named opponents play each other only when each is evaluated too",
-        "advgamebench": "the conclusion's 4,752 is not a whole number of matches",
+        "star": "the paper's are not available offline",
+        "advgamebench": "§5's 4,752 is no whole number of matches",
     }
     for key, text in expected.items():
         header = client.get(f"/reports/{key}/?format=md").content.decode().split("\n\n")[1]
