@@ -229,6 +229,14 @@ def test_dsgbench_werewolf_and_stratego_measures_by_hand():
     assert m["B"]["decisions:abstain"].value == 0.5
     assert m["A"]["IRP"].matches == (1,)
     assert m["A"]["CPR"].matches == (2,)
+    # Table 2's scenarios: CPR and TPCV from random placement, WR from fixed placement (GA too, from attempts).
+    placed = {
+        placement: Result(n, "stratego", ("A", "B"), (0, 1), (1.0, 0.0), {"board": board}, {"placement": placement})
+        for n, placement in ((3, "random"), (4, "fixed"))
+    }
+    m = dsgbench.game_measures(list(placed.values()), np.random.default_rng(0))
+    assert (m["A"]["CPR"].matches, m["A"]["TPCV"].matches, m["A"]["WR"].matches) == ((3,), (3,), (4,))
+    assert (m["A"]["WR"].value, m["B"]["WR"].value) == (1.0, 0.0)
 
 
 def test_dsgbench_stratego_decision_tracking_by_hand():
