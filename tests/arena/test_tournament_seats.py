@@ -79,6 +79,15 @@ def test_a_ladder_weighs_each_secret_team_as_half_of_a_set(game):
     assert ladder_weight("codenames", None, 0) == ladder_weight("kuhn-poker", {}, 1) == 1.0
 
 
+def test_werewolf_with_seated_teams_seats_each_agent_as_a_whole_team_and_weighs_each_match_fully():
+    # DSGBench's role scenarios: the wolves sit in P1 and P2, so one agent fills the village and the other the wolves.
+    b_village, b_wolves = ["A", "A"] + ["B"] * 6, ["B", "B"] + ["A"] * 6
+    assert seatings("werewolf", {"teams": "seated"}, "B", "A", None) == [b_village, b_wolves]
+    state = get_game("werewolf").to_json(get_game("werewolf").initial_state(seed=4, teams="seated"))
+    assert [ladder_weight("werewolf", state, seat, {"teams": "seated"}) for seat in (0, 2)] == [1.0, 1.0]
+    assert [ladder_weight("werewolf", state, seat) for seat in (0, 2)] == [2.0, 8 / 12]  # a dealt game's weights
+
+
 def test_games_that_deal_teams_in_secret_take_no_partner():
     bots_ensure(game="werewolf")
     with pytest.raises(CommandError, match="deals its teams in secret"):
