@@ -157,6 +157,26 @@ def test_play_match_with_a_variant_and_options():
         )
 
 
+@pytest.mark.parametrize(
+    ("game", "variant", "agents"),
+    [
+        ("stratego", "fixed-placement", ["stratego-lv1", "stratego-lv0"]),
+        ("werewolf", "seated-teams", ["werewolf-lv1"] * 2 + ["werewolf-lv0"] * 6),
+    ],
+)
+def test_dsgbench_scenario_variants_play_to_the_end_and_replay(game, variant, agents):
+    bots_ensure(game=game)
+    call_command(
+        "play_match", "--game", game, "--agents", *agents, "--seed", "5", "--variant", variant, stdout=StringIO()
+    )
+    match = Match.objects.get()
+    assert match.status == Match.Status.FINISHED
+    assert match.options == get_game(game).variants[variant]
+    out = StringIO()
+    call_command("verify_replays", stdout=out)  # the stored moves from initial_state(seed, **options) reproduce it
+    assert "all 1 matches replay exactly" in out.getvalue()
+
+
 def test_variant_pages(client):
     assert client.get("/leaderboard/skirmish/?variant=real-time").status_code == 200
     assert client.get("/leaderboard/skirmish/?variant=blitz").status_code == 404
