@@ -174,6 +174,11 @@ class Game[S, A]:
     #: roles, so nothing public (who sits where) may be derived from it. False: sides follow from seats and options.
     hidden_teams: ClassVar[bool] = False
 
+    def teams_dealt(self, options: dict[str, Any]) -> bool:
+        """Whether the deal picks the teams in secret under these options (`hidden_teams`, unless an option seats
+        them: Werewolf's `teams="seated"`)."""
+        return self.hidden_teams
+
     def team_of(self, state: S, seat: int) -> int:
         """The side (0 or 1) a seat plays for: the seat itself in two-player games; teams in Codenames, Werewolf."""
         return seat

@@ -1,5 +1,10 @@
 """Werewolf as in DSGBench (werewolf_arena): 8 players, 2 werewolves, a seer, a doctor and 4 villagers.
 
+The `teams` option "seated" puts the two werewolves in P1 and P2 and deals the other roles among P3–P8, so a
+team can be one agent (DSGBench's role scenarios, after Werewolf Arena: one model plays the village, another
+the wolves); the seats' roles are as secret at the table as in the standard deal, but anyone who knows the
+option knows the wolves, so it is for matches whose players are not told it (bots, models).
+
 Each round: a night (living wolves pick a victim, the seer inspects, the doctor protects, in that order),
 then a day: every living player says one message, then everyone votes. Roles are dealt from the seed and
 never announced, not even for removed players. See docs/games.md for every rule choice.
@@ -17,6 +22,8 @@ PLAYERS = 8
 ROLES = ("werewolf", "werewolf", "seer", "doctor", "villager", "villager", "villager", "villager")
 MAX_SAY = 500
 DEFAULT_MAX_ROUNDS = 10
+#: `teams` option values: "dealt" (the default): the seed deals every role; "seated": the wolves sit in P1 and P2.
+TEAMS = ("dealt", "seated")
 NAMES = tuple(f"P{n}" for n in range(1, PLAYERS + 1))
 NIGHT_VERBS = {"werewolf": "kill", "seer": "inspect", "doctor": "protect"}
 TEMPLATES = (
@@ -62,20 +69,29 @@ class Werewolf(Game[WerewolfState, tuple]):
 
     hidden_teams = True
 
+    variants = {"seated-teams": {"teams": "seated"}}
+
+    def teams_dealt(self, options: dict[str, Any]) -> bool:
+        return options.get("teams", "dealt") == "dealt"
+
     def team_of(self, state: WerewolfState, seat: int) -> int:
         """0 for the village, 1 for the werewolves (the deal decides, so it depends on the state)."""
         return 1 if state.roles[seat] == "werewolf" else 0
 
     def initial_state(self, *, seed: int, **options: Any) -> WerewolfState:
         max_rounds = options.pop("max_rounds", DEFAULT_MAX_ROUNDS)
+        teams = options.pop("teams", "dealt")
         if options:
-            raise ValueError(f"werewolf takes only the option 'max_rounds', got {sorted(options)}")
+            raise ValueError(f"werewolf takes only the options 'max_rounds' and 'teams', got {sorted(options)}")
         if not isinstance(max_rounds, int) or not 1 <= max_rounds <= 50:
             raise ValueError(f"max_rounds must be a whole number from 1 to 50, got {max_rounds!r}")
+        if teams not in TEAMS:
+            raise ValueError(f"teams must be one of {', '.join(TEAMS)}, got {teams!r}")
         blank = WerewolfState(seed, 0, (), (), 1, "night", (), (), "", max_rounds)
-        roles = list(ROLES)
+        wolves = ROLES.count("werewolf") if teams == "seated" else 0
+        roles = list(ROLES[wolves:])
         self.rng(blank).shuffle(roles)
-        state = replace(blank, roles=tuple(roles), alive=(True,) * PLAYERS)
+        state = replace(blank, roles=(*ROLES[:wolves], *roles), alive=(True,) * PLAYERS)
         return replace(state, pending=self.night_order(state))
 
     # -- phases ------------------------------------------------------------------------

@@ -27,6 +27,9 @@ class Part:
     variant: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     label: str = ""
+    #: Matches against the protocol's bot in this part, pooled over the seatings (DSGBench's 10 per scenario);
+    #: None: the protocol's `pairing_matches` or `games_per_seat`.
+    matches: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,11 @@ class Protocol:
     departures: str = ""
     #: The evaluated models play each other (`evaluate A B C`: each plays those listed before it, a round robin).
     cohort: bool = False
+    #: Matches per game of one pairing, pooled over the seatings, by opponent kind: "bot" (the protocol's bot),
+    #: "model" (a cohort's or named model); None: `games_per_seat` duplicate sets (tournament `pairing_matches`).
+    pairing_matches: dict[str, int] | None = None
+    #: The named opponents also play each other, a round robin (STAR's leaderboard rates every pair).
+    opponents_round_robin: bool = False
 
     @property
     def games(self) -> list[str]:
@@ -162,26 +170,31 @@ GAMEBENCH = Protocol(
         )
     ),
     opponents=RANDOM_BOT,
-    games_per_seat=2,
+    games_per_seat=None,
     scaffolds=("cot", "direct", "rap"),
-    retries=3,
+    retries=2,
     fallback="random_legal",
     temperature=None,
-    seating="each seed played with the agent on each side; on teams the agent is duplicated (§3.2)",
+    seating="5 matches per game against the random baseline, 3 per game against each other model, sides taken in "
+    "turn (the odd one to the first); on teams the agent is duplicated (§3.2)",
     report="gamebench",
     sources={
         "games": "§3 and Appendix J (nine games with data)",
         "opponents": "§3.1: the random-action agent is the baseline every agent is compared with",
-        "games_per_seat": "not fixed by the paper (Figure 2: counts vary); Arena's choice",
+        "pairing_matches": "Figure 2 and App. F (the random baseline oversampled); the counts are its matches.json's "
+        "modes [derived]: 5 matches per game of each model against random (36 model–game pairs: median 5), 3 per "
+        "game of each model pair (22: median 3)",
         "seating": "§3.2 (agents duplicated on teams); the paper's code picks player 1 at random",
         "scaffold": "§3.1: base, Chain-of-Thought and RAP",
-        "retries": "3, as the paper's code (App. G does not state it)",
-        "fallback": "the paper's code plays a random action after the retries (App. G does not state it)",
+        "retries": "not in the paper; its code (agents/gpt.py): max_retries = 3 tries in all, the invalid reply "
+        "and a reminder fed back, i.e. 2 re-prompts",
+        "fallback": "not in the paper; its code (agents/gpt.py) returns no action after the third try, which its "
+        'games replace with a random one ("GPT returned a random action after 3 tries")',
     },
     cohort=True,
+    pairing_matches={"bot": 5, "model": 3},
     departures="The evaluated model plays the random baseline, and the other models only when they are evaluated "
-    "together (`evaluate A B C`) or named. RAP asks for 20 top log-probabilities and sums case "
-    "variants; GameBench's code asks for 2.",
+    "together (`evaluate A B C`) or named.",
 )
 
 ADVGAMEBENCH = Protocol(
@@ -200,9 +213,10 @@ ADVGAMEBENCH = Protocol(
     sources={
         "games": "§3.2",
         "opponents": "§4: three opponents of different families (ChatGPT-4o, Claude-3.5-Sonnet, DeepSeek-V3)",
-        "games_per_seat": "abstract: 4320 rounds over 12 models and 3 games = 120 rounds per model and game = "
-        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived); the conclusion's 4,752 "
-        "gives 26.4 matches, not a whole number, so the abstract's count is used",
+        "games_per_seat": "abstract: 4,320 rounds over 12 models and 3 games = 120 rounds per model and game = "
+        "24 five-round matches over 3 opponents and 2 move orders = 4 per order (derived); §5 (Discussion, "
+        "'Empirical studies') says 4,752: 132 rounds = 26.4 matches, no whole number of matches per order, so "
+        "the abstract's count is the one a run can reproduce",
         "seating": "§3.1: role alternation every round; both move orders for every pair",
         "scaffold": "§3.1: identical prompts, plan then revise after feedback (the game's own protocol)",
         "temperature": "§4: temperature 0.3, top-p 1",
@@ -210,10 +224,9 @@ ADVGAMEBENCH = Protocol(
         "fallback": "not stated; a plan breaking a rule forfeits its leg (§3.1, Appendix A)",
     },
     cohort=True,
-    departures="The opponents are the agents you name (the paper's three models are not available offline); "
-    "4 games per move order from the abstract's 4,320 rounds (the conclusion's 4,752 is not a whole number of "
-    "matches). SIM's functional similarity is the set version of the semantic one over unit kinds; the paper's is "
-    "about strategic roles.",
+    departures="The opponents are the agents you name (the paper's three models are not available offline). "
+    "4 games per move order, from the abstract's 4,320 rounds: §5's 4,752 is no whole number of matches. SIM's "
+    "semantic similarity is a cosine of unit counts, not of embeddings (offline, no embedding model).",
 )
 
 STAR = Protocol(
@@ -230,11 +243,11 @@ STAR = Protocol(
     retries=None,
     fallback="random_legal",
     temperature=None,
-    seating="round robin against every other evaluated model, each pair in both seat orders",
+    seating="round robin among the evaluated model and its opponents, each pair in both seat orders",
     report="star",
     sources={
         "games": "§3.2 and Appendix A (one hex wargame, turn-based and real-time modes, §4.2–4.3)",
-        "opponents": "§4.1: every other evaluated model, round robin",
+        "opponents": "§4.1: every other evaluated model, round robin (the named opponents play each other too)",
         "games_per_seat": "not stated; Arena's choice",
         "seating": "§4.1 (round robin); §3.2: identical resources for both sides",
         "scaffold": "Appendix B.3 (system prompt), Appendix C (agent loop)",
@@ -242,28 +255,36 @@ STAR = Protocol(
         "fallback": "not stated; errors are counted (§4.1)",
     },
     cohort=True,
-    departures="The round robin is among the models evaluated together (`evaluate A B C`, a later one plays only "
-    "its new pairings) and any you name; named opponents play each other only when each is evaluated too.",
+    opponents_round_robin=True,
+    departures="The models are those you evaluate together and name (the paper's are not available offline).",
 )
 
 DSGBENCH = Protocol(
     key="dsgbench",
     paper="DSGBench",
     format="adversarial",
-    parts=(Part("stratego"), Part("werewolf"), Part("diplomacy", variant="welfare")),
+    parts=(
+        Part("stratego", variant="random-placement", label="random placement", matches=10),
+        Part("stratego", variant="fixed-placement", label="fixed placement", matches=10),
+        # One part, both role scenarios: each seed played with the agent as the village and as the wolves.
+        Part("werewolf", variant="seated-teams", label="village and wolf roles", matches=20),
+        Part("diplomacy", variant="welfare", matches=10),
+    ),
     opponents=TOP_BOT,
-    games_per_seat=5,
+    games_per_seat=None,
     scaffolds=("direct",),
     retries=None,
     fallback="random_legal",
     temperature=0.2,
-    seating="10 matches per scenario, the agent on each side equally (powers in Diplomacy)",
+    seating="10 matches per scenario: Stratego 5 per side; Werewolf the agent as the whole village in 10 and as "
+    "both wolves in 10 (the same seeds); Diplomacy each power once, three of them twice",
     report="dsgbench",
     sources={
         "games": "§4.2, Table 4 (Stratego, Werewolf, Diplomacy of the six; the others need commercial engines)",
+        "scenarios": "Table 4 (Stratego: mode, board placement, 2 scenes; Werewolf: role, 2; Diplomacy: 1) and the "
+        "benchmark's per-game READMEs (Stratego board layout random / fix; Werewolf role play Villager / Wolf)",
         "opponents": "§5.1: the game's built-in AI or GPT-4o-mini; the strongest bot of the ladder here",
-        "games_per_seat": "§5.1: 10 matches per scenario (5 per side; Diplomacy 2 per power, 14 in all; Werewolf one "
-        "seed, each agent alone in each seat: 16)",
+        "matches": "§5.1: 10 matches per scenario",
         "scaffold": "§5.1: the games' standard prompt templates",
         "temperature": "§5.1: temperature 0.2 for all models",
         "retries": "not stated; the agent's own",
@@ -271,14 +292,9 @@ DSGBENCH = Protocol(
     },
     left_out="StarCraft II, Civilization and Street Fighter III",
     departures="Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini (neither is "
-    "available offline); one scenario per game (the paper: Stratego with random and with fixed placement, two "
-    "Werewolf role set-ups); Werewolf 16 and Diplomacy 14 matches where the paper plays 10 per scenario, so that "
-    "every seat is held equally.",
+    "available offline; the top bot is the game-playing program closest to a built-in AI). Stratego's fixed "
+    "placement is Arena's layout (the paper's is not published). Diplomacy's 10 matches cannot hold 7 powers "
+    "equally: Austria, England and France are played twice.",
 )
 
 PROTOCOLS: dict[str, Protocol] = {p.key: p for p in (BOTZONEBENCH, GAMEBENCH, ADVGAMEBENCH, STAR, DSGBENCH)}
-
-#: Games per seat where the paper's 10 matches per scenario do not divide evenly: Diplomacy 7 powers × 2 seeds;
-#: Werewolf, whose teams are dealt in secret, seats each agent alone in each of its 8 seats in turn
-#: (docs/architecture.md, "Tournaments: seating and seeds"), so one seed gives 16 matches.
-PER_GAME_SEATS = {("dsgbench", "diplomacy"): 2, ("dsgbench", "werewolf"): 1}

@@ -17,7 +17,6 @@ from arena.agents.llm_config import SCAFFOLDS, with_defaults
 from arena.evaluate.protocols import (
     LADDER,
     NAMED_BY_RESEARCHER,
-    PER_GAME_SEATS,
     PROTOCOLS,
     TOP_BOT,
     Part,
@@ -172,6 +171,45 @@ def _part_slug(key: str, part: Part) -> str:
     return f"eval-{key}-{part.game}" + (f"-{part.variant}" if part.variant else "")
 
 
+def _pairing_matches(plan: Plan, part: Part, opponents: list[Agent]) -> dict[str, int] | None:
+    """Matches per game with each opponent where the paper counts matches, not seats (`Protocol.pairing_matches`,
+    `Part.matches`): the protocol's bot and the models it plays. None when `--games-per-seat` replaces them."""
+    counts = dict(plan.protocol.pairing_matches or {})
+    if part.matches is not None:
+        counts["bot"] = part.matches
+    if not counts or plan.games_per_seat:
+        return None
+    bots = {b.slug for b in ladder(part.game)}
+    found = {o.slug: counts.get("bot" if o.slug in bots else "model") for o in opponents}
+    return {slug: n for slug, n in found.items() if n is not None} or None
+
+
+def _opponents_round_robin(key: str, plan: Plan, part: Part, first_seed: int | None, owner) -> Tournament | None:
+    """The named opponents' round robin in one part (`Protocol.opponents_round_robin`): found or created. Played
+    once per cohort, by its first evaluation (the later ones' plans list the earlier agents)."""
+    if not plan.protocol.opponents_round_robin or plan.cohort or len(set(plan.opponents)) < 2:
+        return None
+    slug = _part_slug(key, part) + "-opponents"
+    if tournament := Tournament.objects.filter(slug=slug).first():
+        return tournament
+    players = _part_opponents(plan, part, owner)
+    mode = f" ({part.label})" if part.label else ""
+    return tournament_create(
+        slug=slug,
+        name=f"{plan.label}: opponents' round robin — {get_game(part.game).name}{mode}"[:160],
+        format="round_robin",
+        games=[part.game],
+        agents=players,
+        games_per_seat=plan.games_per_seat or plan.protocol.games_per_seat,
+        first_seed=first_seed,
+        policies={"fallback": plan.protocol.fallback},
+        variant=part.variant,
+        options=dict(part.options),
+        record={"evaluation": {"key": key, "protocol": plan.protocol.key, "label": plan.label}},
+        seed_set="" if first_seed is not None else f"evaluate/{plan.protocol.key}/{part.game}/{part.variant}",
+    )
+
+
 @transaction.atomic
 def evaluation_create(
     *,
@@ -225,8 +263,8 @@ def evaluation_create(
                 record[name] = before.get(name) if given is None else given
         if tournament is None:
             bots_ensure(game=part.game)
-            per_game = PER_GAME_SEATS.get((protocol_obj.key, part.game))
-            gps = plan.games_per_seat or per_game or protocol_obj.games_per_seat
+            gps = plan.games_per_seat or protocol_obj.games_per_seat
+            opponents = _part_opponents(plan, part, owner)
             format = protocol_obj.format
             if format == "ladder" and plan.opponents:  # named opponents instead of the ladder: a fixed matrix
                 format = "adversarial"
@@ -240,7 +278,7 @@ def evaluation_create(
                 format=format,
                 games=[part.game],
                 agents=[seated],
-                opponents=_part_opponents(plan, part, owner),
+                opponents=opponents,
                 games_per_seat=gps,
                 first_seed=first_seed,
                 policies={"fallback": protocol_obj.fallback},
@@ -254,11 +292,18 @@ def evaluation_create(
                     if protocol_obj.ladder_levels and not plan.opponents and part.game in protocol_obj.ladder_levels
                     else None
                 ),
+                pairing_matches=_pairing_matches(plan, part, opponents) if format == "adversarial" else None,
             )
         if tournament.config.get("evaluation") != record:
             tournament.config = {**tournament.config, "evaluation": record}
             tournament.save(update_fields=["config"])
         tournaments.append(tournament)
+    for part in plan.parts:
+        if round_robin := _opponents_round_robin(key, plan, part, first_seed, owner):
+            if round_robin.config.get("evaluation") != {**record, "part": None}:
+                round_robin.config = {**round_robin.config, "evaluation": {**record, "part": None}}
+                round_robin.save(update_fields=["config"])
+            tournaments.append(round_robin)
     return key, tournaments
 
 

@@ -25,7 +25,7 @@ from ratings.record.selectors import prompt_versions
 #: A computed report is reused this long (seconds) for the same paper and filters: a visitor's work is bounded.
 CACHE_SECONDS = 300
 #: Cell notes that grey a cell out: too little data to lean on, or no value at all.
-THIN_NOTES = ("thin", "undefined", "unbounded", "partial")
+THIN_NOTES = ("thin", "undefined", "unbounded", "partial", "not connected", "separate group")
 CONTENT_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}
 
 
@@ -118,7 +118,8 @@ def cell_matches(request: HttpRequest, paper_slug: str) -> HttpResponse:
 def dot_plot(table: Table) -> dict | None:
     """GameBench's Figure 1 as a plotly figure, a panel per column (each game, then overall) stacked top to bottom,
     agents on the y axis of each, strength on x with the interval as whiskers. An unbounded cell is drawn at its
-    bound as an open triangle pointing the way the data cannot bound (no whisker that way)."""
+    bound as an open triangle pointing the way the data cannot bound, a one-sided interval: its whisker runs from
+    the bound to the panel's edge that way, none the other."""
     panels = []
     for k, column in enumerate(table.columns):
         points = [(label, cells[k]) for label, cells in table.rows if isinstance(cells[k], Cell)]
@@ -134,10 +135,17 @@ def dot_plot(table: Table) -> dict | None:
         share = (1.0 - gap * (len(panels) - 1)) * height / total
         suffix = "" if number == 1 else str(number)
 
-        def upper(cell: Cell) -> float:
+        ends = [x for _, cell in points for x in (cell.low, cell.value, cell.high) if x is not None]
+        right, left = max(ends) + 0.5, min(ends) - 0.5  # an open side's whisker runs to the panel's edge
+
+        def upper(cell: Cell, right: float = right) -> float:
+            if cell.note.startswith("unbounded above"):
+                return right - cell.value
             return (cell.high if cell.high is not None else cell.value) - cell.value
 
-        def lower(cell: Cell) -> float:
+        def lower(cell: Cell, left: float = left) -> float:
+            if cell.note.startswith("unbounded below"):
+                return cell.value - left
             return cell.value - (cell.low if cell.low is not None else cell.value)
 
         def symbol(cell: Cell) -> str:
@@ -180,7 +188,7 @@ def dot_plot(table: Table) -> dict | None:
         top -= share + gap
     layout.update(
         {
-            "title": {"text": f"{table.title} (whiskers: 90% interval; ▷ ≥ a bound, unbounded above)"},
+            "title": {"text": f"{table.title} (whiskers: 90% interval; ▷— ≥ a bound, unbounded above)"},
             "margin": {"l": 140, "r": 20, "t": 50, "b": 40},
             "height": int(120 + 22 * total + 60 * len(panels)),
             "hovermode": "closest",

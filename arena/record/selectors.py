@@ -82,13 +82,13 @@ def seat_sides(game: str, state: dict | None, seats: int) -> list[int]:
     return [rules.team_of(final, seat) for seat in range(seats)]
 
 
-def ladder_weight(game: str, final_state: dict | None, seat: int) -> float:
+def ladder_weight(game: str, final_state: dict | None, seat: int, options: dict | None = None) -> float:
     """How much a ladder match counts toward its level: 1, except where the deal picks the teams in secret and the
     candidate plays one seat of each in turn (docs/architecture.md, "Tournaments: seating and seeds"). There it is
     seats / (2 × the size of the candidate's team), so each team weighs half of a set and a candidate exactly as
     strong as the level scores 50% however uneven the teams (6 villagers, 2 wolves)."""
     rules = get_game(game)
-    if not rules.hidden_teams or final_state is None:
+    if not rules.teams_dealt(options or {}) or final_state is None:
         return 1.0
     final = rules.from_json(final_state)
     sides = [rules.team_of(final, other) for other in range(rules.num_players)]
@@ -106,7 +106,7 @@ def ladder_records(tournament: Tournament, game: str, candidate: str, *, shown: 
         level = match.record["ladder"]["level"]
         seat = next(s for s in match.seats.all() if s.agent_version.agent.slug == candidate)
         counts = by_level.setdefault(level, [0, 0, 0])
-        counts[{1.0: 0, 0.5: 1, 0.0: 2}[seat.score]] += ladder_weight(game, match.state, seat.index)
+        counts[{1.0: 0, 0.5: 1, 0.0: 2}[seat.score]] += ladder_weight(game, match.state, seat.index, match.options)
     return [Record(*by_level[level]) for level in sorted(by_level)]
 
 

@@ -41,10 +41,10 @@ def seatings(
     """
     rules = get_game(game)
     seats = range(rules.num_players)
-    if rules.hidden_teams:
+    if rules.teams_dealt(options):
         pairs = [(a, b)] if one_way else [(a, b), (b, a)]
         return [[alone if seat == mine else rest for seat in seats] for alone, rest in pairs for mine in seats]
-    start = rules.initial_state(seed=0, **options)  # sides do not depend on the deal here (`hidden_teams` is False)
+    start = rules.initial_state(seed=0, **options)  # sides do not depend on the deal here (`teams_dealt` is False)
     sides = [rules.team_of(start, seat) for seat in seats]
     orders = []
     for side in sorted(set(sides)):
@@ -61,21 +61,35 @@ def remembers_deals(agent: Agent) -> bool:
 
 
 def _duplicate_sets(
-    tournament: Tournament, game: str, a: Agent, b: Agent, sets: int, extra: dict[str, Any], offset: int = 0
+    tournament: Tournament,
+    game: str,
+    a: Agent,
+    b: Agent,
+    sets: int,
+    extra: dict[str, Any],
+    offset: int = 0,
+    matches: int | None = None,
 ) -> None:
     """`sets` duplicate sets of `a` against `b` (and the partner) over sides and seats (`seatings`): each set's
     matches share a seed and are linked to its first as its duplicates. When an agent remembers deals
-    (`remembers_deals`) every match gets a fresh seed of its own instead, so no match replays a deal it has seen."""
+    (`remembers_deals`) every match gets a fresh seed of its own instead, so no match replays a deal it has seen.
+    `matches` instead plays that many, set after set, the last set cut short where the seat orders do not divide
+    it (its first orders then play once more than the others), and at least one whole set."""
     config = tournament.config
     options = config.get("options", {})
     partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
     orders = seatings(game, options, a, b, partner, one_way=tournament.format == Tournament.Format.LADDER)
+    if matches is not None:
+        matches = max(matches, len(orders))
+        sets = -(-matches // len(orders))
     twins = not any(remembers_deals(agent) for agent in (a, b, partner) if agent)
     seeds = _set_seeds(tournament, sets, offset) if twins else [new_seed() for _ in range(sets * len(orders))]
     fixed = {"fixed_seeds": True} if tournament.fixed_seeds else {}
     for number in range(sets):
         first = None
         for index, agents in enumerate(orders):
+            if matches is not None and number * len(orders) + index >= matches:
+                return
             match = match_create(
                 game=game,
                 agents=agents,
@@ -110,6 +124,7 @@ def tournament_create(
     seed_set: str = "",
     level_matches: tuple[int, int] | None = None,
     ladder_levels: dict[str, list[int]] | None = None,
+    pairing_matches: dict[str, int] | None = None,
 ) -> Tournament:
     """A tournament and its first matches, every one under the same variant and options.
 
@@ -128,6 +143,9 @@ def tournament_create(
     (an agent that remembers deals still gets fresh seeds). `level_matches` (ladder): the matches of each level,
     (at Lv0, at each level above), pooled over the seatings of a duplicate set, instead of `games_per_seat` sets.
     `ladder_levels` (ladder): per game, the bot ladder's levels its climb plays (a profile; default all of them).
+    `pairing_matches` (adversarial): per opponent slug, the matches of each candidate's pairing with it per game,
+    pooled over the seatings (DSGBench's 10 per scenario, GameBench's 5 against random), instead of
+    `games_per_seat` sets; never fewer than one set, so every seat is held.
     `record` is added to every match's record (an evaluation's protocol label, so its results say under which
     protocol they were played).
     """
@@ -145,7 +163,7 @@ def tournament_create(
             rules.initial_state(seed=first_seed or 0, **chosen)
         except (TypeError, ValueError) as error:
             raise ServiceError(f"Invalid options for {game}: {error}") from None
-        if partner and rules.hidden_teams:
+        if partner and rules.teams_dealt(chosen):
             raise ServiceError(f"{rules.name} deals its teams in secret: each entrant plays one seat, with no partner.")
     if first_seed is not None and not 0 <= first_seed < SEED_RANGE:
         raise ServiceError(f"A fixed first seed is a whole number from 0 to {SEED_RANGE - 1}.")
@@ -173,6 +191,7 @@ def tournament_create(
         "record": record or {},
         "seed_set": seed_set,
         "level_matches": list(level_matches) if level_matches else None,
+        "pairing_matches": pairing_matches,
         "ladder_levels": {game: list(levels) for game, levels in (ladder_levels or {}).items()},
     }
     tournament = Tournament.objects.create(slug=slug, name=name, format=format, config=config)
@@ -183,7 +202,8 @@ def tournament_create(
             _duplicate_sets(tournament, game, a, b, seeds, {})
     elif format == Tournament.Format.ADVERSARIAL:
         for game, a, b in itertools.product(games, agents, opponents):
-            _duplicate_sets(tournament, game, a, b, games_per_seat or 1, {})
+            matches = (pairing_matches or {}).get(b.slug)
+            _duplicate_sets(tournament, game, a, b, games_per_seat or 1, {}, matches=matches)
     else:
         for game, candidate in itertools.product(games, agents):
             _schedule_ladder_level(tournament, game, candidate, level=0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.attribute_battle import skills
+from games.attribute_battle import functions, skills
 from games.attribute_battle.simulate import simulate
 from games.attribute_battle.skills import BEATS, BY_ELEMENT, ELEMENTS, PRIORITIES, SKILLS
 from games.plan_game import Battle, Checked, PlanGame
@@ -32,6 +32,9 @@ class AttributeBattle(PlanGame):
         "hp": (1, 10_000),
         "max_rounds": (1, 500),
     }
+
+    def strategic_functions(self, items: frozenset[str]) -> frozenset[str]:
+        return functions.strategic_functions(items)
 
     def validate_plan(self, document: Any, role: int, options: dict[str, int]) -> Checked:
         return skills.validate(document, role, options)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.battle_card import units
+from games.battle_card import functions, units
 from games.battle_card.simulate import simulate
 from games.battle_card.units import BEATS, GOLD_COST, INVADERS, MAX_MINIONS, PRIORITIES, TABLES, TOKENS
 from games.plan_game import Battle, Checked, PlanGame
@@ -29,6 +29,9 @@ class BattleCard(PlanGame):
         "defender_budget": (0, 1000),
         "max_attacks": (10, 2000),
     }
+
+    def strategic_functions(self, items: frozenset[str]) -> frozenset[str]:
+        return functions.strategic_functions(items)
 
     def validate_plan(self, document: Any, role: int, options: dict[str, int]) -> Checked:
         return units.validate(document, role, options)

@@ -325,6 +325,10 @@ class PlanGame(PlanViews, Game[PlanState, str]):
     def validate_plan(self, document: Any, role: int, options: dict[str, int]) -> Checked:
         raise NotImplementedError
 
+    def strategic_functions(self, items: frozenset[str]) -> frozenset[str]:
+        """The strategic functions a plan's items field (AdvGameBench App. B.3, functional similarity)."""
+        raise NotImplementedError
+
     def simulate(self, attack: dict[str, Any], defend: dict[str, Any], options: dict[str, int]) -> Battle:
         raise NotImplementedError
 

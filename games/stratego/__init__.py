@@ -2,7 +2,9 @@
 
 Red (seat 0) submits its setup at ply 0 and Blue (seat 1) at ply 1 — a 40-character setup string
 or `random` (a setup drawn from the state's RNG, so the same seed gives the same setup to the same
-seat) — then Red moves first. The game ends when a flag is captured, when the player to move has
+seat) — then Red moves first. The `placement` option skips that phase and places both armies before the
+first move (DSGBench's two scenarios): `random` draws both setups as that answer would, `fixed` gives both
+sides `FIXED_SETUP`. The game ends when a flag is captured, when the player to move has
 no legal move (that player loses), or in a draw after `MAX_PLAY_PLIES` moves in all or
 `MAX_QUIET_PLIES` moves in a row without an attack. Rule choices are in docs/games.md.
 """
@@ -10,7 +12,7 @@ no legal move (that player loses), or in a draw after `MAX_PLAY_PLIES` moves in 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -46,6 +48,11 @@ SETUP_PLIES = 2
 MAX_PLAY_PLIES = 2000  # 1,000 moves each
 MAX_QUIET_PLIES = 300  # 150 moves each without an attack
 RANDOM_SETUP = "random"
+#: The setup both armies take under `placement="fixed"` (DSGBench's "fix" board layout; its layout is not
+#: published, so this is Arena's: a plausible one, Flag on the back row behind Bombs).
+FIXED_SETUP = "9632872643/7634S58255/3262BB4B25/3BM4BFB722"
+#: `placement` option values: who sets the armies up. "chosen": each side in the setup phase (the default).
+PLACEMENTS = ("chosen", "random", "fixed")
 LOG_LINES = 40
 SIDES = ("Red", "Blue")
 
@@ -78,10 +85,21 @@ class Stratego(Game[StrategoState, Action]):
     hidden_information = True
     chance = True  # only the random setups
 
+    variants = {"random-placement": {"placement": "random"}, "fixed-placement": {"placement": "fixed"}}
+
     def initial_state(self, *, seed: int, **options: Any) -> StrategoState:
+        placement = options.pop("placement", "chosen")
         if options:
-            raise ValueError(f"stratego takes no options, got {sorted(options)}")
-        return StrategoState(seed, 0, (0,) * 100, ((), ()), 0, ("", ""), (), (), -1)
+            raise ValueError(f"stratego takes only the option 'placement', got {sorted(options)}")
+        if placement not in PLACEMENTS:
+            raise ValueError(f"placement must be one of {', '.join(PLACEMENTS)}, got {placement!r}")
+        state = StrategoState(seed, 0, (0,) * 100, ((), ()), 0, ("", ""), (), (), -1)
+        if placement == "chosen":
+            return state
+        setup = RANDOM_SETUP if placement == "random" else FIXED_SETUP
+        for _ in range(SETUP_PLIES):  # both armies placed as their setup answers would place them
+            state = self.apply(state, setup)
+        return replace(state, log=(f"Both armies placed ({placement} placement).",))
 
     def in_setup(self, state: StrategoState) -> bool:
         return state.ply < SETUP_PLIES

@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from games.plan_game import Battle, Checked, PlanGame, PlanState
-from games.tower_defense import units
+from games.tower_defense import functions, units
 from games.tower_defense.simulate import simulate
 from games.tower_defense.units import COLUMNS, DEMONS, HUMANS, ROWS
 
@@ -47,6 +47,9 @@ class TowerDefense(PlanGame):
         if state.option("tick_ms") not in TICKS:
             raise ValueError(f"tower-defense option tick_ms must be one of {TICKS}")
         return state
+
+    def strategic_functions(self, items: frozenset[str]) -> frozenset[str]:
+        return functions.strategic_functions(items)
 
     def validate_plan(self, document: Any, role: int, options: dict[str, int]) -> Checked:
         return units.validate(document, role, options)

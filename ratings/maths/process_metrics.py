@@ -72,6 +72,7 @@ class RoundRecord:
     value: float | None = None  # V(s): the game's evaluation, for this seat, of the state this strategy produced
     similarity: float | None = None  # SIM(previous strategy, this one) in [0, 1], for revisions
     items: frozenset[str] = frozenset()  # the plan's components ("RifleSoldier@1,2", "0:gold LavaGolem", …)
+    functions: frozenset[str] = frozenset()  # the strategic functions its items field ("blocking", "healing", …)
 
 
 @dataclass(frozen=True)
@@ -198,18 +199,19 @@ def component(item: str) -> str:
     return kind
 
 
-def aspect_scores(before: frozenset[str], after: frozenset[str]) -> tuple[float, float, float]:
-    """App. B.3's three aspects of two plans, each in [0, 1] (our operational choices, docs/metrics.md):
-    structural = Jaccard of the items (kind and place); semantic = cosine of the kinds' count vectors
-    (a deterministic stand-in for embeddings); functional = Jaccard of the kinds fielded."""
-    kinds_before = [component(i) for i in before]
-    kinds_after = [component(i) for i in after]
+def aspect_scores(before: RoundRecord, after: RoundRecord) -> tuple[float, float, float]:
+    """App. B.3's three aspects of two plans, each in [0, 1]: structural = Jaccard of the items (kind and place,
+    its example); semantic = cosine of the kinds' count vectors (our deterministic stand-in for its embeddings);
+    functional = Jaccard of the strategic functions fielded, |F_k ∩ F_k+1| / (|F_k ∪ F_k+1| + ε), as it defines it
+    (the games' `strategic_functions` name each unit's or skill's functions)."""
+    kinds_before = [component(i) for i in before.items]
+    kinds_after = [component(i) for i in after.items]
     names = sorted(set(kinds_before) | set(kinds_after))
     u = np.array([kinds_before.count(n) for n in names], dtype=float)
     v = np.array([kinds_after.count(n) for n in names], dtype=float)
     norm = float(np.linalg.norm(u) * np.linalg.norm(v))
     semantic = float(u @ v) / norm if norm else 0.0
-    return jaccard(before, after), semantic, jaccard(kinds_before, kinds_after)
+    return jaccard(before.items, after.items), semantic, jaccard(before.functions, after.functions)
 
 
 def multi_aspect_strategy_similarity(
@@ -221,9 +223,7 @@ def multi_aspect_strategy_similarity(
 ) -> Estimate:
     """Mean multi-aspect SIM (App. B.3 eq. 3) over correction steps whose two plans are known; bootstrap interval."""
     values = [
-        multi_aspect_similarity(aspect_scores(b.items, a.items), weights)
-        for b, a in _corrections(records)
-        if b.items and a.items
+        multi_aspect_similarity(aspect_scores(b, a), weights) for b, a in _corrections(records) if b.items and a.items
     ]
     return bootstrap_mean(values, rng=rng, rounds=rounds)
 

@@ -68,6 +68,7 @@ def round_records(
                     value=row["value"],
                     similarity=row["similarity"],
                     items=frozenset(row.get("items", ())),
+                    functions=game.strategic_functions(frozenset(row.get("items", ()))),
                 )
             )
     return records

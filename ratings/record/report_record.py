@@ -68,6 +68,8 @@ class Result:
     sides: tuple[int, ...]
     scores: tuple[float, ...]
     state: dict | None = None
+    #: The match's rule options (a scenario: Stratego's `placement`), when asked for with the state.
+    options: dict | None = None
 
     def pairs(self) -> list[Pair]:
         return match_pairs(list(self.labels), list(self.sides), list(self.scores))
@@ -128,7 +130,9 @@ def results(matches: QuerySet[Match], *, with_state: bool = False, baseline: Bas
     """The matches as `Result`s, in finishing order; matches with a person outside the baseline are left out."""
     labels = seat_labels(matches, baseline)
     out = []
-    for pk, game, scores, state in matches.values_list("pk", "game", "scores", "state").iterator(2_000):
+    for pk, game, scores, state, options in matches.values_list("pk", "game", "scores", "state", "options").iterator(
+        2_000
+    ):
         by_seat = labels.get(pk, {})
         if len(by_seat) != len(scores) or None in by_seat.values():
             continue
@@ -141,6 +145,7 @@ def results(matches: QuerySet[Match], *, with_state: bool = False, baseline: Bas
                 sides=tuple(sides),
                 scores=tuple(float(s) for s in scores),
                 state=state if with_state else None,
+                options=options if with_state else None,
             )
         )
     return out

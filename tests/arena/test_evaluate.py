@@ -172,10 +172,13 @@ def test_a_cohort_of_three_plays_the_papers_round_robin_and_a_fourth_only_its_ne
     _evaluate("a", "b", "c", "d", "--protocol", "star")  # d joins: only its three pairings are new
     pairs += [("a", "d"), ("b", "d"), ("c", "d")]
     assert _pairings("star") == {("skirmish", v, p): 4 for v in ("", "real-time") for p in pairs}
-    # GameBench: each model plays the random baseline and the models before it.
+    # GameBench: each model plays the random baseline (oversampled: 5 per game) and the models before it (3).
     _evaluate("a", "b", "c", "--protocol", "gamebench", "--games", "hive")
-    expected = [("a", "hive-lv0"), ("b", "hive-lv0"), ("c", "hive-lv0"), ("a", "b"), ("a", "c"), ("b", "c")]
-    assert _pairings("gamebench") == {("hive", "", p): 4 for p in expected}
+    against_random = {("hive", "", (m, "hive-lv0")): 5 for m in "abc"}
+    assert _pairings("gamebench") == {
+        **against_random,
+        **{("hive", "", p): 3 for p in [("a", "b"), ("a", "c"), ("b", "c")]},
+    }
     with pytest.raises(CommandError, match="one agent at a time"):
         _evaluate("a", "b", "--protocol", "botzonebench")
 
@@ -193,7 +196,7 @@ def test_the_same_command_twice_finds_the_evaluation_instead_of_doubling_it():
     assert "(changed: games, games per seat)" in Tournament.objects.order_by("pk").last().name
 
 
-def test_gamebench_plays_the_random_baseline_in_both_seats_with_cot():
+def test_gamebench_plays_the_random_baseline_five_times_per_game_with_cot_and_three_tries():
     _model("m")
     _key, [tournament] = evaluation_create(agent=Agent.objects.get(slug="m"), protocol="gamebench", games=["santorini"])
     assert not tournament.fixed_seeds  # random seeds unless fixed ones are asked for
@@ -205,12 +208,13 @@ def test_gamebench_plays_the_random_baseline_in_both_seats_with_cot():
     seated = tournament.config["agents"][0]
     assert seated == "m--gamebench-cot"
     config = Agent.objects.get(slug=seated).current_version().config
-    assert (config["scaffold"], config["retries"]) == ("cot", 3)
+    assert (config["scaffold"], config["retries"]) == ("cot", 2)  # GameBench's code: 3 tries in all
     assert {m.record["policies"]["fallback"] for m in tournament.matches.all()} == {"random_legal"}
+    # 5 matches: sides in turn over 3 seeds, the odd one to the agent moving first
+    first, second = (seated, "santorini-lv0"), ("santorini-lv0", seated)
     assert dict(_seatings(tournament)) == {
         ("santorini", None, seed, order): 1
-        for seed in (0, 1)
-        for order in ((seated, "santorini-lv0"), ("santorini-lv0", seated))
+        for seed, order in [(0, first), (0, second), (1, first), (1, second), (2, first)]
     }
     # The paper's other scaffolds are the paper's too: not a change.
     _, [rap] = evaluation_create(
@@ -234,31 +238,41 @@ def test_advgamebench_needs_opponents_and_plays_four_per_move_order_at_temperatu
     assert tournament.config["evaluation"]["changed"] == ["games"]  # named opponents are the protocol's rule
 
 
-def test_star_plays_both_modes_and_dsgbench_ten_matches_per_scenario_against_the_strongest_bot():
-    _model("m", scaffold="direct")
-    _model("rival", scaffold="direct")
-    _evaluate("m", "--protocol", "star", "--opponents", "rival")
-    turn_based, real_time = Tournament.objects.order_by("pk")
+def test_star_plays_both_modes_and_its_named_opponents_play_each_other_too():
+    for slug in ("m", "x", "y"):
+        _model(slug, scaffold="direct")
+    _evaluate("m", "--protocol", "star", "--opponents", "x,y")
+    turn_based, real_time, *round_robins = Tournament.objects.order_by("pk")
     assert (turn_based.config["variant"], real_time.config["variant"]) == ("", "real-time")
-    for tournament in (turn_based, real_time):
-        assert tournament.matches.count() == 4  # 2 seeds × both seat orders
-        assert tournament.config["agents"] == ["m"]  # its config already is the protocol's: seated as it is
-    _evaluate("m", "--protocol", "dsgbench", "--games", "stratego,werewolf")
-    stratego, werewolf = Tournament.objects.filter(config__evaluation__protocol="dsgbench").order_by("pk")
-    assert stratego.config["opponents"] == ["stratego-lv3"]
-    assert stratego.matches.count() == 10
-    assert werewolf.matches.count() == 16  # one seed: each agent alone in each of the 8 seats in turn
-    seats = Counter(
-        slug for m in werewolf.matches.all() for slug in m.seats.values_list("agent_version__agent__slug", flat=True)
+    assert turn_based.config["agents"] == ["m"]  # its config already is the protocol's: seated as it is
+    pairs = [("m", "x"), ("m", "y"), ("x", "y")]  # the leaderboard's round robin: x and y meet too
+    assert _pairings("star") == {("skirmish", v, p): 4 for v in ("", "real-time") for p in pairs}
+    assert [t.format for t in round_robins] == ["round_robin", "round_robin"]
+    _evaluate("m", "--protocol", "star", "--opponents", "x,y")  # found again, not doubled
+    assert _pairings("star") == {("skirmish", v, p): 4 for v in ("", "real-time") for p in pairs}
+
+
+def test_dsgbench_plays_the_papers_scenarios_ten_matches_each_against_the_strongest_bot():
+    _model("m", scaffold="direct")
+    me = "m--dsgbench-direct"
+    _evaluate("m", "--protocol", "dsgbench")
+    random_placement, fixed_placement, werewolf, diplomacy = Tournament.objects.order_by("pk")
+    for tournament, variant in ((random_placement, "random-placement"), (fixed_placement, "fixed-placement")):
+        assert (tournament.config["variant"], tournament.config["opponents"]) == (variant, ["stratego-lv3"])
+        sides = Counter(m.seats.get(agent_version__agent__slug=me).index for m in tournament.matches.all())
+        assert sides == {0: 5, 1: 5}  # 10 per scenario, 5 per side
+    # Werewolf's two role scenarios: the agent as the whole village in 10 matches and as both wolves in 10.
+    assert werewolf.config["options"] == {"teams": "seated"}
+    roles = Counter(
+        tuple(m.seats.filter(agent_version__agent__slug=me).values_list("index", flat=True))
+        for m in werewolf.matches.all()
     )
-    assert seats["m--dsgbench-direct"] == seats["werewolf-lv2"] == 8 + 8 * 7  # alone in 8 matches, the rest in 8
-    _evaluate("m", "--protocol", "dsgbench", "--games", "diplomacy")
-    diplomacy = Tournament.objects.get(config__evaluation__protocol="dsgbench", config__games=["diplomacy"])
+    assert roles == {(0, 1): 10, (2, 3, 4, 5, 6, 7): 10}
+    assert len({m.seed for m in werewolf.matches.all()}) == 10  # each seed played from both sides
+    # Diplomacy: one scenario of 10; 7 powers cannot share it equally, the first three get the extra matches.
     assert diplomacy.config["variant"] == "welfare"
-    powers = Counter(
-        m.seats.get(agent_version__agent__slug="m--dsgbench-direct").index for m in diplomacy.matches.all()
-    )
-    assert powers == dict.fromkeys(range(7), 2)  # each of the 7 powers twice: 14 ≥ the paper's 10
+    powers = Counter(m.seats.get(agent_version__agent__slug=me).index for m in diplomacy.matches.all())
+    assert powers == {0: 2, 1: 2, 2: 2, 3: 1, 4: 1, 5: 1, 6: 1}
 
 
 def test_an_interrupted_evaluation_resumes_to_the_same_matches_as_one_played_straight(scripted):

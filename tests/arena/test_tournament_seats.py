@@ -79,6 +79,15 @@ def test_a_ladder_weighs_each_secret_team_as_half_of_a_set(game):
     assert ladder_weight("codenames", None, 0) == ladder_weight("kuhn-poker", {}, 1) == 1.0
 
 
+def test_werewolf_with_seated_teams_seats_each_agent_as_a_whole_team_and_weighs_each_match_fully():
+    # DSGBench's role scenarios: the wolves sit in P1 and P2, so one agent fills the village and the other the wolves.
+    b_village, b_wolves = ["A", "A"] + ["B"] * 6, ["B", "B"] + ["A"] * 6
+    assert seatings("werewolf", {"teams": "seated"}, "B", "A", None) == [b_village, b_wolves]
+    state = get_game("werewolf").to_json(get_game("werewolf").initial_state(seed=4, teams="seated"))
+    assert [ladder_weight("werewolf", state, seat, {"teams": "seated"}) for seat in (0, 2)] == [1.0, 1.0]
+    assert [ladder_weight("werewolf", state, seat) for seat in (0, 2)] == [2.0, 8 / 12]  # a dealt game's weights
+
+
 def test_games_that_deal_teams_in_secret_take_no_partner():
     bots_ensure(game="werewolf")
     with pytest.raises(CommandError, match="deals its teams in secret"):
@@ -146,6 +155,26 @@ def test_play_match_with_a_variant_and_options():
         call_command(
             "play_match", "--game", "skirmish", "--agents", "skirmish-lv1", "skirmish-lv0", "--option", "max_turns=x"
         )
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "agents"),
+    [
+        ("stratego", "fixed-placement", ["stratego-lv1", "stratego-lv0"]),
+        ("werewolf", "seated-teams", ["werewolf-lv1"] * 2 + ["werewolf-lv0"] * 6),
+    ],
+)
+def test_dsgbench_scenario_variants_play_to_the_end_and_replay(game, variant, agents):
+    bots_ensure(game=game)
+    call_command(
+        "play_match", "--game", game, "--agents", *agents, "--seed", "5", "--variant", variant, stdout=StringIO()
+    )
+    match = Match.objects.get()
+    assert match.status == Match.Status.FINISHED
+    assert match.options == get_game(game).variants[variant]
+    out = StringIO()
+    call_command("verify_replays", stdout=out)  # the stored moves from initial_state(seed, **options) reproduce it
+    assert "all 1 matches replay exactly" in out.getvalue()
 
 
 def test_variant_pages(client):

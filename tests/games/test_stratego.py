@@ -290,3 +290,19 @@ def test_bots_decide_from_what_their_seat_sees():
     for bot in ladder("stratego"):
         picks = [[bot.choose(GAME, s, random.Random(n)) for n in range(3)] for s in (state, other)]
         assert picks[0] == picks[1], bot.slug
+
+
+def test_dsgbench_placements_put_both_armies_down_before_the_first_move():
+    """`placement="random"` deals each side the setup its `random` answer would; `"fixed"` the same layout always."""
+    game = Stratego()
+    answered = game.apply(game.apply(game.initial_state(seed=11), "random"), "random")
+    placed = game.initial_state(seed=11, placement="random")
+    assert (placed.board, placed.ply, game.current_player(placed)) == (answered.board, 2, 0)
+    assert game.initial_state(seed=12, placement="random").board != placed.board
+    fixed = [game.initial_state(seed=seed, placement="fixed") for seed in (11, 12)]
+    assert fixed[0].board == fixed[1].board
+    red_back_row = [fixed[0].board[cell] for cell in range(10)]  # Red's rank 1, files a–j: FIXED_SETUP's last row
+    assert "".join(CODES[rank_of(c)] for c in red_back_row) == "3BM4BFB722"
+    assert game.from_json(game.to_json(fixed[0])) == fixed[0]
+    with pytest.raises(ValueError, match="placement"):
+        game.initial_state(seed=1, placement="mirrored")

@@ -246,3 +246,19 @@ def test_bots_do_not_read_the_rounds_secret_votes(level):
     first, second = (play(state, "vote P5", "vote P3", "abstain"), play(state, "vote P3", "vote P5", "abstain"))
     assert GAME.current_player(first) == GAME.current_player(second) == 3
     assert LADDER[level].choose(GAME, first, random.Random(7)) == LADDER[level].choose(GAME, second, random.Random(7))
+
+
+def test_seated_teams_put_the_wolves_in_p1_and_p2_and_deal_the_rest_from_the_seed():
+    """DSGBench's role scenarios need a team to be one agent: under `teams="seated"` sides follow from seats, the
+    village's roles are still dealt, and nothing but a wolf's own view tells a seat who the wolves are."""
+    deals = [GAME.initial_state(seed=seed, teams="seated") for seed in range(6)]
+    assert {d.roles[:2] for d in deals} == {("werewolf", "werewolf")}
+    assert len({d.roles[2:] for d in deals}) > 1  # seer and doctor move with the seed
+    assert not GAME.teams_dealt({"teams": "seated"})
+    assert GAME.teams_dealt({})
+    assert [GAME.team_of(deals[0], seat) for seat in range(8)] == [1, 1, 0, 0, 0, 0, 0, 0]
+    others = [p["role"] for p in GAME.player_view(deals[0], 5)["players"] if not p["you"]]
+    assert others == [""] * 7  # P1 and P2 look like anyone else to the village
+    assert GAME.initial_state(seed=3).roles == GAME.initial_state(seed=3, teams="dealt").roles
+    with pytest.raises(ValueError, match="teams"):
+        GAME.initial_state(seed=1, teams="mixed")

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from games import get_game
 from ratings.maths import process_metrics as pm
 from ratings.record.report_record import Result
 from ratings.record.reports import advgamebench, botzonebench, dsgbench, gamebench, star
@@ -139,26 +140,57 @@ def test_botzonebench_action_kinds():
 
 
 def test_multi_aspect_sim_by_hand():
+    tower_defense = get_game("tower-defense")
     before = frozenset({"RifleSoldier@1,2", "RifleSoldier@1,3", "IceSoldier@2,2"})
-    after = frozenset({"RifleSoldier@1,2", "IceSoldier@3,3", "IceSoldier@2,2"})
-    # Structural: 2 shared items of 4 = 0.5. Semantic: kinds (Ice, Rifle) counted (1, 2) then (2, 1):
-    # cosine 4 / 5 = 0.8. Functional: the same two kinds = 1. Equal weights: (0.5 + 0.8 + 1) / 3.
-    structural, semantic, functional = pm.aspect_scores(before, after)
-    assert structural == pytest.approx(0.5)
-    assert semantic == pytest.approx(0.8)
-    assert functional == pytest.approx(1.0)
+    after = frozenset({"RifleSoldier@1,2", "IceSoldier@3,3", "ShieldSoldier@2,2"})
+    lost = pm.RoundRecord(
+        agent="a", match=(1, "defender"), round=1, won=False, items=before,
+        functions=tower_defense.strategic_functions(before),
+    )  # fmt: skip
+    revised = pm.RoundRecord(
+        agent="a", match=(1, "defender"), round=2, won=True, revised=True, items=after,
+        functions=tower_defense.strategic_functions(after),
+    )  # fmt: skip
+    # Structural: 1 shared item of 5 = 0.2. Semantic: kinds (Ice, Rifle, Shield) counted (1, 2, 0) then (1, 1, 1):
+    # cosine 3 / (√5 · √3). Functional (App. B.3: the strategic functions fielded): {sustained damage, slowing}
+    # then {sustained damage, slowing, blocking}: 2 / 3.
+    structural, semantic, functional = pm.aspect_scores(lost, revised)
+    assert structural == pytest.approx(0.2)
+    assert semantic == pytest.approx(3 / (5**0.5 * 3**0.5))
+    assert functional == pytest.approx(2 / 3)
+    swapped = frozenset({"MachineGunSoldier@1,2", "EnhancedShieldSoldier@2,2"})  # other kinds, same roles
+    walls = frozenset({"HandgunSoldier@1,2", "ShieldSoldier@2,2"})
+    *_, same_roles = pm.aspect_scores(
+        pm.RoundRecord(
+            agent="a", match=1, round=1, won=False, items=walls, functions=tower_defense.strategic_functions(walls)
+        ),
+        pm.RoundRecord(
+            agent="a", match=1, round=2, won=False, items=swapped, functions=tower_defense.strategic_functions(swapped)
+        ),
+    )
+    assert same_roles == pytest.approx(1.0)  # no kind in common, every function kept
     assert [pm.component(i) for i in ("0:gold LavaGolem", "Fire:1:flame_splash", "target:leftmost")] == [
         "gold LavaGolem",
         "flame_splash",
         "target:leftmost",
     ]
-    lost = pm.RoundRecord(agent="a", match=(1, "defender"), round=1, won=False, items=before)
-    revised = pm.RoundRecord(agent="a", match=(1, "defender"), round=2, won=True, revised=True, items=after)
     sim = pm.multi_aspect_strategy_similarity([lost, revised], rng=np.random.default_rng(0), rounds=20)
-    assert sim.value == pytest.approx(2.3 / 3)
+    expected = (0.2 + 3 / 15**0.5 + 2 / 3) / 3
+    assert sim.value == pytest.approx(expected)
     assert sim.n == 1
     (row,) = list(advgamebench.tables([lost, revised], {1: "tower-defense"}, filters=NONE)[0].rows)
-    assert row[1][-1].value == pytest.approx(2.3 / 3)  # Table 1's SIM column is the multi-aspect SIM
+    assert row[1][-1].value == pytest.approx(expected)  # Table 1's SIM column is the multi-aspect SIM
+
+
+def test_strategic_functions_read_each_games_items():
+    assert get_game("battle-card").strategic_functions(frozenset({"target:lowest_health", "0:gold LavaGolem"})) == {
+        "finish the weakest", "taunt", "durable", "damage over time",
+    }  # fmt: skip
+    assert get_game("attribute-battle").strategic_functions(
+        frozenset({"target:first", "0:Wood", "Wood:0:bud_healing", "Wood:1:poison_vine"})
+    ) == {"front first", "healing", "damage over time"}
+    demons = frozenset({"FlyingDemon@y2@1000ms", "NormalDemon@y1@0ms#2"})
+    assert get_game("tower-defense").strategic_functions(demons) == {"bypass", "air", "swarm"}
 
 
 def test_dsgbench_werewolf_and_stratego_measures_by_hand():
@@ -197,6 +229,14 @@ def test_dsgbench_werewolf_and_stratego_measures_by_hand():
     assert m["B"]["decisions:abstain"].value == 0.5
     assert m["A"]["IRP"].matches == (1,)
     assert m["A"]["CPR"].matches == (2,)
+    # Table 2's scenarios: CPR and TPCV from random placement, WR from fixed placement (GA too, from attempts).
+    placed = {
+        placement: Result(n, "stratego", ("A", "B"), (0, 1), (1.0, 0.0), {"board": board}, {"placement": placement})
+        for n, placement in ((3, "random"), (4, "fixed"))
+    }
+    m = dsgbench.game_measures(list(placed.values()), np.random.default_rng(0))
+    assert (m["A"]["CPR"].matches, m["A"]["TPCV"].matches, m["A"]["WR"].matches) == ((3,), (3,), (4,))
+    assert (m["A"]["WR"].value, m["B"]["WR"].value) == (1.0, 0.0)
 
 
 def test_dsgbench_stratego_decision_tracking_by_hand():

@@ -182,7 +182,10 @@ def ladder_games(filters: ReportFilters) -> list[LadderGame]:
     matches = finished_matches(set(games), filters).filter(tournament__format=Tournament.Format.LADDER)
     labels = seat_labels(matches, filters.baseline)
     hidden = [slug for slug in set(games) if get_game(slug).hidden_teams]
-    final_states = dict(matches.filter(game__in=hidden).values_list("pk", "state"))  # for `ladder_weight`
+    final_states = {  # for `ladder_weight`
+        pk: (state, options)
+        for pk, state, options in matches.filter(game__in=hidden).values_list("pk", "state", "options")
+    }
     out = []
     for pk, game, record, scores in matches.values_list("pk", "game", "record", "scores"):
         info, seats = record.get("ladder", {}), labels.get(pk, {})
@@ -190,7 +193,8 @@ def ladder_games(filters: ReportFilters) -> list[LadderGame]:
             (i for i, label in seats.items() if label and label.partition(" (")[0] == info.get("candidate")), None
         )
         if seat is not None and filters.shows(seats[seat]):
-            weight = ladder_weight(game, final_states.get(pk), seat)
+            state, options = final_states.get(pk, (None, None))
+            weight = ladder_weight(game, state, seat, options)
             out.append(LadderGame(seats[seat], game, int(info["level"]), float(scores[seat]), pk, weight))
     return out
 

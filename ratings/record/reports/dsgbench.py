@@ -179,18 +179,29 @@ def werewolf_counts(r: Result) -> dict[str, Counter]:
     return out
 
 
+#: Table 2 reads Stratego's metrics from one scenario each: CPR and TPCV (Strategic Planning) from random
+#: placement, WR and GA (Adaptive Learning) from fixed placement. A game under the setup phase ("chosen") counts
+#: for all four.
+SCENARIO_METRICS = {"random": ("cpr", "tpcv"), "fixed": ("wr", "ga"), "chosen": ("cpr", "tpcv", "wr", "ga")}
+
+
 def stratego_counts(r: Result) -> dict[str, Counter]:
     """Per agent label at the end of one Stratego game: critical pieces alive (of 4), TPCV of its live pieces
-    (summed over its seats, `tpcv_n` games) and its win (`wr` of `wr_n`)."""
+    (summed over its seats, `tpcv_n` games) and its win (`wr` of `wr_n`), each where its scenario counts it
+    (`SCENARIO_METRICS`)."""
+    counted = SCENARIO_METRICS[(r.options or {}).get("placement", "chosen")]
     out: dict[str, Counter] = defaultdict(Counter)
     for seat, label in enumerate(r.labels):
         live = [rank_of(c) for c in r.state["board"] if c and owner_of(c) == seat]
-        out[label]["cpr"] += sum(rank in CRITICAL for rank in live)
-        out[label]["cpr_n"] += sum(COUNTS[rank] for rank in CRITICAL)
-        out[label]["tpcv"] += sum(TPCV_VALUE.get(rank, 0) for rank in live)
-        out[label]["tpcv_n"] += 1
-        out[label]["wr"] += r.scores[seat] == 1.0
-        out[label]["wr_n"] += 1
+        found = {
+            "cpr": (sum(rank in CRITICAL for rank in live), sum(COUNTS[rank] for rank in CRITICAL)),
+            "tpcv": (sum(TPCV_VALUE.get(rank, 0) for rank in live), 1),
+            "wr": (r.scores[seat] == 1.0, 1),
+        }
+        for name, (value, trials) in found.items():
+            if name in counted:
+                out[label][name] += value
+                out[label][f"{name}_n"] += trials
     return out
 
 
@@ -437,7 +448,9 @@ def build(filters: ReportFilters) -> Report:
     for label, cells in stratego_decision_cells(decisions).items():
         measures[label].update(cells)
     attempts: dict[str, list[pm.AttemptRecord]] = defaultdict(list)
-    judged = Attempt.objects.filter(match__in=matches, match__game=METRIC_GAME["GA"])
+    judged = Attempt.objects.filter(match__in=matches, match__game=METRIC_GAME["GA"]).exclude(
+        match__options__placement="random"  # GA is read from the fixed-placement scenario (Table 2)
+    )
     for match_id, ply, seat, number, verdict, transient in judged.values_list(
         "match_id", "ply", "seat", "number", "verdict", "transient"
     ):

@@ -111,9 +111,12 @@ def ratings(rows: list[Result], *, rounds: int, rng: np.random.Generator, minimu
     counts equally, as GameBench's bootstrap does; other games get their own cells and stay out of it.
     Strengths are centred on the mean of the agents the data bound against each other (`bounded_group`). An agent
     the data cannot bound above against them (it won every game it played: its MLE is infinite) gets no point
-    value: its cell holds a lower bound only,
-    ≥ (its opponents' mean strength, by games) + the zero-failure one-sided log-odds (`one_sided`), noted
-    "unbounded above"; likewise "unbounded below" for an agent that never scored."""
+    value: its cell holds a lower bound only, noted "unbounded above": the larger of (its opponents' mean
+    strength, by games) + the zero-failure one-sided log-odds (`one_sided`) and the strongest opponent it beat
+    (the data rank it above every agent it beat, so it is never placed below one); likewise "unbounded below",
+    ≤ the weakest agent it lost to, for an agent that never scored. Agents the data do not connect to that group
+    at all are no bound of it: a group of them bound against each other (`separate_groups`) is centred on its
+    own mean, noted "separate group: 0 = its own mean"; a lone one is noted "not connected", with no value."""
     labels = sorted({label for r in rows for label in r.labels})
     index = {label: i for i, label in enumerate(labels)}
     table: dict[str, dict[str, Cell]] = defaultdict(dict)
@@ -153,25 +156,54 @@ def ratings(rows: list[Result], *, rounds: int, rng: np.random.Generator, minimu
         for i, j, w in zip(a, b, np.asarray(weight, dtype=float), strict=True):
             faced[i].append((j, w))
             faced[j].append((i, w))
+        apart = separate_groups(reach, played, core)
         for i, matches in played.items():
             note = "thin" if len(matches) < minimum else ""
-            if i in core:
-                estimate = Estimate(float(strength[i]), float(low_all[i]), float(high_all[i]), len(matches))
+            group = core if i in core else apart.get(i)
+            if group is not None:
+                own = group is not core
+                centred = fit.strengths - float(np.mean(fit.strengths[group])) if own else strength
+                spread = boot.samples - boot.samples[:, group].mean(axis=1, keepdims=True) if own else samples
+                low, high = np.percentile(spread[:, i], [tail, 100.0 - tail]) if own else (low_all[i], high_all[i])
+                note = "; ".join(x for x in ("separate group: 0 = its own mean" if own else "", note) if x)
+                estimate = Estimate(float(centred[i]), float(low), float(high), len(matches))
                 table[labels[i]][scope] = Cell.of(estimate, matches, note=note)
                 continue
             up, down = not reach[core[0], i], not reach[i, core[0]]
-            side = "unbounded above" if up and not down else "unbounded below" if down and not up else "unbounded"
+            side = "unbounded above" if up and not down else "unbounded below" if down and not up else "not connected"
             note = "; ".join(x for x in (side, note) if x)
             rivals = [(j, w) for j, w in faced[i] if j in core]
-            if not rivals or side == "unbounded":
+            if not rivals or side == "not connected":
                 table[labels[i]][scope] = Cell.of(Estimate(None, None, None, len(matches)), matches, note=note)
                 continue
-            games_against = sum(w for _, w in rivals)
-            rival_mean = sum(strength[j] * w for j, w in rivals) / games_against
-            bound = float(rival_mean + (1 if up else -1) * one_sided(LEVEL, games_against))
+            bound = one_sided_bound([(float(strength[j]), w) for j, w in rivals], above=up)
             low, high = (bound, None) if up else (None, bound)
             table[labels[i]][scope] = Cell.of(Estimate(bound, low, high, len(matches)), matches, note=note)
     return dict(table)
+
+
+def one_sided_bound(rivals: list[tuple[float, float]], *, above: bool) -> float:
+    """The bound of an agent that beat (`above`) or lost to every one of `rivals` (strength, games): their mean
+    strength by games ± the zero-failure one-sided log-odds, but never short of the strongest rival it beat (the
+    weakest it lost to): the data rank it beyond each of them."""
+    games = sum(w for _, w in rivals)
+    mean = sum(value * w for value, w in rivals) / games
+    if above:
+        return max(mean + one_sided(LEVEL, games), max(value for value, _ in rivals))
+    return min(mean - one_sided(LEVEL, games), min(value for value, _ in rivals))
+
+
+def separate_groups(reach: np.ndarray, played: dict[int, set[int]], core: list[int]) -> dict[int, list[int]]:
+    """The agents connected to `core` neither way, by the group of two or more they are bound in among themselves
+    (reachable both ways): each such group is anchored on its own mean."""
+    groups: dict[int, list[int]] = {}
+    for i in sorted(played):
+        if i in core or i in groups or reach[core[0], i] or reach[i, core[0]]:
+            continue
+        group = [j for j in sorted(played) if reach[i, j] and reach[j, i]]
+        if len(group) > 1:
+            groups.update(dict.fromkeys(group, group))
+    return groups
 
 
 def category_means(cells: dict[str, Cell]) -> dict[str, Cell]:
@@ -246,8 +278,10 @@ def tables(
         note=f"Bradley–Terry strength in nats, 0 = the mean of the agents the data bound; overall pools GameBench's "
         "nine games only (App. J), each weighted equally; other games have their own columns. 90% bootstrap intervals "
         f"over {rounds} resamples. An agent that won (or lost) every game it played has no finite strength: its "
-        "cell shows only a bound (≥ or ≤), noted unbounded, sorted by that bound and drawn as an open-ended "
-        f"marker. A cell with fewer than {min_games()} matches is marked thin and is not used to rank. "
+        "cell shows only a bound (≥ or ≤), never short of an agent it beat (lost to), noted unbounded, sorted by "
+        "that bound and drawn as a one-sided interval. Agents the data do not connect to the others are not given "
+        "their scale: a group of them is centred on its own mean (noted separate group), a lone one is noted not "
+        f"connected. A cell with fewer than {min_games()} matches is marked thin and is not used to rank. "
         "Models appear once per scaffold; the people of the report's human baseline (everyone who agreed to "
         f"baseline use, or the chosen study's participants) are pooled as human-baseline. {who}",
         level=LEVEL,

@@ -27,7 +27,7 @@ import pytest
 from arena.agents.base import AgentConfigError
 from arena.agents.llm.agent import LLMAgent
 from arena.agents.llm.scaffolds import rap_search as rap
-from arena.agents.llm.scaffolds.rap_search import sampled_answer, token_probability
+from arena.agents.llm.scaffolds.rap_search import sampled_answer, token_probability, top_logprobs_asked
 from tests.arena.llm.scripted_server import Reply
 from tests.shared_files import SEEDS, needs
 
@@ -103,7 +103,11 @@ async def test_the_search_plays_the_trajectory_with_the_highest_reward(scripted,
     assert not any(r.body["messages"][-1]["content"].endswith("`Answer: <move>`.") for r in requests)
     probability_calls = [r.body for r in requests if r.body.get("logprobs")]
     assert probability_calls
-    assert all(b["max_tokens"] == 1 and b["top_logprobs"] == 20 for b in probability_calls)
+    # GameBench's code: one alternative per answer wanted (yes/no: 2; an action's number among n: n), at most 5
+    assert {b["max_tokens"] for b in probability_calls} == {1}
+    yes_no = [b for b in probability_calls if b["messages"][-1]["content"].endswith((rap.WIN_ASK, rap.SELF_EVAL_ASK))]
+    assert yes_no
+    assert {b["top_logprobs"] for b in yes_no} == {2}
     assert attempt.reasoning_text.startswith(f"RAP search ({len(requests)} calls)")
     assert "- b2: 1.400, 0.400, 5, 1.640" in attempt.reasoning_text  # fast reward, reward, visits, Q
     assert "- a1: 1.000, 1.600, 5, 2.840" in attempt.reasoning_text
@@ -153,9 +157,11 @@ async def test_a_failing_provider_ends_the_search_and_the_model_answers_directly
 
 
 def test_reading_probabilities_and_samples():
-    top = [("Yes", math.log(0.6)), (" yes", math.log(0.1)), ("No", math.log(0.2))]
-    assert token_probability(top, "yes") == pytest.approx(0.7 / 0.9)  # variants summed, normalised over top-k
+    top = [(" yes", math.log(0.1)), ("Yes", math.log(0.6)), ("YES", math.log(0.05)), ("No", math.log(0.2))]
+    # GameBench's reading: the first alternative spelled "yes" in any case, normalised over all returned
+    assert token_probability(top, "yes") == pytest.approx(0.6 / 0.95)
     assert token_probability(top, "maybe") == 0.0
+    assert [top_logprobs_asked(w) for w in (["yes", "no"], [str(i) for i in range(8)])] == [2, 5]
     assert [sampled_answer(t) for t in ("**Yes.**", "1. b2", " no", "")] == ["yes", "1", "no", ""]
     assert rap.parse_actions("<actions>\n0. e4\n1) d4\n- e4\n</actions>", 5) == ["e4", "d4"]
     assert rap.parse_tagged("no tags here", "state") is None

@@ -27,10 +27,10 @@ NONE = ReportFilters()
 def test_each_report_header_says_where_it_is_not_the_papers_setup(client):
     expected = {
         "botzonebench": "Arena's ladder, not Botzone's bots",
-        "gamebench": "RAP asks for 20 top log-probabilities",
+        "gamebench": "the other models only when they are evaluated together",
         "dsgbench": "Arena's strongest ladder bot stands in for the game's built-in AI or GPT-4o-mini",
-        "star": "named opponents play each other only when each is evaluated too",
-        "advgamebench": "the conclusion's 4,752 is not a whole number of matches",
+        "star": "the paper's are not available offline",
+        "advgamebench": "§5's 4,752 is no whole number of matches",
     }
     for key, text in expected.items():
         header = client.get(f"/reports/{key}/?format=md").content.decode().split("\n\n")[1]
@@ -296,11 +296,41 @@ def test_gamebench_an_agent_that_never_lost_shows_a_bound_sorted_by_it():
     assert cell_text(a) == "≥ 0.612 n=12 (unbounded above)"
     (panel,) = draw(figure)["data"]
     assert panel["marker"]["symbol"][panel["y"].index("A")] == "triangle-right-open"
-    assert panel["error_x"]["array"][panel["y"].index("A")] == 0  # no whisker where nothing bounds it
+    at = panel["y"].index("A")  # a one-sided interval: from the bound to the panel's right edge, nothing left
+    assert panel["error_x"]["arrayminus"][at] == 0
+    assert a.value + panel["error_x"]["array"][at] == pytest.approx(
+        max(c.high or c.value for c in cells.values()) + 0.5
+    )
     # Table 2, average score: A won all 12 (1.0); B scored 2 of 4 against C, 1 of 8 against D, 0 of 12 against A.
     scores = {label: row[0] for label, row in table_2.rows}
     assert (scores["A"].value, scores["A"].n) == (1.0, 12)
     assert scores["B"].value == pytest.approx(3 / 24)
+
+
+def test_gamebench_an_unbeaten_agent_is_never_placed_below_one_it_beat_and_islands_keep_their_own_scale():
+    # B, C, D bounded among themselves as above; A beat D once: the one-sided bound alone, D + ln(0.05 / 0.95) =
+    # D − 2.944, would draw A left of D. X and Y played only each other (X 2–1): a group of their own, centred on
+    # its own mean (X = ln 2 / 2, Y = −ln 2 / 2), not "unbounded". Z lost its one game to W, who played no one else:
+    # neither is bound to anyone both ways, so both are "not connected", with no value.
+    games = (
+        [("B", "C", 1.0), ("B", "C", 0.0)] * 2
+        + [("D", "B", 1.0)] * 7
+        + [("D", "B", 0.0), ("A", "D", 1.0), ("X", "Y", 1.0), ("X", "Y", 1.0), ("X", "Y", 0.0), ("W", "Z", 1.0)]
+    )
+    rows = [Result(m, "chess", (x, y), (0, 1), (s, 1 - s)) for m, (x, y, s) in enumerate(games, start=1)]
+    (figure, _table_2, _radar) = gamebench.tables(rows, filters=NONE, rounds=50)
+    cells = {label: row[0] for label, row in figure.rows}
+    d = cells["D"].value
+    assert gamebench.one_sided(0.90, 1) == pytest.approx(math.log(0.05 / 0.95))
+    assert (cells["A"].low, cells["A"].high) == (pytest.approx(d), None)
+    assert cell_text(cells["A"]) == f"≥ {d:.3g} n=1 (unbounded above; thin)"
+    assert cells["X"].value == pytest.approx(math.log(2) / 2, abs=1e-3)
+    assert cells["Y"].value == pytest.approx(-math.log(2) / 2, abs=1e-3)
+    assert cells["X"].note.startswith("separate group: 0 = its own mean")
+    assert (cells["W"].value, cells["Z"].value) == (None, None)
+    assert cells["W"].note.startswith("not connected")
+    assert cells["Z"].note.startswith("not connected")
+    assert not any("unbounded" in c.note for label, c in cells.items() if label in "XYZW")
 
 
 @pytest.mark.django_db

@@ -9,8 +9,10 @@ players' actions and the next observation. A step's reward is read from next-tok
 
 where the intuition is P(the action's number) after "Choose an action by writing only the associated number.",
 the self-evaluation P("yes") after "Is this a good action? yes/no." and P(win) P("yes") after "Will you
-eventually win from this position? yes/no", each from the first reply token's `top_logprobs`, normalised over
-the alternatives returned (as GameBench's code does). An endpoint that returns no log-probabilities gets the
+eventually win from this position? yes/no", each from the first reply token's `top_logprobs` as GameBench's code
+reads them (agents/rap/chat.py): as many alternatives asked for as there are answers wanted, at most 5; an
+answer's probability is that of the first alternative spelled like it in any case, normalised over the
+alternatives returned. An endpoint that returns no log-probabilities gets the
 documented fallback: the same prompt answered `rap_samples` times at temperature 1, the probability being the
 share of answers that say so.
 
@@ -34,8 +36,10 @@ from arena.agents.llm.spend import Spend
 
 #: llm-reasoners' MCTS defaults (reasoners/algorithm/mcts.py): UCT exploration weight `w_exp`.
 EXPLORATION = 1.0
-#: Alternatives asked for the first reply token (OpenAI allows up to 20); probabilities are normalised over them.
-TOP_LOGPROBS = 20
+#: GameBench's code asks for one alternative per answer wanted, at most this many (agents/rap/chat.py).
+MAX_TOP_LOGPROBS = 5
+#: The answers of a yes/no prompt (GameBench's default `tokens`): both asked for, "yes" read.
+YES_NO = ["yes", "no"]
 #: Output tokens for a prediction (actions, others' actions, next observation) when the config sets no max_tokens.
 PREDICTION_TOKENS = 1024
 #: Output tokens for one sampled answer in the fallback (a word or a number is wanted).
@@ -141,10 +145,16 @@ def parse_actions(reply: str, limit: int) -> list[str]:
     return list(dict.fromkeys(line for line in lines if line))[:limit]
 
 
+def top_logprobs_asked(wanted: list[str]) -> int:
+    """How many alternatives a probability prompt asks for: one per answer wanted, at most `MAX_TOP_LOGPROBS`."""
+    return min(len(wanted), MAX_TOP_LOGPROBS)
+
+
 def token_probability(top: list[tuple[str, float]], wanted: str) -> float:
-    """P(first token is `wanted`, any case or spacing) normalised over the alternatives returned."""
+    """P(first token is `wanted`): the first alternative spelled like it in any case, normalised over the
+    alternatives returned (GameBench's `unnorm_prob` / `p_total`; no other variant is added)."""
     total = sum(math.exp(lp) for _token, lp in top)
-    hit = sum(math.exp(lp) for token, lp in top if token.strip().lower() == wanted.lower())
+    hit = next((math.exp(lp) for token, lp in top if token.lower() == wanted.lower()), 0.0)
     return hit / total if total > 0 else 0.0
 
 
@@ -226,7 +236,8 @@ class Planner:
             return self._memo[key]
         found = None
         if self.search.probabilities == "logprobs":
-            result = await self.call(messages, max_tokens=1, logprobs=True, top_logprobs=TOP_LOGPROBS)
+            asked = top_logprobs_asked(wanted)
+            result = await self.call(messages, max_tokens=1, logprobs=True, top_logprobs=asked)
             if result.ok and result.top_logprobs:
                 found = {w: token_probability(result.top_logprobs, w) for w in wanted}
             elif result.ok or not result.transient:  # no log-probabilities, or the endpoint refuses the fields
@@ -281,7 +292,7 @@ class Planner:
 
     async def self_evaluation(self, state: str, action: str) -> float:
         messages = _conversation(self.prefix(state) + WRITE_ACTION, action, SELF_EVAL_ASK)
-        return (await self.probabilities("self-evaluation", messages, ["yes"], f" of {action}"))["yes"]
+        return (await self.probabilities("self-evaluation", messages, YES_NO, f" of {action}"))["yes"]
 
     async def others(self, state: str) -> str:
         reply = await self.complete(
@@ -306,7 +317,7 @@ class Planner:
         return parse_tagged(await self.complete("state", messages, f" after {action}"), "state") or NO_STATE
 
     async def win_probability(self, state: str) -> float:
-        return (await self.probabilities("win", _conversation(self.prefix(state) + WIN_ASK), ["yes"]))["yes"]
+        return (await self.probabilities("win", _conversation(self.prefix(state) + WIN_ASK), YES_NO))["yes"]
 
     # --- llm-reasoners' MCTS --------------------------------------------------------------------------------
 
