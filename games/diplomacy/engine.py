@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from diplomacy import Game as EngineGame
+if TYPE_CHECKING:
+    from diplomacy import Game as EngineGame
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 MAP_NAME = "standard"
@@ -34,6 +36,14 @@ class Board:
 _games: OrderedDict[tuple[Phase, ...], EngineGame] = OrderedDict()
 
 
+def new_engine_game() -> EngineGame:
+    """The package's game at its start. Imported here: the package takes a quarter of a second to load, which no
+    process pays for until it adjudicates."""
+    from diplomacy import Game
+
+    return Game(map_name=MAP_NAME)
+
+
 def engine_game(history: tuple[Phase, ...]) -> EngineGame:
     """The package's game after `history` (shared: callers must not mutate it)."""
     if history in _games:
@@ -46,7 +56,7 @@ def engine_game(history: tuple[Phase, ...]) -> EngineGame:
             game = _games.pop(history[:cut])
             break
     else:
-        game, cut = EngineGame(map_name=MAP_NAME), 0
+        game, cut = new_engine_game(), 0
     for name, orders in history[cut:]:
         _advance(game, name, orders)
     _games[history] = game
@@ -99,7 +109,7 @@ def results(history: tuple[Phase, ...]) -> dict[str, list[str]]:
 @lru_cache(maxsize=1)
 def geography() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
     """Province adjacency (coasts folded into their province, 'STP/SC' → 'STP') and the 34 supply centres."""
-    engine_map = EngineGame(map_name=MAP_NAME).map
+    engine_map = new_engine_game().map
     adjacent: dict[str, set[str]] = {}
     for loc, others in engine_map.loc_abut.items():
         adjacent.setdefault(loc[:3].upper(), set()).update(o[:3].upper() for o in others)

@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-from pokerkit import StandardLookup
+if TYPE_CHECKING:
+    from pokerkit import StandardLookup
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -38,6 +40,10 @@ def deal(seed: int, hand: int) -> tuple[tuple[str, str], tuple[str, str], tuple[
 
 @cache
 def _lookup() -> StandardLookup:
+    # Imported here: pokerkit builds its tables on import (a third of a second), which no process pays for
+    # until it deals a hand.
+    from pokerkit import StandardLookup
+
     return StandardLookup()
 
 

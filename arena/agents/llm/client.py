@@ -19,12 +19,14 @@ from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
-import openai
 
 from arena.agents.llm.parsing import split_reasoning
+
+if TYPE_CHECKING:
+    import openai
 
 #: Status codes worth retrying: the provider is busy or broken, not the request.
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
@@ -137,6 +139,8 @@ def provider_limiter(base_url: str, size: int) -> ProviderLimiter:
 
 def open_client(base_url: str) -> openai.AsyncOpenAI:
     """A new SDK client (the caller closes it); cheap because the TLS context is shared."""
+    import openai  # here, not at the top: the SDK takes half a second to load, which only a model's caller pays
+
     global _ssl_context
     if _ssl_context is None:
         # Building a TLS context costs tens of milliseconds; one serves every client.
@@ -282,6 +286,8 @@ async def complete(
     api_key: str | None,
 ) -> Completion:
     """POST `request` (a chat-completion body) within `timeout_s`; every failure becomes a Completion."""
+    import openai  # loaded already by `open_client`, which made `client`
+
     options: dict[str, Any] = {"timeout": timeout_s}
     if api_key:
         options["headers"] = {"Authorization": f"Bearer {api_key}"}
