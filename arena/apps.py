@@ -6,9 +6,10 @@ class ArenaConfig(AppConfig):
     verbose_name = "Arena"
 
     def ready(self) -> None:
+        from arena.agents.botzone import program_seating_refusal
         from arena.evaluate.services import evaluation_hold_on_budget, evaluation_stop_on_budget
         from arena.play.broadcast import announce_on_match_updated
-        from arena.record.signals import decision_due, match_finished, match_paused, match_updated
+        from arena.record.signals import decision_due, match_finished, match_paused, match_seating, match_updated
         from arena.runner.tasks import match_resume_enqueue
         from arena.tournaments.services import tournament_advance_on_match_finished
 
@@ -18,3 +19,4 @@ class ArenaConfig(AppConfig):
         match_updated.connect(announce_on_match_updated, dispatch_uid="live_pages")
         match_paused.connect(match_resume_enqueue, dispatch_uid="match_resume")
         decision_due.connect(evaluation_hold_on_budget, dispatch_uid="evaluation_budget_cap")
+        match_seating.connect(program_seating_refusal, dispatch_uid="botzone_programs")

@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from arena.models import Agent, Match
 from arena.record.agents import agent_create
 from arena.record.people import person_match_create, person_resign
-from arena.record.services import ServiceError, match_abort
+from arena.record.services import ServiceError, match_abort, seating_refusal
 from arena.studies.codes import keyed_hash, redirect_url_check
 from arena.studies.design import conditions, plan
 from arena.studies.models import ENDED, Assignment, Participant, Study, StudyConsent
@@ -48,25 +48,30 @@ def design_check(design: list[dict], games_per_opponent: int) -> None:
             raise ServiceError(f"There is no game {block['game']!r}.") from None
         if not block["opponents"]:
             raise ServiceError(f"List at least one opponent for {block['game']}.")
+        opponents = []
         for slug in block["opponents"]:
             agent = Agent.objects.filter(slug=slug, is_active=True).exclude(kind=Agent.Kind.HUMAN).first()
             if agent is None:
                 raise ServiceError(f"There is no active bot or model {slug!r}.")
             if agent.game and agent.game != block["game"]:
                 raise ServiceError(f"{slug} plays {agent.game}, not {block['game']}.")
-        options_check(block)
+            opponents.append(agent)
+        options_check(block, opponents)
         total += len(block["opponents"]) * games_per_opponent
     if total > MAX_MATCHES_PER_PARTICIPANT:
         raise ServiceError(f"That is {total} matches per participant; at most {MAX_MATCHES_PER_PARTICIPANT}.")
 
 
-def options_check(block: dict) -> None:
-    """ServiceError unless the block's game options start a game and its time per move is within bounds."""
+def options_check(block: dict, opponents: list[Agent]) -> None:
+    """ServiceError unless the block's game options start a game the opponents can play and its time per move is
+    within bounds."""
     rules = get_game(block["game"])
     try:
-        rules.initial_state(seed=0, **block.get("options", {}))
+        opening = rules.initial_state(seed=0, **block.get("options", {}))
     except (ValueError, TypeError) as error:
         raise ServiceError(f"{block['game']}: {error}") from None
+    if why := seating_refusal(rules, opening, opponents):
+        raise ServiceError(f"{block['game']}: {why}")
     limit = block.get("move_time_limit_s")
     if limit is not None and not (isinstance(limit, int) and MIN_MOVE_TIME_S <= limit <= MAX_MOVE_TIME_S):
         raise ServiceError(
