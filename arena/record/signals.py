@@ -20,7 +20,8 @@ their rows in ply order (`arena.record.services.Recorded`). Live play's receiver
 `decision_due` is sent (`send`, synchronously) by the runner before a seat whose agent is not a bot decides, with
 `sender=Match`, `match` and `seat`. A receiver returns why the match must not go on now (a spending cap reached:
 `arena.evaluate.services.evaluation_hold_on_budget`) or "": on a reason the runner adjourns the match
-(`arena.record.turns.match_adjourn`) instead of asking the agent.
+(`arena.record.turns.match_adjourn`) instead of asking the agent. A receiver may also note that the decision begins: a
+study's void rule queues its check then (`arena.studies.tasks.void_check_on_decision_due`).
 
 `match_seating` is sent (`send`, synchronously) by `arena.record.services.seating_refusal` before a match or a
 tournament seats agents (`match_create`, `tournament_create`), with `sender=Match`, `game` (the rules), `state`

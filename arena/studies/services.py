@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import random
 import secrets
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import F, Max
@@ -230,19 +231,45 @@ def participant_progress(*, participant: Participant) -> Assignment | None:
     return current
 
 
-def stalled(study: Study, assignment: Assignment, now) -> bool:
+def stalled(study: Study, assignment: Assignment, now: datetime) -> bool:
     """Whether the assignment's match is going and its opponent, to move, has not moved for the study's
     `void_after_s` (since its last decision, or the match's start)."""
+    due = stalls_at(study, assignment)
+    return due is not None and now >= due
+
+
+def stalls_at(study: Study, assignment: Assignment) -> datetime | None:
+    """When the assignment's match counts as stalled if its opponent, to move now, has not moved by then: the
+    study's `void_after_s` after its last decision (or the match's start). None: no void rule, the match is over
+    or not started, or the participant is to move."""
     match = assignment.match
     if study.void_after_s is None or match is None or match.status in ENDED or match.state is None:
-        return False
+        return None
     rules = get_game(match.game)
     to_move = rules.current_player(rules.from_json(match.state))
     if to_move is None or to_move == assignment.seat:
-        return False
+        return None
     last = match.decisions.order_by("-ply").values_list("created_at", flat=True).first()
-    since = last or match.started_at or match.created_at
-    return (now - since).total_seconds() >= study.void_after_s
+    return (last or match.started_at or match.created_at) + timedelta(seconds=study.void_after_s)
+
+
+@transaction.atomic
+def match_void_if_stalled(*, match_id: int) -> tuple[Match | None, datetime | None]:
+    """The void rule applied to one study match now, by a worker, so it holds whether or not anyone opens a study
+    page: the match if it was voided (its assignment freed for the replay), else when its opponent would count as
+    stalled (None: not its turn, the match is over, or it is no study's)."""
+    assignment = Assignment.objects.filter(match_id=match_id).select_related("participant").first()
+    if assignment is None:
+        return None, None
+    # The participant's lock, as `participant_progress` takes it: one of the two voids the match, never both.
+    participant = Participant.objects.select_for_update().select_related("study").get(pk=assignment.participant_id)
+    assignment = participant.assignments.select_related("match").get(pk=assignment.pk)
+    if assignment.match_id != match_id:
+        return None, None  # voided already, by a study page opened meanwhile
+    if not stalled(participant.study, assignment, timezone.now()):
+        return None, stalls_at(participant.study, assignment)
+    assignment_void(assignment=assignment)
+    return Match.objects.get(pk=match_id), None
 
 
 @transaction.atomic
