@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from arena.agents import botzone_holdem, botzone_landlord, botzone_mahjong
+from arena.models import Agent
 from games import Game, IllegalAction
 
 #: Board games whose Botzone format is a point: board side, and whether Arena counts rows from the top.
@@ -119,6 +120,15 @@ def variant_refusal(game: Game, variant: str) -> str:
     """Why a program cannot play `game` under `variant` ("" for the standard rules): "" when it can. Checked before
     a match seats a program, so one is never seated only to be refused every turn."""
     return unplayable(game, game.initial_state(seed=0, **game.variants.get(variant, {})))
+
+
+def program_seating_refusal(sender: type, *, game: Game, state: Any, agents: list[Agent], **kwargs: Any) -> str:
+    """`match_seating`'s receiver: why a program (Botzone's protocol) cannot be seated in `game` from `state` ("":
+    it can, or no program sits in it)."""
+    program = next((agent for agent in agents if agent.kind == Agent.Kind.PROGRAM), None)
+    if program is None or not (why := unplayable(game, state)):
+        return ""
+    return f"{program.name} is a Botzone program and cannot play these rules. {why}"
 
 
 def judged_invalid(game: Game, state: Any) -> Any:

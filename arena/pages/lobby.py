@@ -197,8 +197,6 @@ def _start(request: HttpRequest, form: LobbyForm, person: Agent | None) -> HttpR
         return redirect("play")
     opponent = get_object_or_404(Agent, slug=form.cleaned_data["opponent"])
     variant = form.cleaned_data["variant"]
-    if opponent.kind == Agent.Kind.PROGRAM and (why := botzone.variant_refusal(get_game(game), variant)):
-        raise ServiceError(f"{opponent.name} is a Botzone program and cannot play these rules. {why}")
     match = person_match_create(
         person=person,
         opponent=opponent,

@@ -12,7 +12,6 @@ from uuid import UUID
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
-from django.utils.html import format_html
 
 from arena.models import Agent, AgentVersion, Annotation, AnnotationTag, Attempt, Decision, Match, Tournament
 from arena.pages.boards import PYTHON_BOARDS
@@ -21,6 +20,7 @@ from arena.pages.move_list import move_groups, move_list_html, move_rows
 from arena.pages.results import result_text
 from arena.record.selectors import match_state_at, seat_versions, tournament_progress
 from arena.record.visibility import MatchView
+from arena.templatetags.match_seats import blinded_label
 from games import Game, get_game
 
 
@@ -100,15 +100,11 @@ def blinded(match: Match, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not labels:
         return seats
     return [
-        {**seat, "agent": Agent(pk=seat["agent"].pk, slug="", name=label, kind=""), "link": _label_html(label)}
+        {**seat, "agent": Agent(pk=seat["agent"].pk, slug="", name=label, kind=""), "link": blinded_label(label)}
         if (label := labels.get(str(seat["index"])))
-        else {**seat, "link": _label_html(seat["agent"].name)}
+        else {**seat, "link": blinded_label(seat["agent"].name)}
         for seat in seats
     ]
-
-
-def _label_html(label: str) -> str:
-    return format_html('<span class="agent agent-blinded">{}</span>', label)
 
 
 def _guest(agent: Agent) -> bool:

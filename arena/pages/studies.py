@@ -22,6 +22,7 @@ from arena.studies.codes import (
     withdrawal_code,
 )
 from arena.studies.models import Participant, Study
+from arena.studies.parquet import as_parquet
 from arena.studies.questions import asked
 from arena.studies.services import (
     assignment_start,
@@ -306,7 +307,8 @@ def participant_delete_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    """The protocol and aggregate results (`export.json`), or the per-participant table (`export.csv`, `.jsonl`)."""
+    """The protocol and aggregate results (`export.json`), or the per-participant table (`export.csv`, `.jsonl`,
+    `.parquet`)."""
     _staff_only(request)
     if fmt == "json":  # the protocol and the aggregate results, nothing per participant
         study = _up_to_date(get_object_or_404(Study, slug=slug))
@@ -323,10 +325,10 @@ def study_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 
 
 def study_table(request: HttpRequest, slug: str, table: str, fmt: str) -> HttpResponse:
-    """One of the study's tables (participants, matches, decisions) as CSV or JSON lines."""
+    """One of the study's tables (participants, matches, decisions, answers) as CSV, JSON lines or Parquet."""
     _staff_only(request)
-    if table not in exports.TABLES or fmt not in ("csv", "jsonl"):
-        raise Http404("Study tables are participants, matches, decisions or answers, as .csv or .jsonl.")
+    if table not in exports.TABLES or fmt not in ("csv", "jsonl", "parquet"):
+        raise Http404("Study tables are participants, matches, decisions or answers, as .csv, .jsonl or .parquet.")
     study = _up_to_date(get_object_or_404(Study, slug=slug))
     rows = {
         "participants": exports.participant_rows,
@@ -336,6 +338,8 @@ def study_table(request: HttpRequest, slug: str, table: str, fmt: str) -> HttpRe
     }[table](study)
     if fmt == "csv":
         response = HttpResponse(exports.as_csv(rows, exports.TABLES[table]), content_type="text/csv")
+    elif fmt == "parquet":
+        response = HttpResponse(as_parquet(rows, table), content_type="application/vnd.apache.parquet")
     else:
         response = HttpResponse(exports.as_jsonl(rows), content_type="application/x-ndjson")
     response["Content-Disposition"] = f'attachment; filename="study-{study.slug}-{table}.{fmt}"'

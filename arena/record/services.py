@@ -21,11 +21,11 @@ from django.utils import timezone
 from arena.models import Agent, Attempt, Decision, Match, Seat
 from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
-from arena.record.signals import match_finished
+from arena.record.signals import match_finished, match_seating
 from arena.record.turns import ByHolder, ByPerson, by_holder, holder_after, write_refused
 from arena.record.uploads import uploaded_matches_allowed
 from arena.record.versions import PROMPT_VERSION, code_version
-from games import get_game
+from games import Game, get_game
 
 # -- matches -----------------------------------------------------------------------------
 
@@ -61,6 +61,12 @@ def variant_options(game: str, variant: str) -> dict:
     return rules.variants[variant]
 
 
+def seating_refusal(game: Game, state: Any, agents: list[Agent]) -> str:
+    """Why `agents` cannot play `game` from `state` (`match_seating`'s first reason), or ""."""
+    reasons = match_seating.send(sender=Match, game=game, state=state, agents=agents)
+    return next((reason for _, reason in reasons if reason), "")
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -86,6 +92,8 @@ def match_create(
         state = game_obj.initial_state(seed=seed, **options)
     except (TypeError, ValueError) as error:
         raise ServiceError(f"Invalid options for {game}: {error}") from None
+    if why := seating_refusal(game_obj, state, agents):
+        raise ServiceError(why)
     versions = [agent.current_version() for agent in agents]
     if tournament is None:  # a tournament's matches are bounded by its own limits
         uploaded_matches_allowed(versions)

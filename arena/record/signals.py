@@ -20,7 +20,14 @@ their rows in ply order (`arena.record.services.Recorded`). Live play's receiver
 `decision_due` is sent (`send`, synchronously) by the runner before a seat whose agent is not a bot decides, with
 `sender=Match`, `match` and `seat`. A receiver returns why the match must not go on now (a spending cap reached:
 `arena.evaluate.services.evaluation_hold_on_budget`) or "": on a reason the runner adjourns the match
-(`arena.record.turns.match_adjourn`) instead of asking the agent.
+(`arena.record.turns.match_adjourn`) instead of asking the agent. A receiver may also note that the decision begins: a
+study's void rule queues its check then (`arena.studies.tasks.void_check_on_decision_due`).
+
+`match_seating` is sent (`send`, synchronously) by `arena.record.services.seating_refusal` before a match or a
+tournament seats agents (`match_create`, `tournament_create`), with `sender=Match`, `game` (the rules), `state`
+(the opening state under the chosen variant and options) and `agents`. A receiver returns why those agents cannot
+play those rules (a Botzone program outside the games Botzone's requests cover: `arena.agents.botzone`) or "": on
+a reason nothing is created and the caller gets a ServiceError saying it.
 
 `match_paused` is sent by `arena.record.turns` when the transaction that paused a match (its model server not
 answering) has committed, with `sender=Match`, `match_id` and `until`, the instant it may be taken up again.
@@ -35,3 +42,4 @@ agents_merged = Signal()
 match_updated = Signal()
 match_paused = Signal()
 decision_due = Signal()
+match_seating = Signal()

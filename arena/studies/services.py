@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import random
 import secrets
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import F, Max
@@ -15,7 +16,7 @@ from django.utils.text import slugify
 from arena.models import Agent, Match
 from arena.record.agents import agent_create
 from arena.record.people import person_match_create, person_resign
-from arena.record.services import ServiceError, match_abort
+from arena.record.services import ServiceError, match_abort, seating_refusal
 from arena.studies.codes import keyed_hash, redirect_url_check
 from arena.studies.design import conditions, plan
 from arena.studies.models import ENDED, Assignment, Participant, Study, StudyConsent
@@ -48,25 +49,30 @@ def design_check(design: list[dict], games_per_opponent: int) -> None:
             raise ServiceError(f"There is no game {block['game']!r}.") from None
         if not block["opponents"]:
             raise ServiceError(f"List at least one opponent for {block['game']}.")
+        opponents = []
         for slug in block["opponents"]:
             agent = Agent.objects.filter(slug=slug, is_active=True).exclude(kind=Agent.Kind.HUMAN).first()
             if agent is None:
                 raise ServiceError(f"There is no active bot or model {slug!r}.")
             if agent.game and agent.game != block["game"]:
                 raise ServiceError(f"{slug} plays {agent.game}, not {block['game']}.")
-        options_check(block)
+            opponents.append(agent)
+        options_check(block, opponents)
         total += len(block["opponents"]) * games_per_opponent
     if total > MAX_MATCHES_PER_PARTICIPANT:
         raise ServiceError(f"That is {total} matches per participant; at most {MAX_MATCHES_PER_PARTICIPANT}.")
 
 
-def options_check(block: dict) -> None:
-    """ServiceError unless the block's game options start a game and its time per move is within bounds."""
+def options_check(block: dict, opponents: list[Agent]) -> None:
+    """ServiceError unless the block's game options start a game the opponents can play and its time per move is
+    within bounds."""
     rules = get_game(block["game"])
     try:
-        rules.initial_state(seed=0, **block.get("options", {}))
+        opening = rules.initial_state(seed=0, **block.get("options", {}))
     except (ValueError, TypeError) as error:
         raise ServiceError(f"{block['game']}: {error}") from None
+    if why := seating_refusal(rules, opening, opponents):
+        raise ServiceError(f"{block['game']}: {why}")
     limit = block.get("move_time_limit_s")
     if limit is not None and not (isinstance(limit, int) and MIN_MOVE_TIME_S <= limit <= MAX_MOVE_TIME_S):
         raise ServiceError(
@@ -225,19 +231,45 @@ def participant_progress(*, participant: Participant) -> Assignment | None:
     return current
 
 
-def stalled(study: Study, assignment: Assignment, now) -> bool:
+def stalled(study: Study, assignment: Assignment, now: datetime) -> bool:
     """Whether the assignment's match is going and its opponent, to move, has not moved for the study's
     `void_after_s` (since its last decision, or the match's start)."""
+    due = stalls_at(study, assignment)
+    return due is not None and now >= due
+
+
+def stalls_at(study: Study, assignment: Assignment) -> datetime | None:
+    """When the assignment's match counts as stalled if its opponent, to move now, has not moved by then: the
+    study's `void_after_s` after its last decision (or the match's start). None: no void rule, the match is over
+    or not started, or the participant is to move."""
     match = assignment.match
     if study.void_after_s is None or match is None or match.status in ENDED or match.state is None:
-        return False
+        return None
     rules = get_game(match.game)
     to_move = rules.current_player(rules.from_json(match.state))
     if to_move is None or to_move == assignment.seat:
-        return False
+        return None
     last = match.decisions.order_by("-ply").values_list("created_at", flat=True).first()
-    since = last or match.started_at or match.created_at
-    return (now - since).total_seconds() >= study.void_after_s
+    return (last or match.started_at or match.created_at) + timedelta(seconds=study.void_after_s)
+
+
+@transaction.atomic
+def match_void_if_stalled(*, match_id: int) -> tuple[Match | None, datetime | None]:
+    """The void rule applied to one study match now, by a worker, so it holds whether or not anyone opens a study
+    page: the match if it was voided (its assignment freed for the replay), else when its opponent would count as
+    stalled (None: not its turn, the match is over, or it is no study's)."""
+    assignment = Assignment.objects.filter(match_id=match_id).select_related("participant").first()
+    if assignment is None:
+        return None, None
+    # The participant's lock, as `participant_progress` takes it: one of the two voids the match, never both.
+    participant = Participant.objects.select_for_update().select_related("study").get(pk=assignment.participant_id)
+    assignment = participant.assignments.select_related("match").get(pk=assignment.pk)
+    if assignment.match_id != match_id:
+        return None, None  # voided already, by a study page opened meanwhile
+    if not stalled(participant.study, assignment, timezone.now()):
+        return None, stalls_at(participant.study, assignment)
+    assignment_void(assignment=assignment)
+    return Match.objects.get(pk=match_id), None
 
 
 @transaction.atomic

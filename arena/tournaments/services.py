@@ -14,7 +14,15 @@ from django.utils import timezone
 from arena.models import Agent, Match, Tournament
 from arena.record.errors import checked_field
 from arena.record.selectors import FIRST_RUN_PREFIX, adaptive_intervals, ladder_levels, ladder_standing
-from arena.record.services import SEED_RANGE, ServiceError, match_create, new_seed, secret_seeds, variant_options
+from arena.record.services import (
+    SEED_RANGE,
+    ServiceError,
+    match_create,
+    new_seed,
+    seating_refusal,
+    secret_seeds,
+    variant_options,
+)
 from arena.runner.tasks import enqueue_matches
 from arena.tournaments import first_run
 from arena.tournaments.first_run import FIRST_RUN_LEVELS
@@ -155,19 +163,21 @@ def tournament_create(
     if format not in Tournament.Format.values:
         raise ServiceError(f"Unknown format {format!r}; use one of {', '.join(Tournament.Format.values)}.")
     chosen = {**(variant_options(games[0], variant) if games and variant else {}), **(options or {})}
+    everyone = [*agents, *opponents, *([partner] if partner else [])]
     for game in games:
         rules = get_game(game)
         if variant and variant not in rules.variants:
             raise ServiceError(f"{rules.name} has no variant {variant!r}.")
         try:
-            rules.initial_state(seed=first_seed or 0, **chosen)
+            opening = rules.initial_state(seed=first_seed or 0, **chosen)
         except (TypeError, ValueError) as error:
             raise ServiceError(f"Invalid options for {game}: {error}") from None
+        if why := seating_refusal(rules, opening, everyone):  # a ladder's or adaptive run's later matches too
+            raise ServiceError(why)
         if partner and rules.teams_dealt(chosen):
             raise ServiceError(f"{rules.name} deals its teams in secret: each entrant plays one seat, with no partner.")
     if first_seed is not None and not 0 <= first_seed < SEED_RANGE:
         raise ServiceError(f"A fixed first seed is a whole number from 0 to {SEED_RANGE - 1}.")
-    everyone = [*agents, *opponents, *([partner] if partner else [])]
     if first_seed is not None and any(remembers_deals(agent) for agent in everyone):
         raise ServiceError("Fixed seeds are for reproducing runs; people and outside agents always get fresh seeds.")
     if format == Tournament.Format.ROUND_ROBIN and len(agents) < 2:

@@ -12,7 +12,7 @@ from arena.record import signals
 ARCHITECTURE = (Path(__file__).resolve().parents[2] / "docs" / "architecture.md").read_text()
 
 
-@pytest.mark.parametrize("name", ["match_finished", "match_updated", "match_paused", "agents_merged"])
+@pytest.mark.parametrize("name", ["match_finished", "match_updated", "match_paused", "match_seating", "agents_merged"])
 def test_every_receiver_is_documented(name):
     sync, asynchronous = getattr(signals, name)._live_receivers(Match)
     receivers = [receiver.__name__ for receiver in [*sync, *asynchronous]]

@@ -7,8 +7,10 @@ import csv
 import io
 import json
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -86,3 +88,30 @@ def test_the_general_dataset_keeps_study_matches_out(study, tmp_path):  # noqa: 
     out = tmp_path / "dataset.jsonl"
     call_command("export_dataset", "--output", str(out))
     assert str(match.uid) not in out.read_text()
+
+
+def test_the_parquet_tables_hold_the_json_lines_rows_with_typed_columns(study, staff):  # noqa: F811
+    player = Client()
+    join(player, "recruit-3")
+    play(player, person_wins=True, seconds=42)
+    play(player, person_wins=False, seconds=90)
+
+    for table in ("participants", "matches", "decisions", "answers"):
+        response = staff.get(f"/studies/two-games/export/{table}.parquet")
+        assert response["Content-Type"] == "application/vnd.apache.parquet"
+        read = pq.read_table(pa.BufferReader(response.content))
+        lines = staff.get(f"/studies/two-games/export/{table}.jsonl").content.splitlines()
+        header = staff.get(f"/studies/two-games/export/{table}.csv").content.decode().splitlines()[0]
+        assert read.column_names == header.split(",")  # the CSV's columns, in its order
+        rows = [
+            {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()} for row in read.to_pylist()
+        ]
+        assert rows == [{k: json.loads(line)[k] for k in read.column_names} for line in lines], table
+    decisions = pq.read_table(pa.BufferReader(staff.get("/studies/two-games/export/decisions.parquet").content))
+    assert len(decisions) > 0
+    schema = decisions.schema
+    assert (schema.field("ply").type, schema.field("void").type) == (pa.int64(), pa.bool_())
+    assert schema.field("decided_at").type == pa.timestamp("us", tz="UTC")
+    matches = pq.read_table(pa.BufferReader(staff.get("/studies/two-games/export.parquet").content)).schema
+    assert (matches.field("score").type, matches.field("consent_version").type) == (pa.float64(), pa.int64())
+    assert Client().get("/studies/two-games/export/decisions.parquet").status_code == 404

@@ -1,7 +1,7 @@
 """A participant of a blinded, focused study with per-participant codes, in real Chromium: the opponent is
-"Opponent A" on the study page and the live page, no site navigation is in view, and the thank-you page's
-link takes them back to the recruiting platform (a real HTTP server on loopback) with their own completion code
-and the id they arrived with."""
+"Opponent A" on the study page, the live page and the match list they can type their way to, no site navigation
+is in view, and the thank-you page's link takes them back to the recruiting platform (a real HTTP server on
+loopback) with their own completion code and the id they arrived with."""
 
 from __future__ import annotations
 
@@ -82,6 +82,12 @@ def test_a_blinded_participant_meets_opponent_a_and_returns_to_the_recruiter(pag
     expect(page.locator(".players")).to_contain_text("Opponent A")  # the pushed updates keep the label
     expect(page.locator("#main")).not_to_contain_text("Lv0")
     expect(page.locator(".site-nav a")).to_have_count(0)
+    live = page.url
+    page.goto(f"{live_site.url}/matches/")  # typed: the site's list of matches holds the participant's own
+    expect(page.locator("table")).to_contain_text("Opponent A")
+    expect(page.locator("#main")).not_to_contain_text("Lv0")
+    expect(page.locator("table a[href^='/agents/']")).to_have_count(0)
+    page.goto(live)
 
     page.click("a:has-text('Back to the study')")
     expect(page.locator("#main")).to_contain_text("You have played every match of Blind study.")
