@@ -113,7 +113,7 @@ def test_killed_worker_resumes_with_identical_results(tmp_path):
     assert "enqueued" in site.manage("resume_matches", "--stale-after", "0")
     worker = site.worker()
     try:
-        wait_for(lambda: site.status("rr")["status"] == "finished")
+        site.manage("tournament", "status", "rr", "--watch")  # one process following it to its end, not one a poll
     finally:
         worker.terminate()
         worker.wait(timeout=30)
