@@ -10,15 +10,14 @@ import sys
 import pytest
 
 from tests.arena.llm.scripted_server import ScriptedServer, slow
-from tests.arena.test_worker_resume import ROOT, Site
+from tests.sites import ROOT, Site
 
 pytestmark = pytest.mark.slow
 
 
 def test_one_ctrl_c_stops_the_run_and_hands_its_match_back(tmp_path):
     site = Site(tmp_path)
-    site.manage("migrate", "--noinput")
-    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    site.migrate("tic-tac-toe")
     with ScriptedServer(lambda body: slow(60.0)) as server:  # a model that thinks for a minute
         site.manage(
             "agents", "add", "--kind", "llm", "--slug", "pondering", "--base-url", server.base_url,

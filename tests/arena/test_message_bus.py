@@ -21,8 +21,8 @@ import pytest
 import redis
 
 from arena.management.message_bus import BusError, bus_url, embedded_bus
-from tests.arena.test_worker_resume import ROOT, Site
 from tests.browser.conftest import free_port
+from tests.sites import ROOT, Site
 
 CREATE_MATCH = """
 from arena.models import Agent
@@ -95,8 +95,7 @@ def test_make_run_shares_one_bus_so_a_page_hears_the_workers_moves(tmp_path):
     import websockets
 
     site = Site(tmp_path)
-    site.manage("migrate", "--noinput")
-    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    site.migrate("tic-tac-toe")
     match_id = int(site.manage("shell", "-c", CREATE_MATCH).split()[-1])  # pending: no worker has it yet
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -127,7 +126,7 @@ def test_make_run_shares_one_bus_so_a_page_hears_the_workers_moves(tmp_path):
 @pytest.mark.slow
 def test_serve_with_several_processes_runs_the_bus_for_them_and_stops_it_after_them(tmp_path):
     site = Site(tmp_path)
-    site.manage("migrate", "--noinput")
+    site.migrate()
     port = free_port()
     env = {k: v for k, v in site.env.items() if k != "REDIS_URL"}
     serve = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port), "--processes", "2"],

@@ -17,8 +17,8 @@ import pytest
 from arena.management.message_bus import bus_url
 from tests.arena.agents.test_remote_agent import SECRET, AgentServer
 from tests.arena.test_message_bus import fragment_at, wait_healthy
-from tests.arena.test_worker_resume import ROOT, Site
 from tests.browser.conftest import free_port
+from tests.sites import ROOT, Site
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +40,7 @@ def test_a_remote_agents_turn_is_played_by_a_worker_and_the_page_hears_it(tmp_pa
     agent = AgentServer()
     site = Site(tmp_path)
     site.env["ARENA_TEST_AGENT_SECRET"] = SECRET
-    site.manage("migrate", "--noinput")
+    site.migrate()
     site.manage("agents", "add", "--slug", "remote", "--kind", "remote", "--url", agent.url,
                 "--secret-env", "ARENA_TEST_AGENT_SECRET")  # fmt: skip
     setup = json.loads(site.manage("shell", "-c", SETUP_GAME).strip().splitlines()[-1])

@@ -20,7 +20,7 @@ from arena.record.services import ServiceError, attempt_record_rejected, decisio
 from arena.record.turns import match_claim
 from arena.runner import loop
 from games import IllegalAction
-from tests.arena.test_worker_resume import ROOT, Site
+from tests.sites import ROOT, Site
 
 TOP_ROW = [0, 3, 1, 4, 2]  # X takes the top row at ply 4
 
@@ -162,7 +162,7 @@ async_to_sync(run_match)(2, worker="next")
 @pytest.mark.slow
 def test_a_worker_killed_mid_batch_resumes_to_the_same_game(tmp_path):
     site = Site(tmp_path)
-    site.manage("migrate", "--noinput")
+    site.migrate()
 
     def python(code: str) -> int:
         run = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=site.env, timeout=300)

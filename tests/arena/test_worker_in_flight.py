@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move
-from tests.arena.test_worker_resume import Site
+from tests.sites import Site
 
 pytestmark = pytest.mark.slow
 
@@ -56,8 +56,7 @@ def test_one_worker_runs_model_matches_side_by_side_and_records_each_decision_on
     model = SlowModel(delay_s=0.3)
     with ScriptedServer(model, record=False) as server:
         site = Site(tmp_path / "site")
-        site.manage("migrate", "--noinput")
-        site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+        site.migrate("tic-tac-toe")
         site.manage(
             "agents", "add", "--kind", "llm", "--slug", "slow-model", "--base-url", server.base_url,
             "--model", "scripted-model", "--scaffold", "direct", "--max-concurrency", "16",
@@ -78,8 +77,7 @@ def test_one_worker_runs_the_refits_its_matches_queue_beside_them(tmp_path):
     """Ratings refits are plain functions, not coroutines: the worker that plays the matches on its event loop runs
     the refits their results queue too, and the last one covers every match."""
     site = Site(tmp_path / "site")
-    site.manage("migrate", "--noinput")
-    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    site.migrate("tic-tac-toe")
     play_round_robin(site, "tic-tac-toe-lv0", "tic-tac-toe-lv1", queue="*", in_flight=4)
     tasks = site.query("SELECT task_path, status FROM django_tasks_database_dbtaskresult")
     assert {status for _, status in tasks} == {"SUCCESSFUL"}
@@ -89,8 +87,7 @@ def test_one_worker_runs_the_refits_its_matches_queue_beside_them(tmp_path):
 
 def test_a_task_whose_code_is_gone_is_recorded_failed_and_the_worker_plays_on(tmp_path):
     site = Site(tmp_path / "site")
-    site.manage("migrate", "--noinput")
-    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    site.migrate("tic-tac-toe")
     site.manage(
         "shell", "-c",
         "from django_tasks_db.models import DBTaskResult; from arena.runner.tasks import run_match_task; "

@@ -7,15 +7,14 @@ import sys
 
 import pytest
 
-from tests.arena.test_worker_resume import ROOT, Site
+from tests.sites import ROOT, Site
 
 pytestmark = pytest.mark.slow
 
 
 def test_a_worker_logs_each_match_only_when_asked_to(tmp_path):
     site = Site(tmp_path)
-    site.manage("migrate", "--noinput")
-    site.manage("seed", "--no-demo", "--game", "tic-tac-toe")
+    site.migrate("tic-tac-toe")
 
     def run_two_matches(slug: str, *verbosity: str) -> str:
         site.manage(

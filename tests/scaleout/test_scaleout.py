@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.arena.test_worker_resume import AGENTS, Site
+from tests.arena.test_worker_resume import AGENTS, TournamentSite
 from tests.scaleout.conftest import ROOT
 
 pytestmark = [pytest.mark.scaleout, pytest.mark.slow]
@@ -111,7 +111,7 @@ print(json.dumps({"counted": counted}))
 
 
 def test_two_workers_on_postgresql_run_every_match_exactly_once(scaled_site, tmp_path):
-    reference = Site(tmp_path / "reference")
+    reference = TournamentSite(tmp_path / "reference")
     reference.prepare()
     reference.manage("tournament", "run", "rr")
     expected = reference.results()
