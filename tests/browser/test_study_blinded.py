@@ -84,9 +84,11 @@ def test_a_blinded_participant_meets_opponent_a_and_returns_to_the_recruiter(pag
     expect(page.locator(".site-nav a")).to_have_count(0)
     live = page.url
     page.goto(f"{live_site.url}/matches/")  # typed: the site's list of matches holds the participant's own
-    expect(page.locator("table")).to_contain_text("Opponent A")
-    expect(page.locator("#main")).not_to_contain_text("Lv0")
-    expect(page.locator("table a[href^='/agents/']")).to_have_count(0)
+    match_id = re.search(r"/play/(\d+)/$", live)[1]
+    own = page.locator("tr", has=page.locator(f"a[href='/matches/{match_id}/']"))  # other tests' matches list too
+    expect(own).to_contain_text("Opponent A")
+    expect(own).not_to_contain_text("Lv0")
+    expect(own.locator("a[href^='/agents/']")).to_have_count(0)
     page.goto(live)
 
     page.click("a:has-text('Back to the study')")
