@@ -107,6 +107,8 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
                 "human_baseline": baseline,
                 "study_baseline": study_baseline,
                 "first_move_advantage": snapshot.data.get("first_move_advantage"),
+                "first_move_interval": snapshot.data.get("first_move_interval"),
+                "components": snapshot.data.get("components", []),
             }
         )
     if query.format == "csv":
@@ -117,6 +119,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "variants": list(get_game(game).variants) if game else [],
         "games": all_games(),
         "snapshot": snapshot,
+        "components": snapshot.data.get("components", []),
         "ready": ready,
         "rows": rows,
         "baseline": baseline,

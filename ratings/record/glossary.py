@@ -28,7 +28,8 @@ TERMS: tuple[Term, ...] = (
         "Rating",
         "Bradley–Terry rating",
         "Maximum-likelihood strength from every rated match (draws count half, with a first-move term), on an "
-        "Elo-like scale where the Lv0 random bots average 1000. 200 points ≈ a 76% expected score.",
+        "Elo-like scale where each game's Lv0 bot (a uniform-random player) is 1000 on every board: beating your "
+        "game's random player puts you above 1000. 200 points ≈ a 76% expected score.",
         "GameBench §3.3",
     ),
     Term(

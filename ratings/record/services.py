@@ -216,6 +216,7 @@ def snapshot_compose(fit: dict, replay: dict) -> dict:
         "baseline": baseline and baseline | {"percentiles": people_percentiles(rows)},
         "first_move_advantage": fit["first_move_advantage"],
         "first_move_interval": fit["first_move_interval"],
+        "components": fit.get("components", []),
         "matches": fit["matches"],
     }
 
@@ -225,7 +226,8 @@ def _fit_part(data: dict) -> dict | None:
     if "rows" not in data:
         return None
     rows = [{k: v for k, v in row.items() if k not in NOT_REPLAYED} for row in data["rows"]]
-    return {"rows": rows, **{k: data[k] for k in ("first_move_advantage", "first_move_interval", "matches")}}
+    kept = ("first_move_advantage", "first_move_interval", "components", "matches")
+    return {"rows": rows, **{k: data[k] for k in kept if k in data}}
 
 
 def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
