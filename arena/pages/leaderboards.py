@@ -21,6 +21,7 @@ from ratings.record.plan_metrics import FEW_AGENTS_FOR_CORRELATION
 from ratings.record.replay import MIN_PEOPLE_FOR_BANDS
 from ratings.record.selectors import (
     LEADERBOARD_COLUMNS,
+    grouped,
     leaderboard_rows,
     prompt_versions,
     snapshot_for,
@@ -121,7 +122,7 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "snapshot": snapshot,
         "components": snapshot.data.get("components", []),
         "ready": ready,
-        "rows": rows,
+        "rows": rows if column else grouped(rows),  # in board order, a heading over each group
         "baseline": baseline,
         "studies": studies,
         "study_baseline": study_baseline,

@@ -93,7 +93,7 @@ def test_a_person_s_games_are_one_row_naming_them_and_unlinked_groups_are_ranked
     assert page.count(">Visitor</a>") == 1
     assert "Connect Four · Tic-tac-toe" in page
     assert "2 groups that no chain of matches links" in page
-    assert "in Reversi" in page
+    assert "Reversi — ranked among themselves" in page  # a heading over the group, not on each rank
     assert "each game's Lv0 bot, a uniform-random player, is pinned at 1000" in page
 
 
