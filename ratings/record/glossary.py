@@ -33,6 +33,20 @@ TERMS: tuple[Term, ...] = (
         "GameBench §3.3",
     ),
     Term(
+        "h",
+        "first-move term",
+        "The log-odds a player gains by moving first against an equal opponent, fitted with the ratings under a "
+        "Gaussian prior N(0, 1.25²) so a few games cannot make it huge; shown with its 95% interval.",
+        "Agresti's home advantage; prior: Gelman et al. 2008",
+    ),
+    Term(
+        "Group",
+        "group of the comparison graph",
+        "Agents linked by a chain of matches. Agents in different groups never met, directly or through others, so "
+        "each group is ranked on its own.",
+        "",
+    ),
+    Term(
         "CI",
         "95% confidence interval",
         "The range the rating lands in for 95% of bootstrap resamples of the matches: how sure the rating is.",

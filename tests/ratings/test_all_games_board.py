@@ -105,7 +105,7 @@ def test_the_first_move_term_is_shown_with_its_interval(client, boards):
     assert abs(data["first_move_advantage"]) < 1.0  # seat order balanced: no advantage to speak of
     page = client.get("/leaderboard/reversi/").content.decode()
     shown = re.search(
-        r'id="first-move-term">first-move term .*?h</abbr> = (-?[\d.]+) log-odds .*?\[(-?[\d.]+)–(-?[\d.]+)\]',
+        r'id="first-move-term">first-move term .*?h</abbr></a> = (-?[\d.]+) log-odds .*?\[(-?[\d.]+)–(-?[\d.]+)\]',
         page,
         re.S,
     )
