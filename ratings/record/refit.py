@@ -95,10 +95,17 @@ def game_name(key: str) -> str:
     return get_game(slug).name + (f" ({variant})" if variant else "")
 
 
-def agent_games(*, game: str, filters: dict[str, str]) -> dict[int, list[str]]:
-    """Per agent pk, the names of the games (rating keys) it has rated results in within the scope, sorted."""
+def pair_matches(*, game: str, filters: dict[str, str]) -> list[tuple[int, int, str, float]]:
+    """(agent pk a, agent pk b, rating key, matches) per pair and game in the scope: the pairs of a match weigh 1
+    in all, so their summed weights count matches."""
+    pairs = _scoped(RatingCell.objects, game, filters).values_list("a", "b", "key").annotate(n=Sum("weight"))
+    return list(pairs.order_by())
+
+
+def agent_games(pairs: list[tuple[int, int, str, float]]) -> dict[int, list[str]]:
+    """Per agent pk, the names of the games (rating keys) of its rated results, sorted."""
     games: dict[int, set[str]] = {}
-    for a, b, key in _scoped(RatingCell.objects, game, filters).values_list("a", "b", "key").distinct():
+    for a, b, key, _ in pairs:
         games.setdefault(a, set()).add(key)
         games.setdefault(b, set()).add(key)
     return {pk: sorted(game_name(key) for key in keys) for pk, keys in games.items()}
@@ -123,7 +130,8 @@ def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dic
     filters = filters or {}
     arrays, order, total = scope_cells(game=game, filters=filters)
     agents = Agent.objects.in_bulk(order)
-    played_in = agent_games(game=game, filters=filters)
+    pairs = pair_matches(game=game, filters=filters)
+    played_in = agent_games(pairs)
     rounds = bootstrap_rounds()
     table, summaries = [], []
     for number, members in enumerate(components(arrays.first, arrays.second, len(order))):
@@ -142,6 +150,7 @@ def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dic
         anchors = [i for i, a in component_agents.items() if a.kind == Agent.Kind.BOT and a.slug.endswith("-lv0")]
         fitted = fit_cells(sub, n_agents=len(members), anchors=anchors, rounds=rounds, draws=draws)
         games = sorted({name for a in component_agents.values() for name in played_in.get(a.pk, [])})
+        pks = {a.pk for a in component_agents.values()}
         label = component_label(games)
         for i, agent in component_agents.items():
             row = _agent_row(agent) | {column: fitted[column][i] for column in FIT_COLUMNS}
@@ -152,14 +161,14 @@ def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dic
                 "label": label,
                 "games": games,
                 "agents": len(members),
-                "matches": draws,
+                "matches": round(sum(n for a, _, _, n in pairs if a in pks)),
                 "anchored": bool(anchors),
                 "first_move_advantage": fitted["first_move_advantage"],
                 "first_move_interval": fitted["first_move_interval"],
             }
         )
     table.sort(key=lambda r: (r["component"], -(r["rating"] if r["rating"] is not None else -1e9)))
-    largest = max(summaries, key=lambda c: c["matches"], default={})
+    largest = max(summaries, key=lambda c: c["matches"], default={})  # its first-move term heads the board
     return {
         "rows": table,
         "components": summaries,

@@ -85,6 +85,7 @@ def test_a_person_s_games_are_one_row_naming_them_and_unlinked_groups_are_ranked
     assert labels["reversi-lv1"] == "Reversi"
     assert [c["label"] for c in data["components"]] == ["Connect Four + Tic-tac-toe", "Reversi"]
     assert all(c["anchored"] for c in data["components"])
+    assert [c["matches"] for c in data["components"]] == [2 * (126 + 12), 126]  # matches, not game-weighted draws
     ranks = {row["slug"]: (row["rank_best"], row["rank_worst"]) for row in data["rows"] if row["ranked"]}
     assert ranks["reversi-lv2"][0] == 1  # Reversi's best is 1 in its own group, not placed among the others
     assert max(r[1] for slug, r in ranks.items() if slug.startswith("reversi")) == 3
