@@ -7,11 +7,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import numpy as np
 import pytest
 from django.test import override_settings
 
 from arena.record.agents import bots_ensure
 from arena.record.people import guest_agent_create
+from ratings.maths.bradley_terry import ELO_PER_NAT
+from ratings.maths.leaderboard import Cells, fit_cells
 from ratings.record.models import RatingCell, RatingCount
 from ratings.record.services import snapshot_refit
 
@@ -36,6 +39,29 @@ def ladder(game: str) -> tuple[dict, int]:
     for strong, weak in ((lv1, lv0), (lv2, lv1), (lv2, lv0)):
         matches += result(game, strong, weak, wins=16, losses=5) + result(game, weak, strong, wins=5, losses=16)
     return {0: lv0, 1: lv1, 2: lv2}, matches
+
+
+def test_several_lv0_bots_are_one_anchor_at_1000_by_hand():
+    # Agents: 0 = game A's Lv0, 1 = A's Lv1, 2 = B's Lv0, 3 = B's Lv1, 4 = a model playing both games. Each Lv1
+    # beats its Lv0 3–1 in each seat order (no first-move effect); the model beats A's Lv0 3–1 and loses to B's
+    # 1–3. With the Lv0 bots one agent, the model scored 4 of 8 against it: 1000 exactly; each Lv1 scored 3:1
+    # against it alone: 1000 + 400/ln 10 · ln 3 = 1190.85. (Anchoring the Lv0 bots' mean instead, the model's
+    # one strength pulls A's Lv0 below B's, and A's Lv1 with it.)
+    rows = [(1, 0, 3, 1), (0, 1, 1, 3), (3, 2, 3, 1), (2, 3, 1, 3), (4, 0, 3, 1), (0, 4, 1, 3), (4, 2, 1, 3)]
+    rows += [(2, 4, 3, 1)]
+    first, second, score, weight = [], [], [], []
+    for a, b, wins, losses in rows:
+        first += [a, a]
+        second += [b, b]
+        score += [1.0, 0.0]
+        weight += [wins, losses]
+    cells = Cells(np.array(first), np.array(second), np.array(score), np.array(weight, dtype=float), np.ones(16))
+    fitted = fit_cells(cells, n_agents=5, anchors=[0, 2], rounds=50, draws=32)
+    assert fitted["rating"][0] == fitted["rating"][2] == 1000.0
+    assert fitted["rating"][4] == pytest.approx(1000.0, abs=0.1)
+    assert fitted["rating"][1] == pytest.approx(1000.0 + ELO_PER_NAT * np.log(3.0), abs=0.1)
+    assert fitted["rating"][3] == pytest.approx(1190.85, abs=0.1)
+    assert abs(fitted["first_move_advantage"]) < 1e-6
 
 
 @pytest.fixture
