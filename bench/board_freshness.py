@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -88,6 +89,8 @@ def main() -> None:
     tasks = db.execute("SELECT task_path, status, count(*) FROM django_tasks_database_dbtaskresult GROUP BY 1, 2")
     for path, status, count in tasks:
         print(f"{path.rsplit('.', 1)[-1]:<22} {status:<11} {count}")
+    db.close()
+    shutil.rmtree(var)
     for board, wait in worst.items():
         print(f"worst wait {board or 'all games':<14} {wait:6.1f} s")
     game_median = statistics.median(worst[g] for g in games)
