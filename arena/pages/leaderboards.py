@@ -21,6 +21,7 @@ from ratings.record.plan_metrics import FEW_AGENTS_FOR_CORRELATION
 from ratings.record.replay import MIN_PEOPLE_FOR_BANDS
 from ratings.record.selectors import (
     LEADERBOARD_COLUMNS,
+    grouped,
     leaderboard_rows,
     prompt_versions,
     snapshot_for,
@@ -107,6 +108,8 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
                 "human_baseline": baseline,
                 "study_baseline": study_baseline,
                 "first_move_advantage": snapshot.data.get("first_move_advantage"),
+                "first_move_interval": snapshot.data.get("first_move_interval"),
+                "components": snapshot.data.get("components", []),
             }
         )
     if query.format == "csv":
@@ -117,8 +120,9 @@ def leaderboard(request: HttpRequest, game: str = "") -> HttpResponse:
         "variants": list(get_game(game).variants) if game else [],
         "games": all_games(),
         "snapshot": snapshot,
+        "components": snapshot.data.get("components", []),
         "ready": ready,
-        "rows": rows,
+        "rows": rows if column else grouped(rows),  # in board order, a heading over each group
         "baseline": baseline,
         "studies": studies,
         "study_baseline": study_baseline,

@@ -20,6 +20,13 @@ ELO_PER_NAT = 400.0 / np.log(10.0)
 #: strength (about ln(n_wins/λ)) and an agent with no matches gets 0.
 DEFAULT_PRIOR = 1e-6
 
+#: The first-move term's Gaussian prior h ~ N(0, FIRST_MOVE_SCALE²), as a ridge penalty h²/(2·scale²). Gelman et al.
+#: (2008)'s weakly informative default for a logistic coefficient is scale 2.5 on a binary input coded to differ by 1;
+#: c = ±1 differs by 2, so h's scale is 1.25 log-odds. It keeps h finite when first movers won every match so far
+#: (seeding), and gives way to the data within a few dozen matches.
+FIRST_MOVE_SCALE = 1.25
+FIRST_MOVE_PRIOR = 1.0 / FIRST_MOVE_SCALE**2
+
 
 @dataclass(frozen=True)
 class Fit:
@@ -57,7 +64,9 @@ class _Model:
     Every refit works on cells, not matches: at most n_agents² × 3 / 2 of them, however many matches.
     """
 
-    def __init__(self, a, b, score_a, n_agents: int, weights, first_mover, prior: float, tol: float):
+    def __init__(
+        self, a, b, score_a, n_agents: int, weights, first_mover, prior: float, tol: float, first_move_prior: float
+    ):
         a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
         score = np.asarray(score_a, dtype=float)
         if not (a.shape == b.shape == score.shape) or a.ndim != 1:
@@ -84,7 +93,11 @@ class _Model:
         self.i, self.j, self.sign = pair // n_agents, pair % n_agents, (key % 3 - 1).astype(float)
         self.k, self.with_first_move = n_agents, first_mover is not None
         self.size = n_agents + (1 if self.with_first_move else 0)
-        self.prior, self.tol = prior, tol
+        self.tol = tol
+        # Ridge precisions: λ for every strength, the first-move term's own prior for h.
+        self.precision = np.full(self.size, float(prior))
+        if self.with_first_move:
+            self.precision[-1] = first_move_prior
         self.pi, self.pj = self.i[self.pair_starts], self.j[self.pair_starts]
         # Scatter plans (cell values → per-agent sums) by reduceat over contiguous runs: no BLAS
         # threads, which under CPU contention were measured ~7× slower than one core.
@@ -96,7 +109,7 @@ class _Model:
         self.pj_agents, self.pj_starts = np.unique(self.pj[self.pj_order], return_index=True)
         # The likelihood is blind to a common shift of s; adding (Σs)²/2k to the Hessian pins the
         # gauge without moving the optimum, because every Newton step then keeps Σs = 0.
-        self.fixed = prior * np.eye(self.size)
+        self.fixed = np.diag(self.precision)
         self.fixed[:n_agents, :n_agents] += 1.0 / n_agents
 
     def eta(self, theta) -> np.ndarray:
@@ -118,7 +131,7 @@ class _Model:
     def loglik(self, eta, n, y, theta) -> np.ndarray:
         """Penalised log-likelihood per row; stable for any η."""
         softplus = np.maximum(eta, 0.0) + np.log1p(np.exp(-np.abs(eta)))  # log(1 + e^η)
-        return (y * eta - n * softplus).sum(axis=1) - 0.5 * self.prior * (theta * theta).sum(axis=1)
+        return (y * eta - n * softplus).sum(axis=1) - 0.5 * (self.precision * theta * theta).sum(axis=1)
 
     def backtrack(self, eta, step_eta, theta, step, n, y) -> np.ndarray:
         """Per-row step scale (1, 1/2, 1/4, …) at which the penalised log-likelihood does not fall."""
@@ -148,7 +161,7 @@ class _Model:
             p = np.where(eta >= 0.0, 1.0, e)
             p /= 1.0 + e  # σ(η) without overflow
             v = na * p
-            gradient = self.scatter(ya - v) - self.prior * t
+            gradient = self.scatter(ya - v) - self.precision * t
             v *= 1.0 - p
             vp = np.add.reduceat(v, self.pair_starts, axis=1)
             hessian = np.broadcast_to(self.fixed, (active.size, size, size)).copy()
@@ -233,11 +246,13 @@ def fit(
     weights=None,
     first_mover=None,
     prior: float = DEFAULT_PRIOR,
+    first_move_prior: float = FIRST_MOVE_PRIOR,
     tol: float = 1e-10,
     max_iter: int = 200,
 ) -> Fit:
-    """MLE strengths for matches a[m] vs b[m] with a's score in [0, 1]; Newton to |step| < tol."""
-    model = _Model(a, b, score_a, n_agents, weights, first_mover, prior, tol)
+    """MLE strengths for matches a[m] vs b[m] with a's score in [0, 1]; Newton to |step| < tol. `prior` is the
+    strengths' ridge precision λ, `first_move_prior` the first-move term's (1 / its prior variance)."""
+    model = _Model(a, b, score_a, n_agents, weights, first_mover, prior, tol, first_move_prior)
     theta, iterations, converged = model.fit(max_iter)
     strengths = theta[0, :n_agents] - theta[0, :n_agents].mean()
     advantage = float(theta[0, -1]) if model.with_first_move else None
@@ -247,7 +262,7 @@ def fit(
 def reachability(a, b, score_a, *, n_agents: int, weights=None) -> np.ndarray:
     """R[u, v]: a chain of points taken, u from … from v, exists (u = v included). s_v − s_u is bounded above
     by the data exactly when R[u, v] (Ford's condition): agents reachable both ways are in one bounded group."""
-    return _Model(a, b, score_a, n_agents, weights, None, DEFAULT_PRIOR, 1e-10).reachable()
+    return _Model(a, b, score_a, n_agents, weights, None, DEFAULT_PRIOR, 1e-10, FIRST_MOVE_PRIOR).reachable()
 
 
 def bootstrap(
@@ -264,6 +279,7 @@ def bootstrap(
     anchor: int | None = None,
     draws: int | None = None,
     prior: float = DEFAULT_PRIOR,
+    first_move_prior: float = FIRST_MOVE_PRIOR,
     tol: float = 1e-10,
 ) -> Bootstrap:
     """Percentile intervals from multinomial resampling of matches (probability ∝ weight) and refits.
@@ -275,7 +291,7 @@ def bootstrap(
     With `anchor`, samples are s − s[anchor] (the anchor's interval is then [0, 0]). `draws` is each
     resample's size (default: one per row; the number of matches when rows are a match's weighted pairs).
     """
-    model = _Model(a, b, score_a, n_agents, weights, first_mover, prior, tol)
+    model = _Model(a, b, score_a, n_agents, weights, first_mover, prior, tol, first_move_prior)
     full, _, _ = model.fit()
     # Sub-cells: unique (cell, score), sorted so each cell's sub-cells are contiguous.
     scores, score_index = np.unique(model.score, return_inverse=True)

@@ -52,7 +52,7 @@ def compute(
     seed: int = 0,
     weight_games_equally: bool = True,
 ) -> dict:
-    """Ratings (Elo-like scale, anchors' mean at 1000) with 95% bootstrap intervals and rank ranges, and the
+    """Ratings (Elo-like scale, every anchor at 1000) with 95% bootstrap intervals and rank ranges, and the
     sequential Elo, its order spread, PWER and Elo history. Agents that never played get no rating.
     Returns plain lists indexed by agent."""
     cells = as_cells(matches, weight_games_equally=weight_games_equally)
@@ -80,38 +80,46 @@ def as_cells(matches: Matches, *, weight_games_equally: bool = True) -> Cells:
 
 def fit_cells(cells: Cells, *, n_agents: int, anchors: list[int], rounds: int, draws: int, seed: int = 0) -> dict:
     """Bradley–Terry ratings with 95% bootstrap intervals (each resample draws `draws` matches), rank ranges,
-    provisional flags and the first-move term."""
-    fit = bradley_terry.fit(
-        cells.first,
-        cells.second,
-        cells.score_first,
-        n_agents=n_agents,
-        weights=cells.weight,
-        first_mover=cells.first_mover,
-    )
+    provisional flags and the first-move term.
+
+    Every anchor (each game's Lv0, a uniform-random player) is pinned at ANCHOR_RATING: the anchors are fitted as
+    one agent, GameBench's single random agent, so each game's bots sit on the scale of their own game's Lv0 and
+    intervals are of s − s_anchor."""
     played = np.bincount(np.r_[cells.first, cells.second], minlength=n_agents) > 0
     anchors = [a for a in anchors if played[a]]
-    # With one anchor, intervals are of s − s_anchor: bounded wherever chains of points link an agent to the
-    # anchor, however unbounded some other agent is (the mean of all strengths is not).
+    merged = np.arange(n_agents)
+    merged[anchors] = anchors[0] if anchors else 0
+    first, second = merged[cells.first], merged[cells.second]
+    keep = first != second  # two anchors never meet (each is its own game's); kept safe all the same
+    fit = bradley_terry.fit(
+        first[keep],
+        second[keep],
+        cells.score_first[keep],
+        n_agents=n_agents,
+        weights=cells.weight[keep],
+        first_mover=cells.first_mover[keep],
+    )
+    anchor = anchors[0] if anchors else None
     boot = bradley_terry.bootstrap(
-        cells.first,
-        cells.second,
-        cells.score_first,
+        first[keep],
+        second[keep],
+        cells.score_first[keep],
         n_agents=n_agents,
         rounds=rounds,
         rng=np.random.default_rng(seed),
-        weights=cells.weight,
-        first_mover=cells.first_mover,
+        weights=cells.weight[keep],
+        first_mover=cells.first_mover[keep],
         draws=draws,
-        anchor=anchors[0] if len(anchors) == 1 else None,
+        anchor=anchor,
     )
-    shift = fit.strengths[anchors].mean() if anchors else 0.0
-    sample_shift = boot.samples[:, anchors].mean(axis=1, keepdims=True) if anchors else 0.0
+    # Without an anchor the scale is the mean strength (s − mean(s) bounded only where every agent links to it).
+    shift = 0.0 if anchor is None else fit.strengths[anchor]
     scale = bradley_terry.ELO_PER_NAT
-    rating = ANCHOR_RATING + scale * (fit.strengths - shift)
-    lower, upper = np.percentile(ANCHOR_RATING + scale * (boot.samples - sample_shift), [2.5, 97.5], axis=0)
-    lower = np.where(np.isfinite(boot.lower), lower, -np.inf)
-    upper = np.where(np.isfinite(boot.upper), upper, np.inf)
+    rating = ANCHOR_RATING + scale * (fit.strengths[merged] - shift)
+    samples = boot.samples[:, merged]
+    lower, upper = np.percentile(ANCHOR_RATING + scale * samples, [2.5, 97.5], axis=0)
+    lower = np.where(np.isfinite(boot.lower[merged]), lower, -np.inf)
+    upper = np.where(np.isfinite(boot.upper[merged]), upper, np.inf)
     lower[~played], upper[~played], rating[~played] = -np.inf, np.inf, np.nan
     ranks = bradley_terry.rank_ranges(np.where(played, lower, -np.inf), np.where(played, upper, -np.inf))
     return {
@@ -123,7 +131,7 @@ def fit_cells(cells: Cells, *, n_agents: int, anchors: list[int], rounds: int, d
             bool(not p or not (hi - lo <= PROVISIONAL_WIDTH)) for p, lo, hi in zip(played, lower, upper, strict=True)
         ],
         "played": [bool(p) for p in played],
-        "first_move_advantage": None if fit.first_move_advantage is None else round(fit.first_move_advantage, 4),
+        "first_move_advantage": None if fit.first_move_advantage is None else round(fit.first_move_advantage, 4) + 0.0,
         "first_move_interval": [boot.first_move_lower, boot.first_move_upper],
     }
 

@@ -28,8 +28,23 @@ TERMS: tuple[Term, ...] = (
         "Rating",
         "Bradley–Terry rating",
         "Maximum-likelihood strength from every rated match (draws count half, with a first-move term), on an "
-        "Elo-like scale where the Lv0 random bots average 1000. 200 points ≈ a 76% expected score.",
+        "Elo-like scale where each game's Lv0 bot (a uniform-random player) is 1000 on every board: beating your "
+        "game's random player puts you above 1000. 200 points ≈ a 76% expected score.",
         "GameBench §3.3",
+    ),
+    Term(
+        "h",
+        "first-move term",
+        "The log-odds a player gains by moving first against an equal opponent, fitted with the ratings under a "
+        "Gaussian prior N(0, 1.25²) so a few games cannot make it huge; shown with its 95% interval.",
+        "Agresti's home advantage; prior: Gelman et al. 2008",
+    ),
+    Term(
+        "Group",
+        "group of the comparison graph",
+        "Agents linked by a chain of matches. Agents in different groups never met, directly or through others, so "
+        "each group is ranked on its own.",
+        "",
     ),
     Term(
         "CI",

@@ -36,12 +36,15 @@ def round_records(
     count when they are part of `baseline` (by default: those who agreed to baseline use)."""
     if matches is None:
         matches = Match.objects.filter(game__in=plan_games(), status=Match.Status.FINISHED)
+    # One read of the matches, then their seats: a match finishing between the reads is not in the list, and every
+    # listed match's seats exist (they are written when it starts), so no listed match lacks a seat.
+    finished = list(matches.values_list("pk", "game", "state"))
     seats: dict[int, dict[int, Agent]] = defaultdict(dict)
     for seat in Seat.objects.filter(match__in=matches).select_related("agent_version__agent"):
         seats[seat.match_id][seat.index] = seat.agent_version.agent
     labels = seat_labels(matches, baseline) if by_scaffold else {}
     records = []
-    for match_id, slug, state in matches.values_list("pk", "game", "state"):
+    for match_id, slug, state in finished:
         game = get_game(slug)
         for row in game.records(game.from_json(state)):
             agent = seats[match_id][row["seat"]]

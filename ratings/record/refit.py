@@ -30,7 +30,7 @@ def _agent_row(agent: Agent) -> dict:
 
 
 def _anchors(agents: dict[int, Agent], index: dict[int, int]) -> list[int]:
-    """The Lv0 bots, whose mean rating is 1000 on every leaderboard."""
+    """The Lv0 bots (uniform-random players), each at 1000 on every leaderboard."""
     return [i for pk, i in index.items() if agents[pk].kind == Agent.Kind.BOT and agents[pk].slug.endswith("-lv0")]
 
 
@@ -89,27 +89,51 @@ def components(first: np.ndarray, second: np.ndarray, n_agents: int) -> list[lis
     return sorted(groups.values(), key=lambda group: (-len(group), group[0]))
 
 
-def _component_label(members: list[Agent]) -> str:
-    """A component's name on the board: its game when all its agents belong to one, else "across games"."""
-    games = {agent.game for agent in members}
-    if len(games) == 1 and "" not in games and None not in games:
-        return get_game(next(iter(games))).name
-    return "across games"
+def game_name(key: str) -> str:
+    """A rating key as people read it: "Skirmish (real-time)" for skirmish:real-time."""
+    slug, _, variant = key.partition(":")
+    return get_game(slug).name + (f" ({variant})" if variant else "")
+
+
+def pair_matches(*, game: str, filters: dict[str, str]) -> list[tuple[int, int, str, float]]:
+    """(agent pk a, agent pk b, rating key, matches) per pair and game in the scope: the pairs of a match weigh 1
+    in all, so their summed weights count matches."""
+    pairs = _scoped(RatingCell.objects, game, filters).values_list("a", "b", "key").annotate(n=Sum("weight"))
+    return list(pairs.order_by())
+
+
+def agent_games(pairs: list[tuple[int, int, str, float]]) -> dict[int, list[str]]:
+    """Per agent pk, the names of the games (rating keys) of its rated results, sorted."""
+    games: dict[int, set[str]] = {}
+    for a, b, key, _ in pairs:
+        games.setdefault(a, set()).add(key)
+        games.setdefault(b, set()).add(key)
+    return {pk: sorted(game_name(key) for key in keys) for pk, keys in games.items()}
+
+
+def component_label(games: list[str]) -> str:
+    """A component's name on the board: its game, or the games it links ("Chess, Reversi and 5 more games")."""
+    if len(games) <= 3:
+        return " + ".join(games) if len(games) > 1 else (games[0] if games else "")
+    return f"{games[0]}, {games[1]} and {len(games) - 2} more games"
 
 
 def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
     """The Bradley–Terry part of a scope's leaderboard from the rating cells: per agent its rating, interval,
-    rank range and provisional flag (sorted best first), the first-move term and the number of rated matches.
-    Every game counts equally on the all-games board: a cell's weight is scaled by N / (G · its game's matches).
+    rank range, provisional flag and the games it played (sorted best first); the components, each with its
+    first-move term; the first-move term of the one with most matches; the number of rated matches. Every game
+    counts equally on the all-games board: a cell's weight is scaled by N / (G · its game's matches).
 
     Agents the record does not link by chains of matches are not compared: each connected component is fitted on
-    its own (its Lv0 bots at 1000) and ranked within itself; a row names its `component` (0 = the largest) and
-    the component's label (its game, or "across games")."""
-    arrays, order, total = scope_cells(game=game, filters=filters or {})
+    its own, every Lv0 bot in it at 1000 (`fit_cells`), and ranked within itself; a row names its `component`
+    (0 = the largest) and the component's label (its game, or the games it links)."""
+    filters = filters or {}
+    arrays, order, total = scope_cells(game=game, filters=filters)
     agents = Agent.objects.in_bulk(order)
+    pairs = pair_matches(game=game, filters=filters)
+    played_in = agent_games(pairs)
     rounds = bootstrap_rounds()
-    table = []
-    first_move = (None, [None, None], -1.0)
+    table, summaries = [], []
     for number, members in enumerate(components(arrays.first, arrays.second, len(order))):
         local = {agent: i for i, agent in enumerate(members)}
         mask = np.isin(arrays.first, members)
@@ -125,17 +149,31 @@ def fit_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dic
         component_agents = {i: agents[order[agent]] for agent, i in local.items()}
         anchors = [i for i, a in component_agents.items() if a.kind == Agent.Kind.BOT and a.slug.endswith("-lv0")]
         fitted = fit_cells(sub, n_agents=len(members), anchors=anchors, rounds=rounds, draws=draws)
-        label = _component_label(list(component_agents.values()))
+        games = sorted({name for a in component_agents.values() for name in played_in.get(a.pk, [])})
+        pks = {a.pk for a in component_agents.values()}
+        label = component_label(games)
         for i, agent in component_agents.items():
             row = _agent_row(agent) | {column: fitted[column][i] for column in FIT_COLUMNS}
-            table.append(row | {"component": number, "component_label": label})
-        if fitted["first_move_advantage"] is not None and draws > first_move[2]:
-            first_move = (fitted["first_move_advantage"], fitted["first_move_interval"], draws)
+            table.append(row | {"component": number, "component_label": label, "games": played_in.get(agent.pk, [])})
+        summaries.append(
+            {
+                "number": number,
+                "label": label,
+                "games": games,
+                "agents": len(members),
+                "matches": round(sum(n for a, _, _, n in pairs if a in pks)),
+                "anchored": bool(anchors),
+                "first_move_advantage": fitted["first_move_advantage"],
+                "first_move_interval": fitted["first_move_interval"],
+            }
+        )
     table.sort(key=lambda r: (r["component"], -(r["rating"] if r["rating"] is not None else -1e9)))
+    largest = max(summaries, key=lambda c: c["matches"], default={})  # its first-move term heads the board
     return {
         "rows": table,
-        "first_move_advantage": first_move[0] if order else None,
-        "first_move_interval": first_move[1] if order else None,
+        "components": summaries,
+        "first_move_advantage": largest.get("first_move_advantage"),
+        "first_move_interval": largest.get("first_move_interval"),
         "matches": total,
     }
 

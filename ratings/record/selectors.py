@@ -86,6 +86,22 @@ def leaderboard_rows(snapshot: RatingSnapshot, *, kinds: set[str], scaffold: str
     return [{**row, "name": names.get(row["slug"], row["name"])} for row in shown]
 
 
+def grouped(rows: list[dict]) -> list[dict]:
+    """The rows in board order with a `heading` on the first row of each component's ranked rows and on the first
+    unranked row, where ranked rows come from several components: the heading, not each rank, says which group a
+    rank holds in. Rows sorted by another column keep their inline `rank_scope` instead."""
+    if len({row.get("component", 0) for row in rows if row["ranked"]}) < 2:
+        return rows
+    out, previous = [], None
+    for row in rows:
+        group = row.get("component", 0) if row["ranked"] else None
+        label = f"{row.get('component_label') or 'no game'} — ranked among themselves" if row["ranked"] else ""
+        heading = (label or "Not ranked yet") if group != previous else None
+        out.append({**row, "rank_scope": "", "heading": heading})
+        previous = group
+    return out
+
+
 def is_ranked(row: dict) -> bool:
     """A rating shown with a rank: enough rated games, and a 95% interval bounded on at least one side (an agent
     that never lost has no upper bound, one that never scored no lower one; with neither it has no interval)."""

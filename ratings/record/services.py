@@ -216,6 +216,7 @@ def snapshot_compose(fit: dict, replay: dict) -> dict:
         "baseline": baseline and baseline | {"percentiles": people_percentiles(rows)},
         "first_move_advantage": fit["first_move_advantage"],
         "first_move_interval": fit["first_move_interval"],
+        "components": fit.get("components", []),
         "matches": fit["matches"],
     }
 
@@ -225,7 +226,8 @@ def _fit_part(data: dict) -> dict | None:
     if "rows" not in data:
         return None
     rows = [{k: v for k, v in row.items() if k not in NOT_REPLAYED} for row in data["rows"]]
-    return {"rows": rows, **{k: data[k] for k in ("first_move_advantage", "first_move_interval", "matches")}}
+    kept = ("first_move_advantage", "first_move_interval", "components", "matches")
+    return {"rows": rows, **{k: data[k] for k in kept if k in data}}
 
 
 def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -> dict:
@@ -235,7 +237,11 @@ def snapshot_compute(*, game: str = "", filters: dict[str, str] | None = None) -
 
 
 def snapshot_refresh(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
-    """Bring the cells up to date, refit and replay a scope now (the command and tests; the worker runs them apart)."""
+    """Bring the cells up to date, refit and replay a scope now (the command and tests; the worker runs them apart).
+    It takes the scope's pending marks first, so a task queued for them finds nothing left to do."""
+    key = filter_key({k: v for k, v in (filters or {}).items() if k in FIT_FILTERS and v})
+    snapshot_claim(game=game, filters=key)
+    snapshot_claim(game=game, filters=key, replay=True)
     cells_catch_up()
     snapshot_refit(game=game, filters=filters)
     return snapshot_replay(game=game, filters=filters)
@@ -245,10 +251,8 @@ def snapshot_refit(*, game: str = "", filters: dict[str, str] | None = None) -> 
     """Refit a scope's Bradley–Terry ratings from the cells and store them with its last replay; the reads and
     the fit run outside any transaction, so the database's write lock is held only for the one-row store."""
     filters = {k: v for k, v in (filters or {}).items() if k in FIT_FILTERS and v}
-    key = filter_key(filters)
-    # Matches that finish while this runs mark the snapshot stale again and queue the next refit.
-    RatingSnapshot.objects.filter(game=game, filters=key).update(stale=False)
-    return _snapshot_store(game=game, key=key, fit=fit_compute(game=game, filters=filters))
+    # Its pending mark was taken by the task (snapshot_claim): matches finishing while this runs queue the next.
+    return _snapshot_store(game=game, key=filter_key(filters), fit=fit_compute(game=game, filters=filters))
 
 
 def snapshot_replay(*, game: str = "", filters: dict[str, str] | None = None) -> RatingSnapshot:
@@ -256,7 +260,6 @@ def snapshot_replay(*, game: str = "", filters: dict[str, str] | None = None) ->
     reads in autocommit, like the refit."""
     filters = {k: v for k, v in (filters or {}).items() if k in FIT_FILTERS and v}
     key = filter_key(filters)
-    RatingSnapshot.objects.filter(game=game, filters=key).update(replay_stale=False)
     # On SQLite a transaction would take the write lock (transaction_mode IMMEDIATE) for the whole replay and every
     # move and lobby form would wait on it. A match finishing between two reads is either left out or counted
     # whole (its seats are written when it starts) and is in the next replay either way.
@@ -337,9 +340,15 @@ def snapshot_mark_stale(*, game: str, filters: str) -> tuple[bool, bool]:
     ) == 1
 
 
-@transaction.atomic
+def snapshot_claim(*, game: str, filters: str, replay: bool = False) -> bool:
+    """Take the scope's pending refit (or replay) for the task starting it: one conditional UPDATE, so exactly one
+    task gets each pending mark and any other (a duplicate, or a scope evicted while queued) gets False."""
+    flag = "replay_stale" if replay else "stale"
+    return RatingSnapshot.objects.filter(game=game, filters=filters, **{flag: True}).update(**{flag: False}) == 1
+
+
 def snapshot_fail(*, game: str, filters: str, error: str) -> None:
-    """Record why the scope's refit or replay failed and that none is pending (pages show the error, stop waiting)."""
-    RatingSnapshot.objects.filter(game=game, filters=filters).update(
-        stale=False, replay_stale=False, error=error[:2000]
-    )
+    """Record why the scope's refit or replay failed. Its pending mark was taken when it started; another part's
+    mark, or one set since by newer results, stays: its task is still queued, and clearing the mark would let
+    the next result queue a second one."""
+    RatingSnapshot.objects.filter(game=game, filters=filters).update(error=error[:2000])

@@ -15,6 +15,7 @@ from ratings.record.services import (
     cells_add_finished,
     cells_agent_merge,
     cells_catch_up,
+    snapshot_claim,
     snapshot_fail,
     snapshot_mark_stale,
     snapshot_open,
@@ -26,9 +27,10 @@ from ratings.record.services import (
 @task()
 def refresh_ratings_task(game: str = "", filters: str = "") -> int:
     """Refit one snapshot's Bradley–Terry ratings from the cells; returns the number of matches it covers.
-    A failure is recorded on the snapshot."""
-    if not RatingSnapshot.objects.filter(game=game, filters=filters).exists():
-        return 0  # evicted while queued: nobody is waiting for it
+    A failure is recorded on the snapshot. A task finding no refit pending does nothing: another took it (a
+    duplicate), or the snapshot was evicted while it waited."""
+    if not snapshot_claim(game=game, filters=filters):
+        return 0
     try:
         return snapshot_refit(game=game, filters=dict(parse_qsl(filters))).matches
     except Exception as error:
@@ -39,8 +41,9 @@ def refresh_ratings_task(game: str = "", filters: str = "") -> int:
 @task()
 def replay_ratings_task(game: str = "", filters: str = "") -> int:
     """Replay the record for one snapshot's order-dependent columns (Elo, people, W/D/L, …), apart from the refit,
-    which never waits for it; returns the snapshot's match count. A failure is recorded on the snapshot."""
-    if not RatingSnapshot.objects.filter(game=game, filters=filters).exists():
+    which never waits for it; returns the snapshot's match count. A failure is recorded on the snapshot; a task
+    finding no replay pending does nothing."""
+    if not snapshot_claim(game=game, filters=filters, replay=True):
         return 0
     if cells_catch_up():  # matches no match_finished announced (an import): every snapshot must see them
         _queue(set(RatingSnapshot.objects.values_list("game", "filters")))
@@ -62,13 +65,27 @@ def request_refresh(*, games: list[str]) -> None:
     _queue({scope for scope in wanted if not pending.get(scope)})
 
 
+#: The refit worker's order (django.tasks priority, higher first). A game's board refits in about a second from its
+#: cells and is what a player who just finished looks at; the all-games board and the replays of the record take
+#: longer, so they wait for the games' refits, not the other way round.
+PRIORITY = {("game", "refit"): 30, ("game", "replay"): 20, ("all", "refit"): 10, ("all", "replay"): 0}
+
+
+def _enqueue(*, game: str, filters: str, refit: bool, replay: bool) -> None:
+    """Queue the scope's refit and/or replay at their priorities; the caller holds the pending marks."""
+    scope = "game" if game else "all"
+    if refit:
+        refresh_ratings_task.using(priority=PRIORITY[scope, "refit"]).enqueue(game=game, filters=filters)
+    if replay:
+        replay_ratings_task.using(priority=PRIORITY[scope, "replay"]).enqueue(game=game, filters=filters)
+
+
 def _queue(scopes: set[tuple[str, str]]) -> None:
+    """Queue what each scope does not have pending yet: the mark is set by one conditional UPDATE, and only the
+    caller that set it enqueues, so a scope never has two refits (or two replays) waiting."""
     for game, filters in sorted(scopes):
         refit, replay = snapshot_mark_stale(game=game, filters=filters)
-        if refit:
-            refresh_ratings_task.enqueue(game=game, filters=filters)
-        if replay:
-            replay_ratings_task.enqueue(game=game, filters=filters)
+        _enqueue(game=game, filters=filters, refit=refit, replay=replay)
 
 
 def snapshot_open_and_queue(*, game: str, filters: dict[str, str]) -> RatingSnapshot:
@@ -76,8 +93,7 @@ def snapshot_open_and_queue(*, game: str, filters: dict[str, str]) -> RatingSnap
     when full)."""
     snapshot, created = snapshot_open(game=game, filters=filters)
     if created:
-        refresh_ratings_task.enqueue(game=game, filters=snapshot.filters)
-        replay_ratings_task.enqueue(game=game, filters=snapshot.filters)
+        _enqueue(game=game, filters=snapshot.filters, refit=True, replay=True)
     return snapshot
 
 

@@ -182,14 +182,51 @@ def test_invalid_input_is_rejected():
 
 def test_first_mover_fit_solves_the_score_equations():
     # At the MLE each agent's expected score equals its actual score, and the first movers' expected
-    # wins equal their actual wins: the gradient of the log-likelihood is zero (prior = 0 here).
+    # wins equal their actual wins: the gradient of the log-likelihood is zero (both priors off here).
     a, b, score, first = synthetic([0.6, 0.1, -0.2, -0.5], 2000, seed=9, advantage=0.25)
-    fit = bt.fit(a, b, score, n_agents=4, first_mover=first, prior=0.0)
+    fit = bt.fit(a, b, score, n_agents=4, first_mover=first, prior=0.0, first_move_prior=0.0)
     s, h = fit.strengths, fit.first_move_advantage
     residual = score - 1.0 / (1.0 + np.exp(-(s[a] - s[b] + h * (2 * first - 1))))
     per_agent = np.bincount(a, residual, minlength=4) - np.bincount(b, residual, minlength=4)
     assert np.abs(per_agent).max() < 1e-8
     assert abs(float(residual @ (2 * first - 1))) < 1e-8
+
+
+def two_agents_each_first(n: int, first_mover_wins: float):
+    """A and B each move first in n matches (weight n); the first mover scores `first_mover_wins` of them."""
+    a, b, first = [0, 1], [1, 0], [1.0, 1.0]
+    # A cell's weight n with score fraction w/n: a wins-and-losses split as two weighted rows each.
+    return (
+        [*a, *a],
+        [*b, *b],
+        [1.0, 1.0, 0.0, 0.0],
+        [first_mover_wins, first_mover_wins, n - first_mover_wins, n - first_mover_wins],
+        [*first, *first],
+    )
+
+
+def test_the_first_move_term_is_the_posterior_mode_under_its_gaussian_prior():
+    # By symmetry s_A = s_B, and ∂/∂h of the penalised log-likelihood is 2w − 2n·σ(h) − h/σ_h². With n = 10 and
+    # the first mover scoring w = 10·σ(ln 3) + ln 3/(2σ_h²) = 7.5 + 0.32·ln 3, the mode is exactly h = ln 3.
+    w = 7.5 + 0.5 * bt.FIRST_MOVE_PRIOR * math.log(3.0)
+    a, b, score, weights, first = two_agents_each_first(10, w)
+    fit = bt.fit(a, b, score, n_agents=2, weights=weights, first_mover=first)
+    assert fit.first_move_advantage == pytest.approx(math.log(3.0), abs=1e-9)
+    assert fit.strengths == pytest.approx([0.0, 0.0], abs=1e-9)
+    assert bt.FIRST_MOVE_SCALE == 1.25
+
+
+def test_first_movers_winning_every_match_give_a_bounded_first_move_term():
+    # 10 + 10 matches, every one won by the first mover: the MLE of h is +∞ (a near-flat ridge held only by a
+    # 1e-6 prior gave ~17 log-odds). Under N(0, 1.25²) the mode solves 20·σ(−h) = h/1.25², h = 2.46…
+    a, b, score, weights, first = two_agents_each_first(10, 10.0)
+    h = bt.fit(a, b, score, n_agents=2, weights=weights, first_mover=first).first_move_advantage
+    assert 20.0 / (1.0 + math.exp(h)) == pytest.approx(h * bt.FIRST_MOVE_PRIOR, abs=1e-9)
+    assert h == pytest.approx(2.4599, abs=1e-4)
+    boot = bt.bootstrap(
+        a, b, score, n_agents=2, rounds=200, rng=np.random.default_rng(1), weights=weights, first_mover=first, draws=20
+    )
+    assert 1.0 < boot.first_move_lower < h < boot.first_move_upper < 4.0  # reported with a finite interval
 
 
 def test_bounds_the_data_cannot_fix_are_infinite():

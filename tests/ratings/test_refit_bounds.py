@@ -15,7 +15,6 @@ from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.runner.loop import run_match
 from ratings.record.models import RatingCount, RatingSnapshot
-from ratings.record.services import snapshot_refit
 from ratings.record.tasks import refresh_ratings_task, request_refresh
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +139,7 @@ def test_matches_finishing_while_refits_are_pending_queue_nothing_more_and_read_
         assert finished.status == Match.Status.FINISHED
     assert DBTaskResult.objects.count() == 4
     assert sum(RatingCount.objects.values_list("matches", flat=True)) == 4  # all in the cells the refit reads
-    snapshot_refit(game="tic-tac-toe")  # the worker starts the game's refit: its flag clears first
+    refresh_ratings_task.call(game="tic-tac-toe", filters="")  # the worker runs the refit: it takes the mark first
     async_to_sync(run_match)(played[4].pk)
     async_to_sync(run_match)(played[5].pk)
     assert queued("refresh_ratings_task", "tic-tac-toe") == 2  # exactly one more for the results since
