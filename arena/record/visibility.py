@@ -84,8 +84,21 @@ def matches_visible_to(viewer: Viewer, matches: QuerySet[Match] | None = None) -
 
 
 def matches_without_secrets(matches: QuerySet[Match]) -> QuerySet[Match]:
-    """`matches` minus those that still keep secrets: what exports and standings may count."""
+    """`matches` minus those that still keep secrets: what exports, standings and the ratings may count."""
     return matches.exclude(_keeps_secrets())
+
+
+def twins(match: Match) -> QuerySet[Match]:
+    """The other matches on `match`'s deal that it keeps its secrets with (`_keeps_secrets`): its tournament's on
+    its seed, and the other halves of its duplicate pair."""
+    if match.seed is None:
+        return Match.objects.none()
+    links = Q(duplicate_of=match.pk)
+    if match.duplicate_of_id is not None:
+        links |= Q(pk=match.duplicate_of_id) | Q(duplicate_of=match.duplicate_of_id)
+    if match.tournament_id is not None:
+        links |= Q(tournament=match.tournament_id)
+    return Match.objects.filter(links, seed=match.seed, game=match.game).exclude(pk=match.pk)
 
 
 class Decided(Protocol):

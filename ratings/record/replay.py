@@ -11,6 +11,7 @@ import numpy as np
 from openskill.models import PlackettLuce
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
+from arena.record.visibility import matches_without_secrets
 from ratings.maths.leaderboard import Matches, as_cells, fit_cells, sequential
 from ratings.record.game_metrics import star_performance
 from ratings.record.plan_metrics import correlations, plan_games, process_table, radar_values, round_records
@@ -22,7 +23,8 @@ HUMAN_BASELINE = "human-baseline"
 
 
 def _matches(key: str, filters: dict[str, str]):
-    matches = Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False)
+    """The finished, scored matches the board of `key` replays: none whose twins are still to play."""
+    matches = matches_without_secrets(Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False))
     if key:
         matches = matches.filter(game=key.partition(":")[0])
     if filters.get("prompt"):

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
 from arena.record.selectors import seat_versions
+from arena.record.visibility import LIVE_STATUSES, matches_without_secrets, twins
 from ratings.record.models import CountedMatch, RatingCell, RatingCount, RatingSnapshot
 from ratings.record.rated_matches import FIT_FILTERS, filter_key, final_state, match_rated
 from ratings.record.refit import bootstrap_rounds, fit_compute
@@ -31,8 +32,10 @@ def _cell_prompt(record: dict) -> str:
 @transaction.atomic
 def cells_add(*, match_ids: list[int]) -> int:
     """Count the finished, scored matches among `match_ids` not counted yet into the rating cells (each match
-    once, however often asked: the handler may run twice); returns how many were counted now."""
+    once, however often asked: the handler may run twice; none while a twin on its deal is still to play);
+    returns how many were counted now."""
     rated = Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED, scores__isnull=False)
+    rated = matches_without_secrets(rated)
     fresh = rated.exclude(pk__in=CountedMatch.objects.filter(match_id__in=match_ids).values("match_id"))
     fields = ("pk", "scores", "game", "options", "final", "record", "finished_at")
     matches = list(fresh.annotate(final=final_state()).values_list(*fields))
@@ -63,9 +66,17 @@ def cells_add_finished(*, match: Match) -> bool:
     when counted now. Each match once: its marker is claimed like the catch-up's (nothing is claimed for a match
     counted before: the receiver ran twice, or a catch-up got there first), and the cells' additions commit with
     the marker or not at all. A transaction of one insert when the match is not rated (self-play), of three
-    (marker, count, cells) when it is."""
+    (marker, count, cells) when it is.
+
+    A match with twins still to play on its deal (a duplicate pair, a tournament's seed) is not counted yet: its
+    result would tell their players the deal. The last of its set to finish counts them all."""
     if match.status != Match.Status.FINISHED or match.scores is None:
         return False
+    others = list(twins(match).values_list("pk", "status"))
+    if any(status in LIVE_STATUSES for _pk, status in others):
+        return False
+    if others:
+        cells_add(match_ids=[pk for pk, _status in others])
     by_seat = {index: version.agent_id for index, version in enumerate(seat_versions(match.uid))}
     fields = (match.pk, match.scores, match.game, match.options, match.state, match.record, match.finished_at)
     with transaction.atomic():

@@ -184,8 +184,14 @@ def test_a_finished_match_is_counted_from_what_the_process_knows_in_one_statemen
     with CaptureQueriesContext(connection) as statements:
         assert cells_add_finished(match=match)
     tables = [re.findall(r'"(arena_\w+|ratings_\w+)"', query["sql"])[:1] for query in statements.captured_queries]
-    # No read of the match or its seats: the closed row and the runner's seat_versions say all it needs.
-    assert [t for t in tables if t] == [["ratings_countedmatch"], ["ratings_ratingcount"], ["ratings_ratingcell"]]
+    # One read, for twins on its deal still to play; none of the match or its seats: the closed row and the
+    # runner's seat_versions say all it needs.
+    assert [t for t in tables if t] == [
+        ["arena_match"],
+        ["ratings_countedmatch"],
+        ["ratings_ratingcount"],
+        ["ratings_ratingcell"],
+    ]
     (cell,) = RatingCell.objects.all()
     assert (cell.a_id, cell.b_id, cell.score, cell.weight) == (agents[0].pk, agents[1].pk, match.scores[0], 1.0)
     assert not cells_add_finished(match=match)  # asked again: nothing added, nothing left half-written
@@ -195,6 +201,27 @@ def test_a_finished_match_is_counted_from_what_the_process_knows_in_one_statemen
     assert cell.weight == 2.0
     assert RatingCount.objects.get().matches == 2
     assert CountedMatch.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_twin_counts_only_once_its_set_is_over_then_with_it():
+    """A duplicate pair plays one deal twice: the first result, counted while its twin is still to play, would tell
+    the twin's players the deal. Neither the cells nor a replay count it until the twin is over."""
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    a, b = bots["tic-tac-toe-lv2"], bots["tic-tac-toe-lv0"]
+    first = match_create(game="tic-tac-toe", agents=[a, b], seed=11)
+    twin = match_create(game="tic-tac-toe", agents=[b, a], seed=11, duplicate_of=first)
+    async_to_sync(run_match)(first.pk)
+    assert Match.objects.get(pk=first.pk).status == Match.Status.FINISHED
+    assert not CountedMatch.objects.exists()
+    assert not RatingCell.objects.exists()
+    assert cells_catch_up() == 0  # the catch-up holds it back too
+    assert not _matches("tic-tac-toe", {}).exists()  # and so does the replay
+
+    async_to_sync(run_match)(twin.pk)
+    assert set(CountedMatch.objects.values_list("match_id", flat=True)) == {first.pk, twin.pk}
+    assert RatingCount.objects.get(key="tic-tac-toe").matches == 2
+    assert set(_matches("tic-tac-toe", {}).values_list("pk", flat=True)) == {first.pk, twin.pk}
 
 
 @pytest.mark.django_db
