@@ -1,7 +1,7 @@
 """Model decisions per second from worker processes, against a bare asyncio + openai loop on the same server.
 
 Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 128]
-                                          [--workers 1 [2 …]] [--database-url postgres://…]
+                                          [--workers 1 [2 …]] [--database-url postgres://…] [--busy-core]
 
 A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
 prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away site
@@ -13,7 +13,8 @@ last matches drain). The peer, in the same run: a bare asyncio loop of the opena
 the matches made, `--cap` at a time, to the same server. Then `verify_replays` checks the record, and every call the
 server answered must be one answered attempt on record (an HTTP 429 is an attempt the server refused, waited out and
 tried again, as a provider's would be). Several `--workers` counts play one evaluation each, on a fresh site, one
-after the other; the peer sends as many requests as the last one made.
+after the other; the peer sends as many requests as the last one made. `--busy-core` keeps one core busy with a
+spinning process of its own while both sides play (a machine with other work on it).
 
 Our clock runs from the first match's start to the last one's end, as the peer's runs from its first request to
 its last answer: a worker is a long-lived process, so its start (Django's set-up, about 2 s) is paid once, not per
@@ -21,6 +22,7 @@ evaluation; the time with the workers' start and exit is printed beside it.
 
 Prints the medians of nothing (one run each: the figure is a throughput over minutes) and:
   figure evaluate_throughput_ratio <ours / peer>
+  figure evaluate_cpu_per_call_ratio <the workers' CPU per answered call / the peer's CPU per call>
   figure evaluate_worker_rss_mb <the largest worker's peak resident memory>
   figure evaluate_worker_scaling <the last count's calls/s / the first's> (with several --workers counts)
 """
@@ -67,6 +69,12 @@ def serve(conn, latency_s: float, cap: int) -> None:
             with lock:
                 conn.send(answered[0])
                 answered[0] = 0
+
+
+def spin() -> None:
+    """A busy core: what `--busy-core` runs beside both sides."""
+    while True:
+        pass
 
 
 def manage(env: dict, *args: str) -> str:
@@ -171,8 +179,12 @@ def main() -> None:
     parser.add_argument(
         "--database-url", default="", help="A PostgreSQL database to empty and play on (default: SQLite in a temp dir)."
     )
+    parser.add_argument("--busy-core", action="store_true", help="Keep one core busy while both sides play.")
     options = parser.parse_args()
 
+    busy = multiprocessing.Process(target=spin, daemon=True)
+    if options.busy_core:
+        busy.start()
     parent, child = multiprocessing.Pipe()
     server = multiprocessing.Process(target=serve, args=(child, options.latency, options.cap), daemon=True)
     server.start()
@@ -180,7 +192,7 @@ def main() -> None:
     in_flight = options.in_flight or 2 * options.cap
     print(f"matches {options.matches}, {in_flight} runners per worker, model latency {options.latency:g} s, "
           f"server cap {options.cap}")  # fmt: skip
-    rates, peak_mb = [], 0.0
+    rates, cpu_per_call, peak_mb = [], [], 0.0
     try:
         for workers in options.workers:
             run = ours(base_url, options.matches, in_flight, workers, options.cap, options.database_url)
@@ -188,6 +200,7 @@ def main() -> None:
             answered = parent.recv()
             verified = manage(run.env, "verify_replays").strip().splitlines()[-1]
             rates.append(run.calls / run.span_s)
+            cpu_per_call.append(run.cpu_s / run.calls)
             peak_mb = max(peak_mb, run.peak_mb)
             print(f"arena, {workers} worker(s): {run.calls} answered calls in {run.span_s:.1f} s (first match started "
                   f"to last finished; {run.elapsed_s:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
@@ -203,10 +216,13 @@ def main() -> None:
     finally:
         parent.send("stop")
         server.join(5)
+        if busy.is_alive():
+            busy.kill()
     peer_rate = attempts / peer_s
     print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s, "
           f"{1000 * peer_cpu_s / attempts:.2f} ms CPU per call")  # fmt: skip
     print(f"figure evaluate_throughput_ratio {rates[0] / peer_rate:.2f}")
+    print(f"figure evaluate_cpu_per_call_ratio {cpu_per_call[0] / (peer_cpu_s / attempts):.2f}")
     print(f"figure evaluate_worker_rss_mb {peak_mb:.0f}")
     if len(rates) > 1:
         print(f"figure evaluate_worker_scaling {rates[-1] / rates[0]:.2f}")
