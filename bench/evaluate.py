@@ -25,6 +25,8 @@ Prints the medians of nothing (one run each: the figure is a throughput over min
   figure evaluate_cpu_per_call_ratio <the workers' CPU per answered call / the peer's CPU per call>
   figure evaluate_worker_rss_mb <the largest worker's peak resident memory>
   figure evaluate_worker_scaling <the last count's calls/s / the first's> (with several --workers counts)
+The workers' CPU in that ratio leaves out their start and exit (Django's set-up, paid once in a worker's life; the
+peer's is not counted either): an idle worker's, started on the same site before anything is queued.
 """
 
 from __future__ import annotations
@@ -111,6 +113,7 @@ class Played(NamedTuple):
     elapsed_s: float  # from starting the worker processes to their exit
     peak_mb: float  # the largest worker's peak RSS
     cpu_s: float  # the workers' CPU (user + system)
+    played_cpu_s: float  # the same without their start and exit (an idle worker's, measured on the same site)
     env: dict  # the site's environment
 
 
@@ -125,6 +128,12 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int, da
         env, "agents", "add", "--kind", "llm", "--slug", "bench-model", "--base-url", base_url, "--model",
         "scripted-model", "--scaffold", "direct", "--max-concurrency", str(cap), "--timeout-s", "30",
     )  # fmt: skip
+    command = [sys.executable, "manage.py", "worker", "--queue-name", "matches", "--batch", "--interval", "0.1",
+               "--no-startup-delay", "--no-reload", "--max-in-flight", str(in_flight)]  # fmt: skip
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    idle = subprocess.Popen(command, cwd=ROOT, env=env, **quiet)  # nothing queued yet: a worker's start and exit
+    usage = os.wait4(idle.pid, 0)[2]
+    start_cpu_s = usage.ru_utime + usage.ru_stime
     per_game = max(1, matches // (2 * len(GAMES)))
     for game in GAMES:
         manage(
@@ -132,10 +141,7 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int, da
             "--agents", "bench-model", f"{game}-lv0", "--games-per-seat", str(per_game),
         )  # fmt: skip
         manage(env, "tournament", "run", f"bench-{game}", "--enqueue")
-    command = [sys.executable, "manage.py", "worker", "--queue-name", "matches", "--batch", "--interval", "0.1",
-               "--no-startup-delay", "--no-reload", "--max-in-flight", str(in_flight)]  # fmt: skip
     started = time.perf_counter()
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     processes = [subprocess.Popen(command, cwd=ROOT, env=env, **quiet) for _ in range(workers)]
     usages = [os.wait4(process.pid, 0)[2] for process in processes]
     elapsed = time.perf_counter() - started
@@ -144,7 +150,8 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int, da
     unfinished, attempts, refused, span = manage(env, "shell", "-c", COUNTS).splitlines()[-1].split()
     if int(unfinished):
         raise SystemExit(f"{unfinished} matches did not finish")
-    return Played(int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, cpu_s, env)
+    played_cpu_s = cpu_s - workers * start_cpu_s
+    return Played(int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, cpu_s, played_cpu_s, env)
 
 
 async def peer_loop(base_url: str, requests: int, cap: int) -> tuple[float, float]:
@@ -200,13 +207,14 @@ def main() -> None:
             answered = parent.recv()
             verified = manage(run.env, "verify_replays").strip().splitlines()[-1]
             rates.append(run.calls / run.span_s)
-            cpu_per_call.append(run.cpu_s / run.calls)
+            cpu_per_call.append(run.played_cpu_s / run.calls)
             peak_mb = max(peak_mb, run.peak_mb)
             print(f"arena, {workers} worker(s): {run.calls} answered calls in {run.span_s:.1f} s (first match started "
                   f"to last finished; {run.elapsed_s:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
                   f"({run.calls / run.elapsed_s:.1f}/s); server answered {answered}; {run.refused} calls refused with "
                   f"429 and tried again; CPU {run.cpu_s:.1f} s = {1000 * run.cpu_s / run.calls:.2f} ms per answered "
-                  f"call; peak RSS {run.peak_mb:.0f} MB")  # fmt: skip
+                  f"call, {1000 * run.played_cpu_s / run.calls:.2f} ms without the workers' start and exit; "
+                  f"peak RSS {run.peak_mb:.0f} MB")  # fmt: skip
             print(f"verify_replays: {verified}")
             if answered != run.calls:
                 print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {run.calls} answered "
