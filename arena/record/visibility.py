@@ -83,6 +83,17 @@ def matches_visible_to(viewer: Viewer, matches: QuerySet[Match] | None = None) -
     return matches.annotate(keeps_secrets=ExpressionWrapper(_keeps_secrets(), output_field=BooleanField()))
 
 
+def match_visible_to(viewer: Viewer, match_id: int) -> Match | None:
+    """The match, if `viewer` may know of it (as `matches_visible_to` decides), else None; read without the
+    `keeps_secrets` annotation, which costs ten times the read to build and which its `MatchView` asks for only
+    once the match is over (a live match keeps its secrets)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or viewer.staff or "study" not in match.record:
+        return match
+    played = Seat.objects.filter(match=match, agent_version__agent_id__in=viewer.agent_ids)
+    return match if viewer.agent_ids and played.exists() else None
+
+
 def matches_without_secrets(matches: QuerySet[Match]) -> QuerySet[Match]:
     """`matches` minus those that still keep secrets: what exports and standings may count."""
     return matches.exclude(_keeps_secrets())
