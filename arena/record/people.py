@@ -19,6 +19,7 @@ from django.utils.text import slugify
 
 from arena.limits import play_limit
 from arena.models import Agent, Attempt, Challenge, Decision, Match, Seat, Tournament
+from arena.record.compiled import ByPrimaryKey
 from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.selectors import seat_versions, socket_seats
 from arena.record.services import (
@@ -240,7 +241,7 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str
     caller then starts it with `run_match(..., handed=match)`).
     """
     with transaction.atomic():  # one read, locked, then the writes: the match is not read twice
-        match = match_lock(match_id=match_id, query=_MOVE_QUERY)
+        match = match_lock(match_id=match_id, query=_MOVE_READ)
         since = _thinking_since(match)
         game, state, seat = _check_turn(match, agent, ply)
         text = text.strip()
@@ -304,8 +305,8 @@ def _last_move_at() -> Subquery:
 
 #: The annotation a move's read and a flag's read carry the last decision's time in, for `_thinking_since`.
 _LAST_MOVE_AT = "last_move_at"
-#: A move's read: the match, locked, with its clock (built once, as LOCK_QUERY).
-_MOVE_QUERY = LOCK_QUERY.annotate(**{_LAST_MOVE_AT: _last_move_at()})
+#: A move's read: the match, locked, with its clock (built and compiled once, as LOCK_READ).
+_MOVE_READ = ByPrimaryKey(LOCK_QUERY.annotate(**{_LAST_MOVE_AT: _last_move_at()}))
 
 
 def _thinking_since(match: Match) -> datetime:

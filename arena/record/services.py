@@ -15,10 +15,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Exists, FloatField, OuterRef, QuerySet, Value, When
+from django.db.models import Case, Exists, FloatField, OuterRef, Value, When
 from django.utils import timezone
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
+from arena.record.compiled import ByPrimaryKey
 from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
 from arena.record.signals import match_finished
@@ -171,16 +172,18 @@ def decisions_record(
     return decisions_write(locked=locked, ply=ply, decisions=decisions, by=by)
 
 
-#: `match_lock`'s query, built once (each use clones it): building its EXISTS each time cost as much as the read.
+#: `match_lock`'s query, built once: building its EXISTS each time cost as much as the read.
 LOCK_QUERY = Match.objects.select_for_update().annotate(
     tries_waiting=Exists(Attempt.objects.filter(match=OuterRef("pk"), ply=OuterRef("ply")))
 )
+#: LOCK_QUERY's SQL, compiled once too: compiling it cost twice what running it did.
+LOCK_READ = ByPrimaryKey(LOCK_QUERY)
 
 
-def match_lock(*, match_id: int, query: QuerySet[Match] = LOCK_QUERY) -> Match:
+def match_lock(*, match_id: int, query: ByPrimaryKey[Match] = LOCK_READ) -> Match:
     """The match, locked until the caller's transaction ends, with `tries_waiting` (whether tries were turned
     down at its ply: its next decision takes them), in one statement; `query`: LOCK_QUERY with more annotations."""
-    return query.get(pk=match_id)
+    return query.get(match_id)
 
 
 def decisions_write(

@@ -1,0 +1,48 @@
+"""A read compiled once gives what the ORM's own read gives: the same row, fields and converted annotations."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from arena.models import Agent, Match
+from arena.record.agents import bots_ensure
+from arena.record.decisions import AttemptData
+from arena.record.people import _MOVE_READ, guest_agent_create, person_match_create, person_move
+from arena.record.services import LOCK_READ, attempt_record_rejected
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(match: Match) -> dict:
+    return {field.attname: getattr(match, field.attname) for field in Match._meta.concrete_fields}
+
+
+def test_a_moves_read_is_the_orms_with_its_clock_and_its_waiting_tries():
+    bots_ensure(game="connect-four")
+    person = guest_agent_create(nickname="Robin")
+    opponent = Agent.objects.get(slug="connect-four-lv0")
+    match = person_match_create(person=person, opponent=opponent, game="connect-four", seat=0)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING, started_at=timezone.now())
+    person_move(match_id=match.pk, agent=person, text="a", ply=0)  # the clock now runs from this move
+    assert Match.objects.get(pk=match.pk).decisions.exists()
+    for read in (_MOVE_READ, LOCK_READ):
+        for tries in (False, True):
+            if tries:
+                attempt = AttemptData(verdict="illegal", raw_text="z")
+                attempt_record_rejected(match=match, ply=1, seat=1, attempt=attempt)
+            with transaction.atomic():
+                orm, compiled = read.queryset.get(pk=match.pk), read.get(match.pk)
+            assert _fields(compiled) == _fields(orm)
+            assert compiled.tries_waiting is tries
+            annotations = read.queryset.query.annotations
+            assert {name: getattr(compiled, name) for name in annotations} == {
+                name: getattr(orm, name) for name in annotations
+            }
+        match.attempts.all().delete()  # the next read starts without waiting tries again
+
+
+def test_a_missing_row_raises_as_the_orms_get_does():
+    with transaction.atomic(), pytest.raises(Match.DoesNotExist):
+        LOCK_READ.get(10**9)
