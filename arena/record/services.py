@@ -19,7 +19,7 @@ from django.db.models import Case, Exists, FloatField, OuterRef, Value, When
 from django.utils import timezone
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
-from arena.record.compiled import ByPrimaryKey
+from arena.record.compiled import ByPrimaryKey, rows_update
 from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
 from arena.record.signals import match_finished
@@ -259,8 +259,8 @@ def decisions_write(
         locked.pause = None
         fields.append("pause")
     if unread:
-        still_there = Match.objects.filter(pk=locked.pk, status=Match.Status.RUNNING, claimed_by=by.worker, ply=ply)
-        if not still_there.update(**{name: getattr(locked, name) for name in fields}):
+        still_there = {"pk": locked.pk, "status": Match.Status.RUNNING, "claimed_by": by.worker, "ply": ply}
+        if not rows_update(Match, where=still_there, values={name: getattr(locked, name) for name in fields}):
             raise ServiceError(f"Match {locked.pk} ended or changed hands before ply {ply} was recorded.")
         fields = []
     if to_move is None:

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from arena.models import Agent, Match
 from arena.record.agents import bots_ensure
+from arena.record.compiled import rows_update
 from arena.record.decisions import AttemptData
 from arena.record.people import _MOVE_READ, guest_agent_create, person_match_create, person_move
 from arena.record.services import LOCK_READ, attempt_record_rejected
@@ -46,3 +47,16 @@ def test_a_moves_read_is_the_orms_with_its_clock_and_its_waiting_tries():
 def test_a_missing_row_raises_as_the_orms_get_does():
     with transaction.atomic(), pytest.raises(Match.DoesNotExist):
         LOCK_READ.get(10**9)
+
+
+def test_a_written_update_stores_what_the_orms_would_and_only_where_its_conditions_hold():
+    bots_ensure(game="connect-four")
+    person = guest_agent_create(nickname="Robin")
+    opponent = Agent.objects.get(slug="connect-four-lv0")
+    match = person_match_create(person=person, opponent=opponent, game="connect-four", seat=0)
+    now, state = timezone.now(), dict(match.state)  # the same position, written back as JSON (replays still check)
+    values = {"state": state, "heartbeat_at": now, "pause": None, "claimed_by": "w:1"}
+    assert rows_update(Match, where={"pk": match.pk, "ply": 1}, values=values) == 0  # not at ply 1: nothing written
+    assert rows_update(Match, where={"pk": match.pk, "ply": 0, "claimed_by": ""}, values=values) == 1
+    written = Match.objects.get(pk=match.pk)
+    assert (written.state, written.heartbeat_at, written.pause, written.claimed_by) == (state, now, None, "w:1")

@@ -75,7 +75,7 @@ def test_a_move_hands_the_bots_reply_to_the_runner_which_plays_it_without_claimi
     statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
     # No claim and no read: insert the decision, write the match if it still stands where it was handed over.
     assert len(statements) == 2, "\n".join(sql[:100] for sql in statements)
-    assert 'WHERE ("arena_match"."claimed_by" = \'here:1\'' in statements[1]
+    assert " AND \"claimed_by\" = 'here:1' AND " in statements[1]  # written only if still handed to this runner
 
 
 @pytest.mark.django_db
