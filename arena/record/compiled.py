@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, router
@@ -53,3 +54,26 @@ def rows_update(model: type[Model], *, where: dict[str, Any], values: dict[str, 
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {conditions}", params)
         return cursor.rowcount
+
+
+def rows_insert(objs: Sequence[Model]) -> None:
+    """`Model.objects.bulk_create(objs)` for new rows of one model whose key the database assigns, as one statement
+    written here (INSERT … RETURNING, which SQLite and PostgreSQL both take): each object gets its key, as from
+    bulk_create; an IntegrityError comes as Django's."""
+    model = type(objs[0])
+    connection = connections[router.db_for_write(model)]
+    quote, key = connection.ops.quote_name, model._meta.pk
+    fields = [field for field in model._meta.concrete_fields if field is not key]
+    params = [field.get_db_prep_save(field.pre_save(obj, add=True), connection) for obj in objs for field in fields]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    columns = ", ".join(quote(field.column) for field in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}"
+            f" RETURNING {quote(key.column)}",
+            params,
+        )
+        keys = [found for (found,) in cursor.fetchall()]
+    for obj, found in zip(objs, keys, strict=True):
+        obj.pk = found
+        obj._state.adding, obj._state.db = False, connection.alias

@@ -19,7 +19,7 @@ from django.db.models import Case, Exists, FloatField, OuterRef, Value, When
 from django.utils import timezone
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
-from arena.record.compiled import ByPrimaryKey, rows_update
+from arena.record.compiled import ByPrimaryKey, rows_insert, rows_update
 from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
 from arena.record.signals import match_finished
@@ -240,7 +240,7 @@ def decisions_write(
         )
         state, state_json = new_state, game.to_json(new_state)
     try:
-        Decision.objects.bulk_create(rows)
+        rows_insert(rows)
     except IntegrityError:
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
     unread = isinstance(by, ByHolder) and by.as_left
@@ -284,17 +284,19 @@ def _attempts_attach(
         earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
     if not any(attempts):
         return  # bots' decisions: no tries to store
-    Attempt.objects.bulk_create(
-        Attempt(
-            match=match,
-            ply=decision.ply,
-            seat=decision.seat,
-            number=(earlier if decision is first else 0) + n,
-            decision=decision,
-            **vars(attempt),
-        )
-        for decision, tries in zip(decisions, attempts, strict=True)
-        for n, attempt in enumerate(tries, start=1)
+    rows_insert(
+        [
+            Attempt(
+                match=match,
+                ply=decision.ply,
+                seat=decision.seat,
+                number=(earlier if decision is first else 0) + n,
+                decision=decision,
+                **vars(attempt),
+            )
+            for decision, tries in zip(decisions, attempts, strict=True)
+            for n, attempt in enumerate(tries, start=1)
+        ]
     )
 
 
