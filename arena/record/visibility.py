@@ -1,8 +1,9 @@
 """What a viewer may see of a match: the one place every page, fragment, frame, API answer and download asks.
 
 Two questions, two answers. Which matches a viewer may know of at all is `matches_visible_to(viewer)`, the one
-query every surface fetches a match through: a human baseline study's match is its participant's and the
-researchers' (staff), and to everyone else it does not exist. What they may see of one such match is its
+query every surface fetches a match through (a match socket, `match_visible_to`: the same rule for one match): a
+human baseline study's match is its participant's and the researchers' (staff), and to everyone else it does not
+exist. What they may see of one such match is its
 `MatchView`, built once per viewer and match, which answers everything else.
 
 A match keeps its secrets while it, or another match on the same seed and game that it is tied to (the other half
