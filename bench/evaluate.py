@@ -1,7 +1,7 @@
 """Model decisions per second from worker processes, against a bare asyncio + openai loop on the same server.
 
 Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 128]
-                                          [--workers 1 [2 …]] [--database-url postgres://…]
+                                          [--workers 1 [2 …]] [--database-url postgres://…] [--busy-core]
 
 A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
 prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away site
@@ -13,7 +13,8 @@ last matches drain). The peer, in the same run: a bare asyncio loop of the opena
 the matches made, `--cap` at a time, to the same server. Then `verify_replays` checks the record, and every call the
 server answered must be one answered attempt on record (an HTTP 429 is an attempt the server refused, waited out and
 tried again, as a provider's would be). Several `--workers` counts play one evaluation each, on a fresh site, one
-after the other; the peer sends as many requests as the last one made.
+after the other; the peer sends as many requests as the last one made. `--busy-core` keeps one core busy with a
+spinning process of its own while both sides play (a machine with other work on it).
 
 Our clock runs from the first match's start to the last one's end, as the peer's runs from its first request to
 its last answer: a worker is a long-lived process, so its start (Django's set-up, about 2 s) is paid once, not per
@@ -21,8 +22,11 @@ evaluation; the time with the workers' start and exit is printed beside it.
 
 Prints the medians of nothing (one run each: the figure is a throughput over minutes) and:
   figure evaluate_throughput_ratio <ours / peer>
+  figure evaluate_cpu_per_call_ratio <the workers' CPU per answered call / the peer's CPU per call>
   figure evaluate_worker_rss_mb <the largest worker's peak resident memory>
   figure evaluate_worker_scaling <the last count's calls/s / the first's> (with several --workers counts)
+The workers' CPU in that ratio leaves out their start and exit (Django's set-up, paid once in a worker's life; the
+peer's is not counted either): an idle worker's, started on the same site before anything is queued.
 """
 
 from __future__ import annotations
@@ -69,6 +73,12 @@ def serve(conn, latency_s: float, cap: int) -> None:
                 answered[0] = 0
 
 
+def spin() -> None:
+    """A busy core: what `--busy-core` runs beside both sides."""
+    while True:
+        pass
+
+
 def manage(env: dict, *args: str) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
@@ -103,6 +113,7 @@ class Played(NamedTuple):
     elapsed_s: float  # from starting the worker processes to their exit
     peak_mb: float  # the largest worker's peak RSS
     cpu_s: float  # the workers' CPU (user + system)
+    played_cpu_s: float  # the same without their start and exit (an idle worker's, measured on the same site)
     env: dict  # the site's environment
 
 
@@ -117,6 +128,12 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int, da
         env, "agents", "add", "--kind", "llm", "--slug", "bench-model", "--base-url", base_url, "--model",
         "scripted-model", "--scaffold", "direct", "--max-concurrency", str(cap), "--timeout-s", "30",
     )  # fmt: skip
+    command = [sys.executable, "manage.py", "worker", "--queue-name", "matches", "--batch", "--interval", "0.1",
+               "--no-startup-delay", "--no-reload", "--max-in-flight", str(in_flight)]  # fmt: skip
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    idle = subprocess.Popen(command, cwd=ROOT, env=env, **quiet)  # nothing queued yet: a worker's start and exit
+    usage = os.wait4(idle.pid, 0)[2]
+    start_cpu_s = usage.ru_utime + usage.ru_stime
     per_game = max(1, matches // (2 * len(GAMES)))
     for game in GAMES:
         manage(
@@ -124,10 +141,7 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int, da
             "--agents", "bench-model", f"{game}-lv0", "--games-per-seat", str(per_game),
         )  # fmt: skip
         manage(env, "tournament", "run", f"bench-{game}", "--enqueue")
-    command = [sys.executable, "manage.py", "worker", "--queue-name", "matches", "--batch", "--interval", "0.1",
-               "--no-startup-delay", "--no-reload", "--max-in-flight", str(in_flight)]  # fmt: skip
     started = time.perf_counter()
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     processes = [subprocess.Popen(command, cwd=ROOT, env=env, **quiet) for _ in range(workers)]
     usages = [os.wait4(process.pid, 0)[2] for process in processes]
     elapsed = time.perf_counter() - started
@@ -136,7 +150,8 @@ def ours(base_url: str, matches: int, in_flight: int, workers: int, cap: int, da
     unfinished, attempts, refused, span = manage(env, "shell", "-c", COUNTS).splitlines()[-1].split()
     if int(unfinished):
         raise SystemExit(f"{unfinished} matches did not finish")
-    return Played(int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, cpu_s, env)
+    played_cpu_s = cpu_s - workers * start_cpu_s
+    return Played(int(attempts) - int(refused), int(refused), float(span), elapsed, peak_mb, cpu_s, played_cpu_s, env)
 
 
 async def peer_loop(base_url: str, requests: int, cap: int) -> tuple[float, float]:
@@ -171,8 +186,12 @@ def main() -> None:
     parser.add_argument(
         "--database-url", default="", help="A PostgreSQL database to empty and play on (default: SQLite in a temp dir)."
     )
+    parser.add_argument("--busy-core", action="store_true", help="Keep one core busy while both sides play.")
     options = parser.parse_args()
 
+    busy = multiprocessing.Process(target=spin, daemon=True)
+    if options.busy_core:
+        busy.start()
     parent, child = multiprocessing.Pipe()
     server = multiprocessing.Process(target=serve, args=(child, options.latency, options.cap), daemon=True)
     server.start()
@@ -180,7 +199,7 @@ def main() -> None:
     in_flight = options.in_flight or 2 * options.cap
     print(f"matches {options.matches}, {in_flight} runners per worker, model latency {options.latency:g} s, "
           f"server cap {options.cap}")  # fmt: skip
-    rates, peak_mb = [], 0.0
+    rates, cpu_per_call, peak_mb = [], [], 0.0
     try:
         for workers in options.workers:
             run = ours(base_url, options.matches, in_flight, workers, options.cap, options.database_url)
@@ -188,12 +207,14 @@ def main() -> None:
             answered = parent.recv()
             verified = manage(run.env, "verify_replays").strip().splitlines()[-1]
             rates.append(run.calls / run.span_s)
+            cpu_per_call.append(run.played_cpu_s / run.calls)
             peak_mb = max(peak_mb, run.peak_mb)
             print(f"arena, {workers} worker(s): {run.calls} answered calls in {run.span_s:.1f} s (first match started "
                   f"to last finished; {run.elapsed_s:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
                   f"({run.calls / run.elapsed_s:.1f}/s); server answered {answered}; {run.refused} calls refused with "
                   f"429 and tried again; CPU {run.cpu_s:.1f} s = {1000 * run.cpu_s / run.calls:.2f} ms per answered "
-                  f"call; peak RSS {run.peak_mb:.0f} MB")  # fmt: skip
+                  f"call, {1000 * run.played_cpu_s / run.calls:.2f} ms without the workers' start and exit; "
+                  f"peak RSS {run.peak_mb:.0f} MB")  # fmt: skip
             print(f"verify_replays: {verified}")
             if answered != run.calls:
                 print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {run.calls} answered "
@@ -203,10 +224,13 @@ def main() -> None:
     finally:
         parent.send("stop")
         server.join(5)
+        if busy.is_alive():
+            busy.kill()
     peer_rate = attempts / peer_s
     print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s, "
           f"{1000 * peer_cpu_s / attempts:.2f} ms CPU per call")  # fmt: skip
     print(f"figure evaluate_throughput_ratio {rates[0] / peer_rate:.2f}")
+    print(f"figure evaluate_cpu_per_call_ratio {cpu_per_call[0] / (peer_cpu_s / attempts):.2f}")
     print(f"figure evaluate_worker_rss_mb {peak_mb:.0f}")
     if len(rates) > 1:
         print(f"figure evaluate_worker_scaling {rates[-1] / rates[0]:.2f}")

@@ -1,5 +1,5 @@
 """Bots in a seat: the ladder's pure choosers with a reproducible RNG (the runner calls them in a worker thread,
-several turns at a time: arena.runner.loop)."""
+several turns at a time, unless they only pick a random legal move: arena.runner.loop)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from arena.agents.base import DecisionResult
 from games import Game
 from games.bots import get_bot
+from games.bots.base import random_chooser
 
 
 def decision_rng(match_seed: int, seat: int, ply: int) -> random.Random:
@@ -22,6 +23,8 @@ class BotAgent:
 
     def __init__(self, bot_slug: str) -> None:
         self.bot = get_bot(bot_slug)
+        #: It only picks a random legal move (Lv0): cheaper than handing the work to a thread and back.
+        self.instant = self.bot.choose is random_chooser
 
     def choose(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
         started = time.perf_counter()

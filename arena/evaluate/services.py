@@ -351,8 +351,8 @@ def evaluation_hold_on_budget(sender: type[Match], *, match: Match, seat: int, *
     """`decision_due` receiver: the budget is a cap. Once the evaluated agent has spent it, its next decision is not
     asked for: the match is adjourned (the reason returned) and resumes when the budget is raised. So an
     evaluation spends at most its budget plus one decision per match in flight."""
-    if not match.tournament_id:
-        return ""
+    if not match.tournament_id or "evaluation" not in match.record:  # every match of an evaluation says so
+        return ""  # asked before every model's decision: other tournaments' matches read nothing
     config = Tournament.objects.filter(pk=match.tournament_id).values_list("config", flat=True).first() or {}
     evaluation = config.get("evaluation")
     if not evaluation or (evaluation.get("budget_usd") is None and evaluation.get("budget_tokens") is None):

@@ -9,6 +9,7 @@ from itertools import accumulate
 from typing import Any
 from uuid import UUID
 
+from django.db import connection
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
@@ -77,19 +78,33 @@ def _seats_shown(game: str, versions: tuple[AgentVersion, ...]) -> tuple[dict[st
 
 def current_names(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`seats` with each guest's agent read afresh: a guest who signs up mid-match takes the account's name, and
-    the live page shows it from its next frame on. One small read, made only while a guest sits in the match
-    (the names of bots, models and accounts are fixed, so theirs stay as `live_seats` read them once)."""
-    guests = [seat["agent"].pk for seat in seats if _guest(seat["agent"])]
-    if not guests:
+    the live page shows it from its next frame on. One small read of the names, made only while a guest sits in
+    the match (the names of bots, models and accounts are fixed, so theirs stay as `live_seats` read them once);
+    the agents are read whole only when a name changed."""
+    shown = {seat["agent"].pk: seat["agent"].name for seat in seats if _guest(seat["agent"])}
+    if not shown:
         return seats
-    fresh = Agent.objects.in_bulk(guests)
+    renamed = [pk for pk, name in _agent_names(list(shown)) if name != shown[pk]]
+    if not renamed:
+        return seats
+    fresh = Agent.objects.in_bulk(renamed)
     link = get_template("arena/partials/agent-link.html")
     return [
         {**seat, "agent": agent, "link": link.render({"agent": agent})}
-        if (agent := fresh.get(seat["agent"].pk)) is not None and agent.name != seat["agent"].name
+        if (agent := fresh.get(seat["agent"].pk)) is not None
         else seat
         for seat in seats
     ]
+
+
+def _agent_names(pks: list[int]) -> list[tuple[int, str]]:
+    """The agents' current names, in a statement written here: on every live frame, building the ORM's query
+    cost thirty times what running it did."""
+    quote = connection.ops.quote_name
+    table, pk = quote(Agent._meta.db_table), quote(Agent._meta.pk.column)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {pk}, {quote('name')} FROM {table} WHERE {pk} IN ({', '.join(['%s'] * len(pks))})", pks)
+        return cursor.fetchall()
 
 
 def blinded(match: Match, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:

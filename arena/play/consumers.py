@@ -30,7 +30,7 @@ from arena.play.live_limits import TOO_MANY_SOCKETS, SocketLease, socket_lease
 from arena.record import turns
 from arena.record.people import person_flag, person_move, person_resign
 from arena.record.services import Recorded, ServiceError
-from arena.record.visibility import Viewer, matches_visible_to
+from arena.record.visibility import Viewer, match_visible_to
 from arena.runner.loop import calls_outside_agent, default_worker_id, run_match
 from arena.runner.tasks import match_enqueue_once
 from games import IllegalAction
@@ -264,19 +264,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """
         close_old_connections()  # as a request starts (see `dispatch`)
         self.viewer = viewer_agent(self.scope)
-        visible = matches_visible_to(
-            Viewer.of_person(self.viewer, staff=getattr(self.scope.get("user"), "is_staff", False))
-        ).filter(pk=self.match_id)
-        if self.viewer is None:
-            position = visible.values_list("ply", "status").first()
-            if position is None:
-                return None
-            self.shown = shown_key(*position)
-            key = (self.match_id, *position, ())
-            return key, fragments.get(key), False
-        match = visible.first()
+        staff = getattr(self.scope.get("user"), "is_staff", False)
+        match = match_visible_to(Viewer.of_person(self.viewer, staff=staff), self.match_id)
         if match is None:
             return None
+        if self.viewer is None:
+            self.shown = shown_key(match.ply, match.status)
+            key = (self.match_id, match.ply, match.status, ())
+            return key, fragments.get(key), False
         self.seats = live_seats(match)
         self.mine = tuple(seat["index"] for seat in self.seats if seat["agent"].pk == self.viewer.pk)
         self.in_worker = calls_outside_agent(match.uid)

@@ -5,10 +5,8 @@ Like `arena.record.services`, these are the only functions that write what they 
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
-import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,8 +19,9 @@ from django.utils.text import slugify
 
 from arena.limits import play_limit
 from arena.models import Agent, Attempt, Challenge, Decision, Match, Seat, Tournament
+from arena.record.compiled import ByPrimaryKey
 from arena.record.decisions import AttemptData, DecisionResult
-from arena.record.selectors import socket_seats
+from arena.record.selectors import seat_versions, socket_seats
 from arena.record.services import (
     LOCK_QUERY,
     Recorded,
@@ -222,17 +221,14 @@ def challenge_accept(*, challenge: Challenge, accepter: Agent) -> Match:
 
 
 def person_seats(match: Match, agent: Agent | None) -> list[int]:
-    """The seats `agent` holds in `match` (none for spectators)."""
+    """The seats `agent` holds in `match` (none for spectators): while it is played, from the seats a process reads
+    once per match (`seat_versions`: the socket that opened it, its runner and its moves share one read); once it
+    is over, read afresh (a guest's games move to their account then)."""
     if agent is None:
         return []
-    return list(_seats_held(match.uid, agent.pk))
-
-
-@functools.lru_cache(maxsize=4096)
-def _seats_held(match_uid: uuid.UUID, agent_pk: int) -> tuple[int, ...]:
-    """Seats are fixed when a match is made, so a process reads them once, not on every move of a game."""
-    seats = Seat.objects.filter(match__uid=match_uid, agent_version__agent_id=agent_pk).order_by("index")
-    return tuple(seats.values_list("index", flat=True))
+    live = match.status in (Match.Status.PENDING, Match.Status.RUNNING)
+    versions = seat_versions(match.uid) if live else seat_versions.__wrapped__(match.uid)
+    return [index for index, version in enumerate(versions) if version.agent_id == agent.pk]
 
 
 def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str = "") -> Recorded:
@@ -245,7 +241,7 @@ def person_move(*, match_id: int, agent: Agent, text: str, ply: int, runner: str
     caller then starts it with `run_match(..., handed=match)`).
     """
     with transaction.atomic():  # one read, locked, then the writes: the match is not read twice
-        match = match_lock(match_id=match_id, query=_MOVE_QUERY)
+        match = match_lock(match_id=match_id, query=_MOVE_READ)
         since = _thinking_since(match)
         game, state, seat = _check_turn(match, agent, ply)
         text = text.strip()
@@ -309,8 +305,8 @@ def _last_move_at() -> Subquery:
 
 #: The annotation a move's read and a flag's read carry the last decision's time in, for `_thinking_since`.
 _LAST_MOVE_AT = "last_move_at"
-#: A move's read: the match, locked, with its clock (built once, as LOCK_QUERY).
-_MOVE_QUERY = LOCK_QUERY.annotate(**{_LAST_MOVE_AT: _last_move_at()})
+#: A move's read: the match, locked, with its clock (built and compiled once, as LOCK_READ).
+_MOVE_READ = ByPrimaryKey(LOCK_QUERY.annotate(**{_LAST_MOVE_AT: _last_move_at()}))
 
 
 def _thinking_since(match: Match) -> datetime:

@@ -15,10 +15,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Exists, FloatField, OuterRef, QuerySet, Value, When
+from django.db.models import Case, Exists, FloatField, OuterRef, Value, When
 from django.utils import timezone
 
 from arena.models import Agent, Attempt, Decision, Match, Seat
+from arena.record.compiled import ByPrimaryKey, rows_insert, rows_update
 from arena.record.decisions import AttemptData, DecisionResult
 from arena.record.errors import ServiceError
 from arena.record.signals import match_finished, match_seating
@@ -179,16 +180,18 @@ def decisions_record(
     return decisions_write(locked=locked, ply=ply, decisions=decisions, by=by)
 
 
-#: `match_lock`'s query, built once (each use clones it): building its EXISTS each time cost as much as the read.
+#: `match_lock`'s query, built once: building its EXISTS each time cost as much as the read.
 LOCK_QUERY = Match.objects.select_for_update().annotate(
     tries_waiting=Exists(Attempt.objects.filter(match=OuterRef("pk"), ply=OuterRef("ply")))
 )
+#: LOCK_QUERY's SQL, compiled once too: compiling it cost twice what running it did.
+LOCK_READ = ByPrimaryKey(LOCK_QUERY)
 
 
-def match_lock(*, match_id: int, query: QuerySet[Match] = LOCK_QUERY) -> Match:
+def match_lock(*, match_id: int, query: ByPrimaryKey[Match] = LOCK_READ) -> Match:
     """The match, locked until the caller's transaction ends, with `tries_waiting` (whether tries were turned
     down at its ply: its next decision takes them), in one statement; `query`: LOCK_QUERY with more annotations."""
-    return query.get(pk=match_id)
+    return query.get(match_id)
 
 
 def decisions_write(
@@ -245,7 +248,7 @@ def decisions_write(
         )
         state, state_json = new_state, game.to_json(new_state)
     try:
-        Decision.objects.bulk_create(rows)
+        rows_insert(rows)
     except IntegrityError:
         raise ServiceError(f"Match {locked.pk} already has a decision at ply {ply}.") from None
     unread = isinstance(by, ByHolder) and by.as_left
@@ -264,8 +267,8 @@ def decisions_write(
         locked.pause = None
         fields.append("pause")
     if unread:
-        still_there = Match.objects.filter(pk=locked.pk, status=Match.Status.RUNNING, claimed_by=by.worker, ply=ply)
-        if not still_there.update(**{name: getattr(locked, name) for name in fields}):
+        still_there = {"pk": locked.pk, "status": Match.Status.RUNNING, "claimed_by": by.worker, "ply": ply}
+        if not rows_update(Match, where=still_there, values={name: getattr(locked, name) for name in fields}):
             raise ServiceError(f"Match {locked.pk} ended or changed hands before ply {ply} was recorded.")
         fields = []
     if to_move is None:
@@ -289,17 +292,19 @@ def _attempts_attach(
         earlier = Attempt.objects.filter(match=match, ply=first.ply, seat=first.seat).update(decision=first)
     if not any(attempts):
         return  # bots' decisions: no tries to store
-    Attempt.objects.bulk_create(
-        Attempt(
-            match=match,
-            ply=decision.ply,
-            seat=decision.seat,
-            number=(earlier if decision is first else 0) + n,
-            decision=decision,
-            **vars(attempt),
-        )
-        for decision, tries in zip(decisions, attempts, strict=True)
-        for n, attempt in enumerate(tries, start=1)
+    rows_insert(
+        [
+            Attempt(
+                match=match,
+                ply=decision.ply,
+                seat=decision.seat,
+                number=(earlier if decision is first else 0) + n,
+                decision=decision,
+                **vars(attempt),
+            )
+            for decision, tries in zip(decisions, attempts, strict=True)
+            for n, attempt in enumerate(tries, start=1)
+        ]
     )
 
 

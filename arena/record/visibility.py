@@ -1,8 +1,9 @@
 """What a viewer may see of a match: the one place every page, fragment, frame, API answer and download asks.
 
 Two questions, two answers. Which matches a viewer may know of at all is `matches_visible_to(viewer)`, the one
-query every surface fetches a match through: a human baseline study's match is its participant's and the
-researchers' (staff), and to everyone else it does not exist. What they may see of one such match is its
+query every surface fetches a match through (a match socket, `match_visible_to`: the same rule for one match): a
+human baseline study's match is its participant's and the researchers' (staff), and to everyone else it does not
+exist. What they may see of one such match is its
 `MatchView`, built once per viewer and match, which answers everything else.
 
 A match keeps its secrets while it, or another match on the same seed and game that it is tied to (the other half
@@ -81,6 +82,17 @@ def matches_visible_to(viewer: Viewer, matches: QuerySet[Match] | None = None) -
         played = Seat.objects.filter(agent_version__agent_id__in=viewer.agent_ids).values("match_id")
         matches = matches.exclude(Q(record__has_key="study") & ~Q(pk__in=played))
     return matches.annotate(keeps_secrets=ExpressionWrapper(_keeps_secrets(), output_field=BooleanField()))
+
+
+def match_visible_to(viewer: Viewer, match_id: int) -> Match | None:
+    """The match, if `viewer` may know of it (as `matches_visible_to` decides), else None; read without the
+    `keeps_secrets` annotation, which costs ten times the read to build and which its `MatchView` asks for only
+    once the match is over (a live match keeps its secrets)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or viewer.staff or "study" not in match.record:
+        return match
+    played = Seat.objects.filter(match=match, agent_version__agent_id__in=viewer.agent_ids)
+    return match if viewer.agent_ids and played.exists() else None
 
 
 def matches_without_secrets(matches: QuerySet[Match]) -> QuerySet[Match]:

@@ -194,6 +194,8 @@ async def _decide(game: Game, state: Any, agents: list, seat: int, seed: int) ->
     """What the seat to move decides (bots: the run of bots' turns from here on), each action as it arrives;
     an agent that gave no answer is returned as it is, for the fallback policy."""
     if isinstance(agents[seat], BotAgent):
+        if all(agent.instant for agent in agents if isinstance(agent, BotAgent)):
+            return _bots_decide(game, state, agents, seed)  # random legal moves: cheaper than two thread hops
         # Bot search is CPU-bound: a worker thread keeps the event loop and the database thread free.
         return await sync_to_async(_bots_decide, thread_sensitive=False, executor=BOT_THREADS)(
             game, state, agents, seed

@@ -9,6 +9,7 @@ import itertools
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
@@ -315,7 +316,9 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         return []
     open_statuses = (Match.Status.PENDING, Match.Status.RUNNING)
-    before = set(tournament.matches.values_list("pk", flat=True))
+    # Only this transaction adds matches to the locked tournament, and new rows take higher keys: the newest key
+    # before is all it takes to list what was scheduled (not every match's, twice, after each finished match).
+    newest = tournament.matches.aggregate(newest=Max("pk"))["newest"] or 0
     _rerun_transient_failures(tournament)
     if tournament.format == Tournament.Format.LADDER:
         for game, slug in itertools.product(tournament.config["games"], tournament.config["agents"]):
@@ -327,7 +330,7 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
                 _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), level)
     if tournament.format == Tournament.Format.ADAPTIVE and not tournament.matches.filter(status__in=open_statuses):
         _schedule_most_informative(tournament)
-    created = sorted(set(tournament.matches.values_list("pk", flat=True)) - before)
+    created = list(tournament.matches.filter(pk__gt=newest).order_by("pk").values_list("pk", flat=True))
     if created and tournament.config.get("queued"):
         priority = tournament.config.get("priority", 0)
         transaction.on_commit(lambda: enqueue_matches(created, priority=priority))

@@ -8,16 +8,24 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from arena.agents.base import DecisionResult
-from arena.models import Attempt, Decision, Match
+from arena.models import Agent, Attempt, Decision, Match
 from arena.pages.rendering import live_seats
 from arena.play.consumers import needs_runner
-from arena.record.agents import agent_create
-from arena.record.people import person_agent_for_user, person_match_create, person_move, person_resign, person_seats
+from arena.record.agents import agent_create, bots_ensure
+from arena.record.people import (
+    guest_agent_create,
+    person_agent_for_user,
+    person_match_create,
+    person_move,
+    person_resign,
+    person_seats,
+)
 from arena.record.services import ServiceError, decisions_record
 from arena.record.turns import STALE_AFTER_S, Claimed, Refused, match_claim, match_release_stale
 from arena.runner import loop
@@ -67,7 +75,7 @@ def test_a_move_hands_the_bots_reply_to_the_runner_which_plays_it_without_claimi
     statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
     # No claim and no read: insert the decision, write the match if it still stands where it was handed over.
     assert len(statements) == 2, "\n".join(sql[:100] for sql in statements)
-    assert 'WHERE ("arena_match"."claimed_by" = \'here:1\'' in statements[1]
+    assert " AND \"claimed_by\" = 'here:1' AND " in statements[1]  # written only if still handed to this runner
 
 
 @pytest.mark.django_db
@@ -168,14 +176,19 @@ def test_an_illegal_move_is_kept_and_the_next_move_takes_it(django_user_model):
     ]  # fmt: skip
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-async def test_a_persons_move_and_the_bots_reply_cost_eight_statements(person_cookie):  # noqa: F811
-    """Through the real consumer and runner, once the game is under way: the move (lock and read, insert the
-    decision and the person's try, write the match and hand it over) and the reply (insert, write the match if it
-    still stands where it was handed over, and let go); the pages draw both from what was recorded. Before: 15."""
-    user, cookie = person_cookie
-    match = await sync_to_async(make_match)(user, game="connect-four")
+def _guest_cookie(opponent: Agent) -> tuple[Match, bytes]:
+    """A guest's connect-four game against `opponent`, and the cookie of the guest's session."""
+    guest = guest_agent_create(nickname="Robin")
+    session = SessionStore()
+    session["guest_agent"] = guest.slug
+    session.save()
+    match = person_match_create(person=guest, opponent=opponent, game="connect-four", seat=0)
+    return match, f"sessionid={session.session_key}".encode()
+
+
+async def _statements_per_move_and_reply(match: Match, cookie: bytes) -> list[str]:
+    """The SQL of two moves and their replies through the real consumer and runner, once the game is under way,
+    listed move by move (Django's logged commits left out: they are no statement)."""
     ws = await connect(match.pk, cookie)
     fragment = await next_fragment(ws)
     capture = CaptureQueriesContext(connection)  # the consumer's and the runner's database work share one thread
@@ -190,12 +203,37 @@ async def test_a_persons_move_and_the_bots_reply_cost_eight_statements(person_co
     await sync_to_async(capture.__exit__)(None, None, None)
     logged = await sync_to_async(lambda: [q["sql"] for q in capture.captured_queries])()
     await ws.disconnect()
-    statements = [sql for sql in logged if sql != "COMMIT"]  # Django logs its commits; they are no statement
-    listing = "\n".join(sql[:100] for sql in statements)
-    assert len(statements) <= 8 * moves, listing
-    assert sum(sql.startswith("BEGIN") for sql in statements) == 2 * moves, listing  # no claim transaction
     assert logged.count("COMMIT") == 2 * moves
-    assert not [sql for sql in statements if "SAVEPOINT" in sql], listing
+    statements = [sql for sql in logged if sql != "COMMIT"]
+    assert not [sql for sql in statements if "SAVEPOINT" in sql]
+    assert sum(sql.startswith("BEGIN") for sql in statements) == 2 * moves  # no claim transaction
+    return statements
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_persons_move_and_the_bots_reply_cost_eight_statements(person_cookie):  # noqa: F811
+    """The move (lock and read, insert the decision and the person's try, write the match and hand it over) and
+    the reply (insert, write the match if it still stands where it was handed over, and let go); the pages draw
+    both from what was recorded."""
+    user, cookie = person_cookie
+    match = await sync_to_async(make_match)(user, game="connect-four")
+    statements = await _statements_per_move_and_reply(match, cookie)
+    assert len(statements) == 8 * 2, "\n".join(sql[:100] for sql in statements)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_guests_move_and_the_bots_reply_add_one_name_read_per_frame():
+    """A guest may sign up mid-game and take the account's name: each of the two frames reads the guest's name
+    (one small statement each, the agent read whole only once it changed), on top of the eight."""
+    await sync_to_async(bots_ensure)(game="connect-four")
+    opponent = await Agent.objects.aget(slug="connect-four-lv0")
+    match, cookie = await sync_to_async(_guest_cookie)(opponent)
+    statements = await _statements_per_move_and_reply(match, cookie)
+    listing = "\n".join(sql[:100] for sql in statements)
+    assert len(statements) == 10 * 2, listing
+    assert sum(sql.startswith('SELECT "id", "name" FROM "arena_agent"') for sql in statements) == 2 * 2, listing
 
 
 @pytest.mark.django_db
