@@ -54,13 +54,14 @@ from arena.record.services import ServiceError, match_create
 from arena.runner.loop import run_match
 from games import all_games, get_game
 from ratings.record.reports import PAPERS
+from tests.sampled import sampled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HIDDEN_GAMES = [game.slug for game in all_games() if game.hidden_information]
 #: The games `make check` audits: a card game, a hidden setup and sealed plans. `make test` audits them all.
 QUICK_AUDIT = {"kuhn-poker", "stratego", "tower-defense"}
-AUDITED = [pytest.param(slug, marks=() if slug in QUICK_AUDIT else pytest.mark.slow) for slug in HIDDEN_GAMES]
+AUDITED = sampled(HIDDEN_GAMES, QUICK_AUDIT)
 MIN_PLY = 4
 MAX_PLY = 80
 
@@ -305,7 +306,7 @@ def setup_viewers(slug: str, django_user_model) -> tuple[Match, list[Viewer]]:
     return match, viewers
 
 
-@pytest.mark.parametrize("slug", HIDDEN_GAMES)
+@pytest.mark.parametrize("slug", AUDITED)
 def test_every_hidden_game_has_secrets_to_find(slug, django_user_model):
     """The audit below can fail: a spectator has more to find than the seed, and finds it in a page that
     showed the whole record (every ply's revealed board and every action), as a finished match's replay does."""

@@ -25,6 +25,7 @@ from arena.runner.loop import run_match
 from arena.runner.tasks import build_program_task
 from arena.tournaments.run import run_tournament
 from arena.tournaments.services import tournament_create
+from tests.sampled import sampled
 
 pytestmark = pytest.mark.django_db
 
@@ -171,6 +172,7 @@ def test_a_slug_taken_while_building_keeps_the_build_and_says_so(client, author)
     assert "Built, but not saved" in client.get(f"/agents/upload/{queued.pk}/").content.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAS_CPP, reason="needs g++ and libjsoncpp-dev (.ci/run installs them)")
 def test_a_cpp_upload_with_jsoncpp_climbs_the_ladder_and_its_page_shows_its_games(client, author, ttt_bots):
     assert "is in your lobby now" in upload(client, "my-cpp", "cpp", CPP_TICTACTOE, "main.cpp").content.decode()
@@ -312,7 +314,7 @@ SPLIT_BOTS = {
 }
 
 
-@pytest.mark.parametrize("language", sorted(SPLIT_BOTS))
+@pytest.mark.parametrize("language", sampled(sorted(SPLIT_BOTS), {"python"}))
 def test_a_zip_of_several_files_builds_and_plays(client, author, ttt_bots, language):
     if (language == "cpp" and not HAS_CPP) or (language == "java" and not HAS_JAVA):
         pytest.skip(f"no {language} toolchain here")

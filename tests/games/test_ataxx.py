@@ -114,6 +114,7 @@ def test_reference_generator_agrees_on_perft(depth, count):
     assert Reference.perft(grid, "X", depth) == count
 
 
+@pytest.mark.slow
 def test_perft_depth_5():
     assert perft(game.initial_state(seed=0), 5) == 4752668
 

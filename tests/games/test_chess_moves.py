@@ -67,6 +67,7 @@ def test_legal_actions_through_the_game_contract_count_the_start_position_perft_
 # -- against python-chess -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_moves_order_fen_and_verdicts_are_python_chess_own_over_seeded_random_games():
     """Every position of 40 seeded random games (about 12,000): the same legal moves in the same order as
     `generate_legal_moves` (the order seeded random play draws from), the same FEN (en passant square only when
@@ -89,6 +90,7 @@ def test_moves_order_fen_and_verdicts_are_python_chess_own_over_seeded_random_ga
     assert endings > 1_000
 
 
+@pytest.mark.slow
 def test_game_results_are_python_chess_outcome_with_claimed_draws_ply_by_ply():
     reasons = {
         chess.Termination.CHECKMATE: "checkmate",

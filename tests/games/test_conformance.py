@@ -10,7 +10,9 @@ import pytest
 from games import IllegalAction, all_games, get_game
 from games.bots import get_bot, ladder
 from games.registry import GAMES
+from tests.sampled import sampled
 
+#: Seeds per game: `make test` plays them all, `make check` the first.
 SEEDS = range(12)
 MAX_PLIES = 5000
 
@@ -37,7 +39,7 @@ VARIANTS = sorted((slug, name) for slug in GAMES for name in get_game(slug).vari
 
 
 @pytest.mark.parametrize(("slug", "variant"), VARIANTS)
-@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize("seed", sampled(SEEDS[:4], {0}))
 def test_every_variant_plays_out_within_the_contract(slug, variant, seed):
     """A variant's random games end with an outcome, every action round-trips through its text and every state
     through JSON, as the standard rules' do."""
@@ -65,7 +67,7 @@ def test_every_registered_game_has_its_ladder_beside_it(game):
     assert get_bot(f"{game.slug}-lv0") == bots[0]
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", sampled(SEEDS, {0}))
 def test_random_playout_terminates_with_outcome(game, seed):
     history, final = playout(game, seed)
     outcome = game.outcome(final)
@@ -78,7 +80,7 @@ def test_random_playout_terminates_with_outcome(game, seed):
         assert game.outcome(state) is None
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", sampled(SEEDS, {0}))
 def test_json_round_trip_is_exact(game, seed):
     history, final = playout(game, seed)
     for state, action in [*history[::7], (final, None)]:
@@ -90,7 +92,7 @@ def test_json_round_trip_is_exact(game, seed):
             assert game.action_from_json(encoded) == action
 
 
-@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize("seed", sampled(SEEDS[:4], {0}))
 def test_apply_does_not_mutate(game, seed):
     history, _ = playout(game, seed)
     for state, action in history[::5]:
@@ -99,7 +101,7 @@ def test_apply_does_not_mutate(game, seed):
         assert json.dumps(game.to_json(state), sort_keys=True) == before
 
 
-@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize("seed", sampled(SEEDS[:4], {0}))
 def test_same_seed_same_game(game, seed):
     first = [game.to_json(s) for s, _ in playout(game, seed)[0]]
     second = [game.to_json(s) for s, _ in playout(game, seed)[0]]
@@ -107,7 +109,7 @@ def test_same_seed_same_game(game, seed):
     assert game.to_json(game.initial_state(seed=seed)) == game.to_json(game.initial_state(seed=seed))
 
 
-@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize("seed", sampled(SEEDS[:4], {0}))
 def test_replay_from_text_reproduces_final_state(game, seed):
     history, final = playout(game, seed)
     state = game.initial_state(seed=seed)
@@ -120,7 +122,7 @@ def test_replay_from_text_reproduces_final_state(game, seed):
     assert game.outcome(state) == game.outcome(final)
 
 
-@pytest.mark.parametrize("seed", SEEDS[:3])
+@pytest.mark.parametrize("seed", sampled(SEEDS[:3], {0}))
 def test_every_legal_action_has_text_and_cells(game, seed):
     history, _ = playout(game, seed)
     for state, _ in history[::9]:
@@ -179,7 +181,7 @@ def test_rng_is_derived_from_state(game):
     assert game.rng(state).random() == game.rng(game.from_json(game.to_json(state))).random()
 
 
-@pytest.mark.parametrize("seed", SEEDS[:2])
+@pytest.mark.parametrize("seed", sampled(SEEDS[:2], {0}))
 def test_turns_split_the_plies_played(game, seed):
     """A replay steps by `turns`: they must cover every ply so far, in order, and only grow as the game goes on."""
     history, final = playout(game, seed)

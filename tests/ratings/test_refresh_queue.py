@@ -50,6 +50,7 @@ def test_of_two_tasks_for_one_pending_refit_only_one_refits():
     assert RatingSnapshot.objects.get(game="tic-tac-toe").computed_at == refitted
 
 
+@pytest.mark.slow
 def test_each_game_s_board_includes_its_match_after_the_refit_worker_s_next_tasks(tmp_path):
     """A Connect Four match ends (queueing the all-games board's and Connect Four's refits and replays), then a
     tic-tac-toe match: the refit worker's next two tasks are the two games' refits, ahead of the all-games board

@@ -29,6 +29,7 @@ from arena.agents.llm.prompts import (
 from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.llm.scaffolds.botzone.templates import TEMPLATES
 from games import all_games, get_game
+from tests.sampled import sampled
 
 llama_cpp = pytest.importorskip("llama_cpp")
 GAMES_PER_SLUG = 2
@@ -89,7 +90,11 @@ def test_the_chat_template_adds_at_most_the_overhead_per_message(model):
 LONGEST, SAMPLE_EVERY = 6, 8
 
 
-@pytest.mark.parametrize("slug", [game.slug for game in all_games()])
+#: The games `make check` fits: a board game, a card game, a talking game and a plan game. `make test` fits them all.
+QUICK_FIT = {"connect-four", "kuhn-poker", "werewolf", "tower-defense"}
+
+
+@pytest.mark.parametrize("slug", sampled([game.slug for game in all_games()], QUICK_FIT))
 def test_the_longest_prompt_of_random_games_fits_every_local_model(slug):
     game = get_game(slug)
     budget = min(budget for _model, budget in budgets())  # every local agent's budget is at least this
