@@ -11,11 +11,18 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from tests.browser.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,6 +30,21 @@ ROOT = Path(__file__).resolve().parents[1]
 _templates: dict[tuple[tuple[str, ...], str], Path] = {}
 _TEMPLATES = Path(tempfile.mkdtemp(prefix="arena-site-templates-"))
 atexit.register(shutil.rmtree, _TEMPLATES, True)
+
+
+def wait_healthy(url: str, process: subprocess.Popen) -> None:
+    """Until `url`'s /healthz answers 200 (90 s at most, and only while `process` runs)."""
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        assert process.poll() is None, "the server exited during start-up"
+        assert time.monotonic() < deadline, "the server did not become healthy"
+        time.sleep(0.2)
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -71,6 +93,22 @@ class Site:
         template = _TEMPLATES / f"{len(_templates)}.sqlite3"
         _copy(self.database, template)
         _templates[key] = template
+
+    @contextmanager
+    def served(self) -> Iterator[str]:
+        """The site as `make run` serves it (`scripts/serve`: its own message bus, daphne, the workers; no local
+        model) on a free port: its URL, stopped (SIGTERM, as Ctrl-C does) afterwards."""
+        port = free_port()
+        env = {**self.env, "PYTHON": sys.executable, "LLM_MODELS": "none", "HOST": "127.0.0.1", "PORT": str(port)}
+        env.pop("REDIS_URL", None)
+        serve = subprocess.Popen([str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}", serve)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            serve.send_signal(signal.SIGTERM)
+            serve.wait(timeout=180)  # daphne takes seconds to stop, many more on a loaded machine
 
     def worker(self) -> subprocess.Popen:
         return subprocess.Popen(

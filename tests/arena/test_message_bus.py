@@ -14,7 +14,6 @@ import stat
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ import redis
 
 from arena.management.message_bus import BusError, bus_url, embedded_bus
 from tests.browser.conftest import free_port
-from tests.sites import ROOT, Site
+from tests.sites import ROOT, Site, wait_healthy
 
 CREATE_MATCH = """
 from arena.models import Agent
@@ -30,20 +29,6 @@ from arena.record.services import match_create
 bot = Agent.objects.get(slug="tic-tac-toe-lv0")
 print(match_create(game="tic-tac-toe", agents=[bot, bot], seed=5).pk)
 """
-
-
-def wait_healthy(url: str, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        assert process.poll() is None, "the server exited during start-up"
-        assert time.monotonic() < deadline, "the server did not become healthy"
-        time.sleep(0.2)
 
 
 async def fragment_at(ws, ply: int) -> dict:
@@ -97,14 +82,7 @@ def test_make_run_shares_one_bus_so_a_page_hears_the_workers_moves(tmp_path):
     site = Site(tmp_path)
     site.migrate("tic-tac-toe")
     match_id = int(site.manage("shell", "-c", CREATE_MATCH).split()[-1])  # pending: no worker has it yet
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {**site.env, "PYTHON": sys.executable, "LLM_MODELS": "none", "HOST": "127.0.0.1", "PORT": str(port)}
-    env.pop("REDIS_URL", None)
-    serve = subprocess.Popen([str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    try:
-        wait_healthy(base, serve)
+    with site.served() as base:
 
         async def watch() -> dict:
             url = base.replace("http://", "ws://") + f"/ws/matches/{match_id}/"
@@ -116,9 +94,6 @@ def test_make_run_shares_one_bus_so_a_page_hears_the_workers_moves(tmp_path):
         heard = asyncio.run(watch())
         assert 'data-status="finished"' in heard["html"]  # the worker's moves, heard on daphne's page
         assert len(bus_servers(tmp_path)) == 1
-    finally:
-        serve.send_signal(signal.SIGTERM)
-        serve.wait(timeout=180)  # daphne takes seconds to stop, many more on a loaded machine
     assert bus_servers(tmp_path) == []
     assert not (tmp_path / "bus" / "redis.sock").exists()
 

@@ -3,18 +3,12 @@
 
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.arena.llm.scripted_server import Reply, ScriptedServer, first_legal_move
-from tests.arena.test_message_bus import wait_healthy
-from tests.browser.conftest import free_port
 from tests.browser.test_play import lobby_start
-from tests.sites import ROOT, Site
+from tests.sites import Site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,14 +26,7 @@ def test_a_match_a_worker_resumes_moves_on_the_open_page(page, tmp_path):
             "agents", "add", "--kind", "llm", "--slug", "comeback", "--name", "Comeback model",
             "--base-url", server.base_url, "--model", "scripted-model", "--timeout-s", "5",
         )  # fmt: skip
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        env = {**site.env, "PYTHON": sys.executable, "LLM_MODELS": "none", "HOST": "127.0.0.1", "PORT": str(port)}
-        env.pop("REDIS_URL", None)
-        serve = subprocess.Popen([str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-        try:
-            wait_healthy(base, serve)
+        with site.served() as base:
             page.goto(f"{base}/play/")
             lobby_start(page, "tic-tac-toe", "comeback", "Ada")
             expect(page.locator("[data-connection]")).to_have_text("connected")
@@ -58,7 +45,4 @@ def test_a_match_a_worker_resumes_moves_on_the_open_page(page, tmp_path):
             expect(moves).to_have_count(2, timeout=120_000)
             expect(status).to_contain_text("Your move.")
             expect(status).not_to_contain_text("Paused")
-        finally:
             page.goto("about:blank")  # no reconnection attempts to log once the site stops
-            serve.send_signal(signal.SIGTERM)
-            serve.wait(timeout=180)

@@ -13,11 +13,10 @@ from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 from django.test import Client
 
-from arena.record.agents import agent_create
-from arena.record.people import person_move, person_resign
+from arena.record.people import person_resign
 from arena.runner.loop import run_match
 from arena.studies.models import Participant
-from arena.studies.services import study_save
+from tests.arena.llm.model_study import first_move_against
 from tests.arena.llm.scripted_server import MODEL, ScriptedServer, first_legal_move
 from tests.arena.test_consumers import connect, next_fragment
 
@@ -41,20 +40,9 @@ def played():
     """A blinded study's participant two moves into a match against a model: (their client, the match)."""
     with ScriptedServer(reasoned) as server:
         config = {"base_url": server.base_url, "model": MODEL, "timeout_s": 5.0}
-        agent_create(slug="secret-model", name="Secret Model", kind="llm", config=config)
-        study_save(
-            consent_text="Play one game.", slug="blind", title="Blind",
-            design=[{"game": "tic-tac-toe", "opponents": ["secret-model"]}], games_per_opponent=1, order="fixed",
-            move_time_limit_s=None, questionnaire=False, completion_code="DONE", max_participants=10, is_open=True,
-            blind_opponents=True,
-        )  # fmt: skip
-        player = Client()
-        player.post("/studies/blind/", {"answer": "accept", "consent_version": "1"})
-        participant = Participant.objects.get()
-        player.post("/studies/blind/next/")
-        match = participant.assignments.get().match
-        async_to_sync(run_match)(match.pk)
-        person_move(match_id=match.pk, agent=participant.agent, text="b2", ply=0)
+        player, _participant, match = first_move_against(
+            config, study="blind", opponent="secret-model", name="Secret Model", blind_opponents=True
+        )
         async_to_sync(run_match)(match.pk)  # the model's reply, with its reasoning
         match.refresh_from_db()
         assert match.ply == 2

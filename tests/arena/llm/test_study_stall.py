@@ -13,17 +13,13 @@ from io import StringIO
 import pytest
 from asgiref.sync import async_to_sync
 from django.core.management import call_command
-from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from arena.models import Decision, Match
-from arena.record.agents import agent_create
-from arena.record.people import person_move
 from arena.runner.loop import run_match
-from arena.studies.models import Participant
-from arena.studies.services import study_save
 from arena.studies.tasks import study_void_check_task
+from tests.arena.llm.model_study import first_move_against
 from tests.arena.llm.scripted_server import MODEL, ScriptedServer, slow
 from tests.arena.test_studies import staff  # noqa: F401  (fixture)
 
@@ -47,20 +43,9 @@ def checks(match: Match):
 def test_a_worker_voids_a_stalled_models_match_without_anyone_opening_a_page(staff):  # noqa: F811
     with ScriptedServer(lambda body: slow(1.0)) as server:
         config = {"base_url": server.base_url, "model": MODEL, "timeout_s": 0.2, "provider_retries": 0}
-        agent_create(slug="stalling-model", name="Stalling model", kind="llm", config=config)
-        study_save(
-            consent_text="Play one game.", slug="stalls", title="Stalls",
-            design=[{"game": "tic-tac-toe", "opponents": ["stalling-model"]}], games_per_opponent=1, order="fixed",
-            move_time_limit_s=None, questionnaire=False, completion_code="DONE", max_participants=10, is_open=True,
-            void_after_s=VOID_AFTER_S,
-        )  # fmt: skip
-        player = Client()
-        player.post("/studies/stalls/", {"answer": "accept", "consent_version": "1"})
-        participant = Participant.objects.get()
-        player.post("/studies/stalls/next/")
-        match = participant.assignments.get().match
-        async_to_sync(run_match)(match.pk)  # started, as the live page starts it: the participant moves first
-        person_move(match_id=match.pk, agent=participant.agent, text="b2", ply=0)
+        player, participant, match = first_move_against(
+            config, study="stalls", opponent="stalling-model", name="Stalling model", void_after_s=VOID_AFTER_S
+        )
         async_to_sync(run_match)(match.pk)  # the model's turn: every call times out, and the match pauses
         assert server.requests
 
