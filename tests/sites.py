@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,14 +23,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.browser.conftest import free_port
-
 ROOT = Path(__file__).resolve().parents[1]
 
 #: (games seeded, LLM_PORT) -> a database built by `manage.py` for a site of that kind, in this test process.
 _templates: dict[tuple[tuple[str, ...], str], Path] = {}
 _TEMPLATES = Path(tempfile.mkdtemp(prefix="arena-site-templates-"))
 atexit.register(shutil.rmtree, _TEMPLATES, True)
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def wait_healthy(url: str, process: subprocess.Popen) -> None:

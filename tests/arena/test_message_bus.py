@@ -20,8 +20,7 @@ import pytest
 import redis
 
 from arena.management.message_bus import BusError, bus_url, embedded_bus
-from tests.browser.conftest import free_port
-from tests.sites import ROOT, Site, wait_healthy
+from tests.sites import ROOT, Site, free_port, wait_healthy
 
 CREATE_MATCH = """
 from arena.models import Agent

@@ -17,8 +17,7 @@ import pytest
 from arena.management.message_bus import bus_url
 from tests.arena.agents.test_remote_agent import SECRET, AgentServer
 from tests.arena.test_message_bus import fragment_at
-from tests.browser.conftest import free_port
-from tests.sites import ROOT, Site, wait_healthy
+from tests.sites import ROOT, Site, free_port, wait_healthy
 
 pytestmark = pytest.mark.slow
 

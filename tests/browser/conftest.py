@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move
+from tests.sites import free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -28,12 +26,6 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class LiveSite:
@@ -65,17 +57,7 @@ class LiveSite:
             [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "arena.asgi:application"],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            assert self.process.poll() is None, "daphne exited during start-up"
-            assert time.monotonic() < deadline, "daphne did not become healthy"
-            time.sleep(0.2)
+        wait_healthy(self.url, self.process)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

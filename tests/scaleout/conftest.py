@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import free_port
+from tests.sites import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
