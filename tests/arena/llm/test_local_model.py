@@ -1,8 +1,7 @@
-"""End to end with a real model: SmolLM2-135M on the embedded llama.cpp server plays tic-tac-toe."""
+"""End to end with a real model: SmolLM2-135M on the embedded llama-server plays tic-tac-toe."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import socket
 
@@ -10,10 +9,12 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.agents.llm.agent import LLMAgent
+from arena.agents.llm.llama_server import server_alive, server_binary
 from arena.agents.llm.local import (
     GEMMA3,
     SMOLLM2,
     SMOLLM2_REASONING,
+    LocalModelMissing,
     local_base_url,
     local_llm_agents,
     served_context,
@@ -30,7 +31,9 @@ from games import get_game
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed"),
+    pytest.mark.skipif(
+        server_binary() is None, reason="llama-server is not built (make install: scripts/build-llama-server)"
+    ),
 ]
 
 
@@ -43,10 +46,13 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def local_llm_port(tmp_path_factory):
-    """The llama.cpp server with both local models on a free loopback port, for the whole session."""
+    """llama-server with both local models on a free loopback port, for the whole session."""
     port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
-    process = start_server(port, log_path=log, wait_s=300)
+    try:
+        process = start_server(port, log_path=log, wait_s=300)
+    except LocalModelMissing as missing:
+        pytest.skip(str(missing))
     yield port
     stop_server(process)
 
@@ -161,18 +167,16 @@ def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
     import sys
     import time
 
-    from arena.agents.llm.local import server_ready
-
     port = free_port()
     command = [sys.executable, "manage.py", "llm_server", "--model", SMOLLM2, "--port", str(port), "--wait", "300"]
     process = subprocess.Popen(command, env={**os.environ, "LLM_PORT": str(port)}, stdout=subprocess.PIPE, text=True)
     try:
         assert "serving" in process.stdout.readline()  # printed once the server answers
-        assert server_ready(local_base_url(port))
+        assert server_alive(local_base_url(port))
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
         deadline = time.monotonic() + 20
-        while server_ready(local_base_url(port)):
+        while server_alive(local_base_url(port)):
             assert time.monotonic() < deadline, "llama.cpp still answers after the command exited"
             time.sleep(0.5)
     finally:
