@@ -21,6 +21,7 @@ from typing import NamedTuple
 #: The environment variable naming another llama-server binary than the one `make install` puts in the venv.
 BINARY_ENV = "LLAMA_SERVER"
 FEWEST_SLOTS = 4
+PROMPT_CACHE_MIB = 512
 MOST_SLOTS = 8
 #: Seconds llama-server takes to drop a completion whose client hung up (it looks once a second).
 HANG_UP_NOTICED_S = 1.5
@@ -73,6 +74,9 @@ def server_command(
         *("--threads", str(threads), "--threads-batch", str(threads), "--parallel", str(slots)),
         # Each slot its own `slot_context` tokens (not one pool that a long prompt could take from the others).
         *("--ctx-size", str(slots * slot_context), "--no-kv-unified"),
+        # Prompts of idle slots kept in RAM for reuse: llama-server's default (8 GiB per model) is most of a small
+        # machine's memory; this holds dozens of game prompts.
+        *("--cache-ram", str(PROMPT_CACHE_MIB)),
         "--metrics",
     ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import socket
 
@@ -9,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.agents.llm.agent import LLMAgent
-from arena.agents.llm.llama_server import server_alive, server_binary
+from arena.agents.llm.llama_server import server_alive, server_binary, server_queue
 from arena.agents.llm.local import (
     GEMMA3,
     SMOLLM2,
@@ -114,6 +115,23 @@ async def test_the_local_server_gives_rap_its_log_probabilities(local_llm_port):
     assert game.is_legal(state, result.action)
     assert "logprobs)" in attempt.reasoning_text  # a probability read from log-probabilities
     assert "sampling from here on" not in attempt.reasoning_text
+
+
+async def test_the_server_decodes_several_games_at_once_and_answers_its_health_check_meanwhile(local_llm_port):
+    base_url = local_base_url(local_llm_port)
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2)
+    agent = LLMAgent({**spec["config"], "retries": 0, "max_tokens": 24})
+    game = get_game("tic-tac-toe")
+    games = [asyncio.create_task(agent.decide(game, game.initial_state(seed=n), 0, n)) for n in range(4)]
+    most_at_once = 0
+    while not all(decision.done() for decision in games):
+        queue = await asyncio.to_thread(server_queue, base_url, SMOLLM2)
+        most_at_once = max(most_at_once, queue.decoding)
+        assert await asyncio.to_thread(server_alive, base_url, 0.5)  # never behind the completions
+        await asyncio.sleep(0.05)
+    for result in await asyncio.gather(*games):
+        assert result.attempts[0].verdict != Attempt.Verdict.API_ERROR, result.attempts[0].message
+    assert most_at_once >= 2  # decoded together, not one after another
 
 
 def longest_prompt_state(slug: str, games: int):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.llm.llama_server import server_alive, server_binary
+from arena.agents.llm.llama_server import server_alive, server_binary, server_slots
 from arena.agents.llm.local import (
     SMOLLM2,
     completion_check,
@@ -81,6 +81,10 @@ def test_a_server_is_ready_only_when_a_model_completes():
         assert server_alive(server.base_url)
         with pytest.raises(RuntimeError, match="gave no completion"):
             completion_check(server.base_url, "scripted-model", timeout_s=5)
+
+
+def test_llama_server_has_two_slots_per_core_from_4_to_8():
+    assert [server_slots(cores) for cores in (1, 2, 3, 4, 16)] == [4, 4, 6, 8, 8]
 
 
 def test_only_loopback_endpoints_are_local():
