@@ -122,7 +122,13 @@ async def level(games: int, spec: dict, port: int, bare: httpx2.AsyncClient) -> 
         calls += len(result.attempts)
 
     async def send(body) -> None:
-        response = await bare.post("/chat/completions", json=body)
+        for retry in range(2):  # a connection the server dropped is sent again once, as the agent does
+            try:
+                response = await bare.post("/chat/completions", json=body)
+                break
+            except httpx2.TransportError:
+                if retry:
+                    raise
         response.raise_for_status()
 
     probes: dict[str, list[float]] = {"ready": [], "status": []}
