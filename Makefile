@@ -11,7 +11,8 @@ PORT ?= 8000
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt scripts/find-python scripts/build-llama
+$(VENV)/.installed: requirements.txt requirements-dev.txt scripts/find-python scripts/llama-flags scripts/build-llama \
+		scripts/build-llama-server
 	@python=$$(scripts/find-python) || exit 1; \
 	if [[ ! -x $(PY) ]] || ! $(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)'; then \
 		echo "Creating $(VENV) with $$python"; rm -rf $(VENV); "$$python" -m venv $(VENV) || exit 1; \
@@ -20,6 +21,8 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt scripts/find-python sc
 	@wheels=$$(scripts/build-llama $(PY)) || exit 1; \
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps --force-reinstall "$$wheels"/llama_cpp_python-*.whl && \
 	$(PY) -m pip install --disable-pip-version-check -q --find-links "$$wheels" -r requirements-dev.txt
+	@# llama.cpp's own server for the local models (several games at once), from the same source and flags.
+	@server=$$(scripts/build-llama-server $(PY)) || exit 1; install -m 755 "$$server" $(VENV)/bin/llama-server
 	@touch $@
 
 run: install

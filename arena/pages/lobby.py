@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from arena.agents import botzone
-from arena.agents.llm.local import endpoint_is_local, server_listening
+from arena.agents.llm.llama_server import server_alive
+from arena.agents.llm.local import endpoint_is_local
 from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.presence import bot_owners_online
 from arena.models import Agent, Challenge, Match, Seat
@@ -49,7 +50,7 @@ def model_served(agent: Agent) -> bool:
     if not endpoint_is_local(base_url):
         return True
     return cache.get_or_set(
-        f"model-server-alive:{base_url}", lambda: server_listening(base_url, timeout_s=0.5), MODEL_SERVER_CHECK_TTL_S
+        f"model-server-alive:{base_url}", lambda: server_alive(base_url, timeout_s=0.5), MODEL_SERVER_CHECK_TTL_S
     )
 
 

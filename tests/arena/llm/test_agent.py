@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 
 from arena.agents.base import AgentConfigError
 from arena.agents.llm.agent import LLMAgent
+from arena.agents.llm.local import completion_check
 from arena.agents.llm.scaffolds.cot import COT_SENTENCE
 from arena.agents.llm_config import MAX_REPLY_CHARS
 from games import get_game
 from tests.arena.llm.scripted_server import (
+    MODEL,
     Reply,
     ScriptedServer,
     answer,
@@ -139,16 +142,18 @@ async def test_a_provider_that_dies_after_a_wrong_answer_is_an_outage_not_the_mo
 
 async def test_a_busy_local_server_is_an_outage_that_says_busy_and_how_many_moves_are_ahead(llm_config, ttt):
     game, state = ttt
-    # One completion at a time, as llama-cpp-python's server: every call here waits out its timeout.
-    with ScriptedServer(lambda body: slow(3.0), one_at_a_time=True) as server:
-        config = {**llm_config, "base_url": server.base_url, "timeout_s": 0.5, "retries": 0, "provider_retries": 0}
-        agent = LLMAgent({**config, "max_concurrency": 1})
-        first = asyncio.create_task(agent.decide(game, state, 0, 7))
+    # One slot, as a llama-server sized so: one move decodes, one waits for the slot, and ours waits behind both.
+    with ScriptedServer(lambda body: slow(10.0), slots=1) as server:
+        others = [threading.Thread(target=completion_check, args=(server.base_url, MODEL)) for _ in range(2)]
+        for other in others:
+            other.start()
         await asyncio.to_thread(server.until_busy)
-        second = await agent.decide(game, state, 0, 7)
-        assert second.action is None
-        assert second.outage == "the local model server is busy — 1 move ahead of yours"
-        assert (await first).outage == "the local model server is busy with other games"
+        config = {**llm_config, "base_url": server.base_url, "timeout_s": 0.5, "retries": 0, "provider_retries": 0}
+        result = await LLMAgent(config).decide(game, state, 0, 7)
+        assert result.action is None
+        assert result.outage == "the local model server is busy — 2 moves ahead of yours"
+    for other in others:  # closing the server cut their waits short
+        other.join()
 
 
 async def test_a_client_error_stops_at_once_and_is_not_transient(scripted, llm_config, ttt):

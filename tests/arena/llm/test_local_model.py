@@ -1,8 +1,8 @@
-"""End to end with a real model: SmolLM2-135M on the embedded llama.cpp server plays tic-tac-toe."""
+"""End to end with a real model: SmolLM2-135M on the embedded llama-server plays tic-tac-toe."""
 
 from __future__ import annotations
 
-import importlib.util
+import asyncio
 import random
 import socket
 
@@ -10,10 +10,12 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from arena.agents.llm.agent import LLMAgent
+from arena.agents.llm.llama_server import server_alive, server_binary, server_queue
 from arena.agents.llm.local import (
     GEMMA3,
     SMOLLM2,
     SMOLLM2_REASONING,
+    LocalModelMissing,
     local_base_url,
     local_llm_agents,
     served_context,
@@ -30,7 +32,9 @@ from games import get_game
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed"),
+    pytest.mark.skipif(
+        server_binary() is None, reason="llama-server is not built (make install: scripts/build-llama-server)"
+    ),
 ]
 
 
@@ -43,10 +47,13 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def local_llm_port(tmp_path_factory):
-    """The llama.cpp server with both local models on a free loopback port, for the whole session."""
+    """llama-server with both local models on a free loopback port, for the whole session."""
     port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
-    process = start_server(port, log_path=log, wait_s=300)
+    try:
+        process = start_server(port, log_path=log, wait_s=300)
+    except LocalModelMissing as missing:
+        pytest.skip(str(missing))
     yield port
     stop_server(process)
 
@@ -110,6 +117,23 @@ async def test_the_local_server_gives_rap_its_log_probabilities(local_llm_port):
     assert "sampling from here on" not in attempt.reasoning_text
 
 
+async def test_the_server_decodes_several_games_at_once_and_answers_its_health_check_meanwhile(local_llm_port):
+    base_url = local_base_url(local_llm_port)
+    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2)
+    agent = LLMAgent({**spec["config"], "retries": 0, "max_tokens": 24})
+    game = get_game("tic-tac-toe")
+    games = [asyncio.create_task(agent.decide(game, game.initial_state(seed=n), 0, n)) for n in range(4)]
+    most_at_once = 0
+    while not all(decision.done() for decision in games):
+        queue = await asyncio.to_thread(server_queue, base_url, SMOLLM2)
+        most_at_once = max(most_at_once, queue.decoding)
+        assert await asyncio.to_thread(server_alive, base_url, 0.5)  # never behind the completions
+        await asyncio.sleep(0.05)
+    for result in await asyncio.gather(*games):
+        assert result.attempts[0].verdict != Attempt.Verdict.API_ERROR, result.attempts[0].message
+    assert most_at_once >= 2  # decoded together, not one after another
+
+
 def longest_prompt_state(slug: str, games: int):
     """The position whose prompt is the longest over `games` random games, and that prompt's length."""
     game, longest = get_game(slug), (0, None)
@@ -161,18 +185,16 @@ def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
     import sys
     import time
 
-    from arena.agents.llm.local import server_ready
-
     port = free_port()
     command = [sys.executable, "manage.py", "llm_server", "--model", SMOLLM2, "--port", str(port), "--wait", "300"]
     process = subprocess.Popen(command, env={**os.environ, "LLM_PORT": str(port)}, stdout=subprocess.PIPE, text=True)
     try:
         assert "serving" in process.stdout.readline()  # printed once the server answers
-        assert server_ready(local_base_url(port))
+        assert server_alive(local_base_url(port))
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
         deadline = time.monotonic() + 20
-        while server_ready(local_base_url(port)):
+        while server_alive(local_base_url(port)):
             assert time.monotonic() < deadline, "llama.cpp still answers after the command exited"
             time.sleep(0.5)
     finally:

@@ -18,13 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from arena.agents.llm.llama_server import server_alive, server_binary, server_slots
 from arena.agents.llm.local import (
     SMOLLM2,
     completion_check,
     endpoint_is_local,
     local_base_url,
-    server_listening,
-    server_ready,
     server_status,
     state_path,
     state_write,
@@ -35,36 +34,57 @@ from tests.arena.llm.test_local_model import free_port
 ROOT = Path(__file__).resolve().parents[3]
 #: Every AMX tile instruction (the mnemonics objdump prints for AMX-TILE, AMX-INT8, AMX-BF16 and AMX-FP16).
 AMX = re.compile(r"\s(ldtilecfg|sttilecfg|tileloadd|tileloaddt1|tilestored|tilezero|tilerelease|tdp\w+)\s")
-#: The tests that run llama.cpp itself: without it they would wait out their deadlines, not fail or pass.
 needs_llama = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed"
 )
+#: The tests that run llama-server itself: without it they would wait out their deadlines, not fail or pass.
+needs_llama_server = pytest.mark.skipif(
+    server_binary() is None, reason="llama-server is not built (make install: scripts/build-llama-server)"
+)
+
+
+def _amx_instructions(binary: Path) -> list[str]:
+    listing = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", str(binary)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "ret" in listing  # a real disassembly, not an empty one
+    return AMX.findall(listing)
+
+
+needs_objdump = pytest.mark.skipif(shutil.which("objdump") is None, reason="binutils' objdump is not installed")
 
 
 @needs_llama
-@pytest.mark.skipif(shutil.which("objdump") is None, reason="binutils' objdump is not installed")
+@needs_objdump
 def test_the_llama_libraries_hold_no_amx_instruction():
     """A CPU may advertise AMX that its OS never granted the process: any AMX code could run there and fault, so
     none is built (scripts/build-llama). Read off the libraries themselves, whatever CPU this test runs on."""
     libraries = sorted((Path(importlib.util.find_spec("llama_cpp").origin).parent / "lib").glob("lib*.so"))
     assert {path.name for path in libraries} >= {"libggml-cpu.so", "libllama.so"}
     for library in libraries:
-        listing = subprocess.run(
-            ["objdump", "-d", "--no-show-raw-insn", str(library)], capture_output=True, text=True, check=True
-        ).stdout
-        assert "ret" in listing  # a real disassembly, not an empty one
-        assert AMX.findall(listing) == [], library.name
+        assert _amx_instructions(library) == [], library.name
+
+
+@needs_llama_server
+@needs_objdump
+def test_llama_server_holds_no_amx_instruction():
+    """The same for llama-server (scripts/build-llama-server), which links llama.cpp in whole."""
+    assert _amx_instructions(server_binary()) == []
 
 
 def test_a_server_is_ready_only_when_a_model_completes():
     with ScriptedServer(lambda body: Reply(content="OK")) as server:
         completion_check(server.base_url, "scripted-model")
         assert server.requests[-1].body["max_tokens"] == 1
-    # One that lists its models, then drops the connection on a completion, as a crashing llama.cpp does.
+    # One that answers its health check, then drops the connection on a completion, as a crashing llama.cpp does.
     with ScriptedServer(lambda body: hang_up()) as server:
-        assert server_ready(server.base_url)
+        assert server_alive(server.base_url)
         with pytest.raises(RuntimeError, match="gave no completion"):
             completion_check(server.base_url, "scripted-model", timeout_s=5)
+
+
+def test_llama_server_has_two_slots_per_core_from_4_to_8():
+    assert [server_slots(cores) for cores in (1, 2, 3, 4, 16)] == [4, 4, 6, 8, 8]
 
 
 def test_only_loopback_endpoints_are_local():
@@ -92,7 +112,7 @@ def _until(condition, timeout_s: float, what: str):
 
 
 @pytest.mark.slow
-@needs_llama
+@needs_llama_server
 def test_llm_server_restarts_a_crashed_server_then_gives_up_past_its_limit(tmp_path):
     port = free_port()
     env = {**os.environ, "ARENA_VAR_DIR": str(tmp_path), "LLM_PORT": str(port)}
@@ -106,7 +126,7 @@ def test_llm_server_restarts_a_crashed_server_then_gives_up_past_its_limit(tmp_p
         second = _until(
             lambda: (s := _state(port, env)).get("status") == "ready" and s["pid"] != first["pid"] and s, 120, "restart"
         )
-        assert server_ready(local_base_url(port))
+        assert server_alive(local_base_url(port))
         os.kill(second["pid"], signal.SIGKILL)  # a second crash within ten minutes: past --restarts 1
         assert supervisor.wait(timeout=60) == 1
         state = _state(port, env)
@@ -119,7 +139,7 @@ def test_llm_server_restarts_a_crashed_server_then_gives_up_past_its_limit(tmp_p
 
 
 @pytest.mark.slow
-@needs_llama
+@needs_llama_server
 def test_the_site_stays_up_when_the_local_model_server_dies(tmp_path):
     """`make run`'s scripts/serve: the model server giving up leaves the web and workers serving, and says so."""
     port, llm_port = free_port(), free_port()
@@ -170,18 +190,20 @@ def test_the_site_stays_up_when_the_local_model_server_dies(tmp_path):
 
 def test_a_busy_server_is_alive_and_healthz_says_busy_not_down(monkeypatch, tmp_path):
     monkeypatch.setenv("ARENA_VAR_DIR", str(tmp_path))
-    # One completion at a time, `/models` behind it, as llama-cpp-python's server.
-    with ScriptedServer(lambda body: slow(3.0), one_at_a_time=True) as server:
+    # One slot, as a llama-server sized so: one move decodes and one waits for the slot.
+    with ScriptedServer(lambda body: slow(3.0), slots=1) as server:
         state_write(server.port, "ready")
-        busy = threading.Thread(target=completion_check, args=(server.base_url, "scripted-model"))
-        busy.start()
+        others = [threading.Thread(target=completion_check, args=(server.base_url, "scripted-model")) for _ in range(2)]
+        for other in others:
+            other.start()
         server.until_busy()
-        assert not server_ready(server.base_url, timeout_s=0.5)  # a listing waits behind the completion
-        assert server_listening(server.base_url)  # the probe does not
+        _until(lambda: server.waiting, 5, "a move waiting for the slot")
+        assert server_alive(server.base_url, timeout_s=0.5)  # /health does not wait behind the completions
         assert server_status(server.port) == "busy"
-        busy.join()
+        for other in others:
+            other.join()
         assert server_status(server.port) == "ok"
-    assert not server_listening(server.base_url)
+    assert not server_alive(server.base_url)
 
 
 def test_healthz_names_a_local_model_server_that_is_not_running(monkeypatch, tmp_path):

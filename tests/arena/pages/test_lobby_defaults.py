@@ -53,8 +53,8 @@ def test_a_model_is_preselected_the_one_that_answers_with_legal_moves_first(clie
 
 
 def test_a_local_model_whose_server_is_busy_with_another_game_is_still_offered_and_preselected(client):
-    # One completion at a time, `/models` behind it, as llama-cpp-python's server: its probe cannot answer now.
-    with ScriptedServer(lambda body: slow(3.0), one_at_a_time=True) as server:
+    # Its one slot taken, as a llama-server sized so: the lobby's probe (/health) answers all the same.
+    with ScriptedServer(lambda body: slow(3.0), slots=1) as server:
         for spec in local_llm_agents(server.port):
             agent_ensure(**spec)
         busy = threading.Thread(target=completion_check, args=(server.base_url, "smollm2-135m"))
