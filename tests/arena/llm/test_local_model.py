@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import socket
+import urllib.request
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -147,34 +149,48 @@ def longest_prompt_state(slug: str, games: int):
     return longest
 
 
-async def test_the_longest_arctic_scavengers_prompt_fits_the_local_context(local_llm_port):
+def served_fit(port: int, slug: str, game_slug: str, state) -> tuple[int, int, int]:
+    """The server's own word on the prompt `slug`'s agent sends at `state`, without decoding it: the prompt's tokens
+    as llama-server renders (its chat template) and tokenizes them, the reply's room (`max_tokens`), and the
+    context of the slot that would serve it. llama-server refuses a request (HTTP 400) whose prompt and reply
+    do not fit its slot."""
+    spec = next(s for s in local_llm_agents(port) if s["slug"] == slug)
+    agent, game = LLMAgent(spec["config"]), get_game(game_slug)
+    seat = game.current_player(state)
+    legal = [game.action_to_text(state, action) for action in game.legal_actions(state)]
+    scaffold = get_scaffold(agent.config["scaffold"])
+    messages = scaffold.conversation(game, state, seat, legal_texts=legal, config=agent.config).opening
+    model, base = agent.config["model"], f"http://127.0.0.1:{port}"
+    prompt = post_json(f"{base}/apply-template", {"model": model, "messages": messages})["prompt"]
+    tokens = post_json(f"{base}/tokenize", {"model": model, "content": prompt, "parse_special": True})["tokens"]
+    with urllib.request.urlopen(f"{base}/props?model={model}", timeout=60) as response:
+        slot_context = json.loads(response.read())["default_generation_settings"]["n_ctx"]
+    return len(tokens), int(agent.config["max_tokens"]), slot_context
+
+
+def post_json(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def test_the_longest_arctic_scavengers_prompt_fits_the_local_context(local_llm_port):
     # With a 2,048-token context the server would refuse this prompt (HTTP 400, a random fallback).
-    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2_REASONING)
-    game = get_game("arctic-scavengers")
-    chars, state = longest_prompt_state(game.slug, games=20)
+    chars, state = longest_prompt_state("arctic-scavengers", games=20)
     assert chars > 8000
-    # What is checked is the fit, not the speed: two shared cores may take minutes over 2,000 tokens.
-    config = {**spec["config"], "timeout_s": 300.0, "provider_retries": 0}
-    result = await LLMAgent(config).decide(game, state, game.current_player(state), 1)
-    attempt = result.attempts[0]
-    assert attempt.verdict != Attempt.Verdict.API_ERROR, attempt.message
-    assert 2048 < attempt.prompt_tokens < served_context(SMOLLM2) - spec["config"]["max_tokens"]
+    prompt, reply, slot_context = served_fit(local_llm_port, SMOLLM2_REASONING, "arctic-scavengers", state)
+    assert prompt > 2048
+    assert prompt + reply <= slot_context == served_context(SMOLLM2)
 
 
-async def test_the_longest_plan_prompt_is_fitted_and_accepted(local_llm_port):
-    """Unfitted, Tower Defense's longest ran to 7,163 SmolLM2 tokens; fitted, the server takes it (no HTTP 400).
-    Every game's fit is checked against the real tokenizers in test_context_budget.py: this is the server's word
-    on the longest, kept to one because a prompt this long takes minutes on two shared cores."""
-    slug = "tower-defense"
-    spec = next(s for s in local_llm_agents(local_llm_port) if s["slug"] == SMOLLM2_REASONING)
-    game = get_game(slug)
-    _chars, state = longest_prompt_state(slug, games=2)
-    # Up to 8,064 prompt tokens: minutes on a loaded 2-core machine, so a patient timeout.
-    config = {**spec["config"], "retries": 0, "timeout_s": 900.0}
-    result = await LLMAgent(config).decide(game, state, game.current_player(state), 1)
-    attempt = result.attempts[0]
-    assert attempt.verdict != Attempt.Verdict.API_ERROR, attempt.message
-    assert 0 < attempt.prompt_tokens <= served_context(SMOLLM2) - spec["config"]["max_tokens"]
+def test_the_longest_plan_prompt_is_fitted_and_accepted(local_llm_port):
+    """Unfitted, Tower Defense's longest ran to 7,163 SmolLM2 tokens; fitted, it fits the server's slot with room
+    for the reply. Every game's fit is checked against the real tokenizers in test_context_budget.py; this is the
+    server's own count (its chat template and tokenizer) against its own slot's context for the longest."""
+    _chars, state = longest_prompt_state("tower-defense", games=2)
+    prompt, reply, slot_context = served_fit(local_llm_port, SMOLLM2_REASONING, "tower-defense", state)
+    assert prompt > 4096
+    assert prompt + reply <= slot_context
 
 
 def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
@@ -200,3 +216,4 @@ def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
+
