@@ -216,4 +216,3 @@ def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
-
