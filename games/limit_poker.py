@@ -162,7 +162,7 @@ class LimitPoker(PokerMatchViews, Game[LimitPokerState, str]):
 
     def net(self, state: LimitPokerState) -> int:
         """Chips seat 0 has won over the finished hands (seat 1 has the opposite)."""
-        return sum(self.hand_result(actions, h, self.deal(state, h)) for h, actions in enumerate(state.past))
+        return sum(settled_hand(self, state.seed, h, actions)[0] for h, actions in enumerate(state.past))
 
     # -- the contract -------------------------------------------------------------------
 
@@ -315,10 +315,7 @@ class LimitPoker(PokerMatchViews, Game[LimitPokerState, str]):
         return lines
 
     def public_history(self, state: LimitPokerState) -> str:
-        lines = []
-        for hand, actions in enumerate(state.past):
-            view = self._hand_view(state, hand, actions, None, False)
-            lines.append(self._hand_summary(view))
+        lines = [settled_hand(self, state.seed, hand, actions)[1] for hand, actions in enumerate(state.past)]
         if state.hand < state.hands and state.actions:
             view = self._hand_view(state, state.hand, state.actions, None, False)
             lines.append(f"Hand {view['number']} (now): " + "; ".join(view["actions"]))
@@ -361,3 +358,12 @@ class LimitPoker(PokerMatchViews, Game[LimitPokerState, str]):
         if hand["to_call"] and view["to_act"] == player:
             lines.append(f"To call: {hand['to_call']}.")
         return "\n".join(lines)
+
+
+@lru_cache(maxsize=16384)
+def settled_hand(game: LimitPoker, seed: int, hand: int, actions: str) -> tuple[int, str]:
+    """A finished hand's result (chips seat 0 won) and its public summary, which its seed, number and actions fix:
+    worked out once, not again for each later decision's prompt and view."""
+    state = LimitPokerState(seed=seed, ply=0, hands=hand + 1, hand=hand, actions=actions, past=())
+    view = game._hand_view(state, hand, actions, None, False)
+    return view["result"], game._hand_summary(view)

@@ -43,7 +43,7 @@ from arena.record.turns import (
     match_heartbeat,
     match_pause,
 )
-from games import Game, get_game
+from games import Game, IllegalAction, get_game
 
 logger = logging.getLogger(__name__)
 
@@ -133,9 +133,12 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
     it in the write that leaves a person to move (or ends it). `as_left`: `match` is as the last write left it."""
     match_id = match.pk
     people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
+    held: str | None = None  # why the seat to move may not decide, when the last write asked already
     while (seat := game.current_player(state)) is not None and seat not in people:
-        if not isinstance(agents[seat], BotAgent) and (reason := await sync_to_async(_held_back)(match, seat)):
-            adjourned = await sync_to_async(match_adjourn)(match_id=match_id, worker=worker, reason=reason)
+        if not isinstance(agents[seat], BotAgent) and held is None:
+            held = await sync_to_async(_held_back)(match, seat)
+        if held:
+            adjourned = await sync_to_async(match_adjourn)(match_id=match_id, worker=worker, reason=held)
             return adjourned or await Match.objects.aget(pk=match_id)
         beating = asyncio.create_task(_heartbeat(match_id, worker))
         try:
@@ -152,9 +155,13 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
                 await match_updated.asend(sender=Match, match=ended)
                 return ended
             decisions = [_arrived(game, state, result)]
+        if not isinstance(agents[seat], BotAgent):
+            decisions += _instant_replies(game, state, decisions[0], agents, match.seed)
         try:
-            recorded = await _with_database_retries(
-                decisions_record,
+            recorded, state, held = await _with_database_retries(
+                _record_then_hold,
+                game=game,
+                agents=agents,
                 match=match,
                 ply=match.ply,
                 decisions=decisions,
@@ -170,13 +177,29 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
         await match_updated.asend(sender=Match, match=match, decisions=recorded.decisions)
         if not match.claimed_by:
             return match  # over, or a person is to move: the record let go of the match
-        state = game.from_json(match.state)
     return match
 
 
 def _held_back(match: Match, seat: int) -> str:
     """Why `seat` may not decide now (`decision_due`'s first reason), or ""."""
     return next((reason for _, reason in decision_due.send(sender=Match, match=match, seat=seat) if reason), "")
+
+
+def _record_then_hold(*, game: Game, agents: list, **write: Any) -> tuple[Recorded, Any, str | None]:
+    """Record the decisions (`decisions_record(**write)`), then ask in the same thread hop whether the seat to move
+    next may decide, when it is a model's or a program's. Returns the record, the state it left and the reason
+    (None when not asked: a bot's or a person's turn, the match let go, or the database failed after the write)."""
+    recorded = decisions_record(**write)
+    if not recorded.match.claimed_by:
+        return recorded, None, None  # over, or a person is to move
+    state = game.from_json(recorded.match.state)
+    seat = game.current_player(state)
+    if seat is None or isinstance(agents[seat], (BotAgent, HumanSeat)):
+        return recorded, state, None
+    try:
+        return recorded, state, _held_back(recorded.match, seat)
+    except (OperationalError, InterfaceError):
+        return recorded, state, None  # the write stands; the runner asks again before the decision
 
 
 #: Bots' consecutive turns are decided in one go and recorded in one transaction, a run cut after this many
@@ -214,6 +237,21 @@ def _bots_decide(game: Game, state: Any, agents: list, seed: int) -> list[Decisi
         if len(decisions) >= BATCH_MAX_DECISIONS or time.perf_counter() - started >= BATCH_MAX_SECONDS:
             break
     return decisions
+
+
+def _instant_replies(game: Game, state: Any, decided: DecisionResult, agents: list, seed: int) -> list[DecisionResult]:
+    """The random-move bots' turns that follow `decided` (an agent's decision from `state`), decided now so one
+    write records them with it: what the next turns of the loop would decide, without their writes."""
+    bots = [agent for agent in agents if isinstance(agent, BotAgent)]
+    if not bots or not all(bot.instant for bot in bots):
+        return []
+    try:
+        after = game.apply(state, decided.action)
+    except IllegalAction:
+        return []  # the write refuses the decision itself
+    if (seat := game.current_player(after)) is None or not isinstance(agents[seat], BotAgent):
+        return []
+    return _bots_decide(game, after, agents, seed)
 
 
 def _arrived(game: Game, state: Any, result: DecisionResult) -> DecisionResult:
@@ -278,7 +316,7 @@ def _apply_fallback(
 DATABASE_RETRY_DELAYS_S = (1, 2, 4, 8, 16, 30)
 
 
-async def _with_database_retries(write: Callable[..., Recorded], **kwargs: Any) -> Recorded:
+async def _with_database_retries[Written](write: Callable[..., Written], **kwargs: Any) -> Written:
     """Call a (sync, atomic) service, retrying while the database is unreachable; nothing is half-written."""
     for delay in (*DATABASE_RETRY_DELAYS_S, None):
         try:

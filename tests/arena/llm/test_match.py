@@ -9,6 +9,7 @@ from arena.agents.llm import PROMPT_VERSION
 from arena.models import Attempt, Decision, Match
 from arena.record.agents import agent_create
 from arena.record.services import match_create
+from arena.record.signals import match_updated
 from arena.runner.loop import run_match
 from tests.arena.llm.scripted_server import Reply, first_legal_move, server_error
 
@@ -42,6 +43,26 @@ def test_a_full_match_records_every_llm_decision_and_attempt(ttt_bots, scripted,
     # The bot's decisions leave no attempts.
     assert not Attempt.objects.filter(match=match, seat=1).exists()
     assert len(scripted.chat_requests()) == llm_decisions.count()
+
+
+def test_a_models_move_and_the_random_bots_reply_are_recorded_and_shown_together(ttt_bots, scripted, llm_config):
+    scripted.responder = first_legal_move
+    updates = []
+
+    async def watch(sender, *, match, decisions=(), **kwargs):
+        updates.append([(decision.ply, decision.seat) for decision in decisions])
+
+    match_updated.connect(watch, dispatch_uid="test-watch")
+    try:
+        match = _play(ttt_bots, llm_config)
+    finally:
+        match_updated.disconnect(dispatch_uid="test-watch")
+    moves = [update for update in updates if update]
+    assert [ply for update in moves for ply, _seat in update] == list(range(match.ply))
+    seats = [[seat for _ply, seat in update] for update in moves]
+    assert seats[:-1] == [[0, 1]] * (len(seats) - 1)  # one write each: the model's move and the bot's reply
+    assert seats[-1] in ([0], [0, 1])
+    assert len(scripted.chat_requests()) == len(seats)
 
 
 def test_random_legal_fallback_after_the_tries_run_out(ttt_bots, scripted, llm_config):
