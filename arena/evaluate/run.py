@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from arena.evaluate.selectors import evaluation_spend
 from arena.evaluate.services import budget_reached
 from arena.models import Match, Tournament
-from arena.record.turns import STALE_AFTER_S, match_hand_back
+from arena.record.turns import STALE_AFTER_S
 from arena.runner.loop import default_worker_id, run_match
 from arena.tournaments.run import next_runnable, pause_left_s
 from arena.tournaments.services import tournament_advance
@@ -81,9 +81,6 @@ async def run_evaluation(
                 continue
             try:
                 match = await run_match(match_id, worker=f"{worker}/{number}")
-            except asyncio.CancelledError:  # interrupted (Ctrl-C): the match waits for the next run, not as running
-                await sync_to_async(match_hand_back)(match_id=match_id, worker=f"{worker}/{number}")
-                raise
             finally:
                 running -= 1
             if match is None:  # another slot took it first
@@ -92,12 +89,5 @@ async def run_evaluation(
             if on_match:
                 await sync_to_async(on_match)(match)
 
-    slots = [asyncio.create_task(slot(number)) for number in range(max(1, in_flight))]
-    try:
-        await asyncio.gather(*slots)
-    except asyncio.CancelledError:
-        # gather is done at the first slot it sees cancelled; the others may still be handing their match
-        # back, and would lose it if the loop's shutdown cancelled them again.
-        await asyncio.gather(*slots, return_exceptions=True)
-        raise
+    await asyncio.gather(*(slot(number) for number in range(max(1, in_flight))))
     return stopped

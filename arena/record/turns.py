@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from arena.models import Match
@@ -109,12 +110,12 @@ def match_release(*, match_id: int, worker: str) -> None:
     Match.objects.filter(pk=match_id, claimed_by=worker).update(claimed_by="")
 
 
-def match_hand_back(*, match_id: int, worker: str) -> None:
-    """`worker` stops running its match before it ends (an interrupted `evaluate --run`): the match is pending
-    again, for the next run to take at once rather than once its heartbeat has gone stale."""
-    Match.objects.filter(pk=match_id, claimed_by=worker, status=Match.Status.RUNNING).update(
-        status=Match.Status.PENDING, claimed_by=""
-    )
+def matches_hand_back(*, worker: str) -> int:
+    """`worker` (and its slots, `worker/n`) stops running its matches before they end (an interrupted `evaluate
+    --run`): they are pending again, for the next run to take at once rather than once their heartbeats have gone
+    stale. How many were handed back."""
+    held = Q(claimed_by=worker) | Q(claimed_by__startswith=f"{worker}/")
+    return Match.objects.filter(held, status=Match.Status.RUNNING).update(status=Match.Status.PENDING, claimed_by="")
 
 
 @transaction.atomic

@@ -14,6 +14,8 @@ from arena.evaluate.selectors import evaluation_spend
 from arena.evaluate.services import budget_reached, evaluation_create, evaluation_queue
 from arena.models import Agent, Decision, Match
 from arena.record.services import ServiceError
+from arena.record.turns import matches_hand_back
+from arena.runner.loop import default_worker_id
 from games import UnknownGame
 from ratings.record.reports import paper
 from ratings.record.reports.base import ReportFilters
@@ -134,10 +136,13 @@ class Command(BaseCommand):
                 )
                 bar.refresh()
 
+            worker = default_worker_id()
             try:
-                # On this thread's own loop: Ctrl-C cancels the run, whose matches in play are handed back.
-                return asyncio.run(run_evaluation(tournaments, in_flight=in_flight, on_match=on_match))
+                # On this thread's own loop: Ctrl-C cancels the run; once it has stopped, its matches in play are
+                # handed back, whatever each slot was doing when it was cancelled.
+                return asyncio.run(run_evaluation(tournaments, worker=worker, in_flight=in_flight, on_match=on_match))
             except KeyboardInterrupt:
+                matches_hand_back(worker=worker)
                 raise CommandError(
                     "interrupted: the matches in play are pending again; run this again to go on", returncode=130
                 ) from None

@@ -79,11 +79,19 @@ class Runner(Worker):
         if self.startup_delay and self.interval:
             await asyncio.sleep(random.random())  # no thundering herd of workers
         failures = 0
+        unfinished: DBTaskResult | None = None  # claimed, and not recorded done when the database went away
         while self.running:
             try:
-                task_result, read = await sync_to_async(self.claim)()
+                if unfinished is None:
+                    task_result, read = await sync_to_async(self.claim)()
+                else:
+                    task_result, read = unfinished, True
                 if task_result is not None:
+                    # Until its end is recorded, an outage leaves the task to this runner (under the same id, which
+                    # holds its match): run again once the database answers, as every match task may be.
+                    unfinished = task_result
                     await self.run_task_async(task_result)
+                    unfinished = None
                 failures = 0
             except (OperationalError, InterfaceError) as error:
                 delay = RECONNECT_DELAYS_S[min(failures, len(RECONNECT_DELAYS_S) - 1)]
@@ -118,6 +126,8 @@ class Runner(Worker):
             value = await task.acall(*arguments, *task_result.args, **task_result.kwargs)
             await sync_to_async(db_task_result.set_successful)(value)
             task_finished.send(sender=sender, task_result=db_task_result.task_result)
+        except (OperationalError, InterfaceError):
+            raise  # the database went away, not the task: `serve` runs it again once the database is back
         except Exception as error:
             await sync_to_async(db_task_result.set_failed)(error)
             task_finished.send(sender=sender, task_result=db_task_result.task_result)
