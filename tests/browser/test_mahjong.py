@@ -71,7 +71,7 @@ def test_tiles_read_as_faces_and_lone_passes_are_sent_for_the_person(page, live_
             break
         if legal == ["Pass"]:  # shown for an instant, then answered for us
             expect(page.locator(f"#match-{match_id}-live")).not_to_have_attribute("data-ply", page.locator(
-                f"#match-{match_id}-live").get_attribute("data-ply"), timeout=10000)  # fmt: skip
+                f"#match-{match_id}-live").get_attribute("data-ply"), timeout=30000)  # fmt: skip
             continue
         play_a_real_choice(page, match_id, legal)
     assert seat_passes(live_site, match_id) >= 1
