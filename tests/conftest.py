@@ -4,6 +4,7 @@ suites that share one costly server per process run together on one pytest-xdist
 from __future__ import annotations
 
 import io
+import zlib
 
 import pytest
 from django.core.cache import cache
@@ -13,20 +14,36 @@ from django.test import override_settings
 from arena.play import broadcast, consumers
 
 #: Tests that share a session's costly servers run on one pytest-xdist worker, so each server starts once
-#: (a daphne site and Chromium; PostgreSQL and Redis; llama.cpp), while all other tests spread per test.
+#: (PostgreSQL and Redis; llama.cpp), while all other tests spread per test. The browser suite (a daphne site
+#: and Chromium) is cut in two groups by module, so two workers share it.
 SHARED_SERVERS = {
-    "browser": "browser",
     "scaleout": "scaleout",
     "test_local_model.py": "local-model",
     "test_local_server.py": "local-model",  # its own llama.cpp servers: one at a time beside the session's
 }
+BROWSER_GROUPS = 2
 
 
+def shared_servers_group(path) -> str | None:
+    """The pytest-xdist group of the test module at `path`, or None for a test that may run anywhere."""
+    if path.parent.name == "browser":
+        return f"browser-{zlib.crc32(path.name.encode()) % BROWSER_GROUPS}"
+    return SHARED_SERVERS.get(path.parent.name) or SHARED_SERVERS.get(path.name)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the mark into the test's id
 def pytest_collection_modifyitems(items):
     for item in items:
-        group = SHARED_SERVERS.get(item.path.parent.name) or SHARED_SERVERS.get(item.path.name)
+        group = shared_servers_group(item.path)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_runtest_setup(item):
+    """In a pytest-xdist worker, a grouped test's group must be in its id, which the scheduler reads: a pytest and
+    pytest-xdist pair that loses it would silently start the costly servers once per worker."""
+    if getattr(item.config.option, "loadgroup", False) and shared_servers_group(item.path) and "@" not in item.nodeid:
+        pytest.fail("pytest-xdist did not group this test (see the pytest pin in requirements-dev.txt)")
 
 
 @pytest.fixture(autouse=True)

@@ -149,6 +149,8 @@ class BotConsumer(AsyncWebsocketConsumer):
         refusal = await sync_to_async(lease.acquire, thread_sensitive=False)()
         if not refusal:
             self.lease = lease
+        if not refusal:
+            await bot_presence_mark(self.token.user_id)  # offered in the lobby once the bot holds an open socket
         await self.accept()
         if refusal:
             await self.send(text_data=json.dumps({"type": "error", "match": None, "message": refusal}))
@@ -188,7 +190,7 @@ class BotConsumer(AsyncWebsocketConsumer):
                     await self.send(text_data=json.dumps({"type": "error", "match": None, "message": message}))
                     await self.close(code=UNAUTHORISED, reason=message)
                     return
-                await bot_presence_mark(self.token.user_id)  # the lobby offers this person's bots while it lasts
+                await bot_presence_mark(self.token.user_id)  # kept fresh while the socket lasts
                 for match, seat, agent in turns:
                     if (match.pk, match.ply) not in self.sent:
                         self.sent.add((match.pk, match.ply))
