@@ -372,8 +372,8 @@ def evaluation_hold_on_budget(sender: type[Match], *, match: Match, seat: int, *
 
 def evaluation_stop_on_budget(sender: type[Match], *, match: Match, **kwargs: Any) -> None:
     """`match_finished` receiver: when a queued evaluation reaches its budget, its pending matches are cancelled."""
-    if not match.tournament_id:
-        return
+    if not match.tournament_id or "evaluation" not in match.record:  # every match of an evaluation says so
+        return  # other tournaments' matches read nothing
     tournament = Tournament.objects.get(pk=match.tournament_id)
     evaluation = tournament.config.get("evaluation")
     if not evaluation or (evaluation.get("budget_usd") is None and evaluation.get("budget_tokens") is None):

@@ -346,8 +346,8 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
 
 def tournament_advance_on_match_finished(sender: type[Match], *, match: Match, **kwargs: Any) -> None:
     """`match_finished` receiver: a tournament's match ended, so schedule what follows or close the tournament."""
-    if match.tournament_id:
-        tournament_advance(tournament=Tournament.objects.get(pk=match.tournament_id))
+    if match.tournament_id:  # `tournament_advance` locks and reads it: its key is all it needs
+        tournament_advance(tournament=Tournament(pk=match.tournament_id))
 
 
 @transaction.atomic

@@ -125,6 +125,17 @@ KEPT_ALIVE = 256
 _limiters: dict[str, ProviderLimiter] = {}
 _limiters_lock = threading.Lock()
 _ssl_context: ssl.SSLContext | None = None
+_ssl_context_lock = threading.Lock()
+
+
+def tls_context() -> ssl.SSLContext:
+    """The process's TLS context, made once: building one loads the CA bundle (tens of milliseconds of CPU), and
+    every client shares it. Callers that ask together wait for the first one's."""
+    global _ssl_context
+    with _ssl_context_lock:
+        if _ssl_context is None:
+            _ssl_context = ssl.create_default_context()
+        return _ssl_context
 
 
 def provider_limiter(base_url: str, size: int) -> ProviderLimiter:
@@ -137,18 +148,22 @@ def provider_limiter(base_url: str, size: int) -> ProviderLimiter:
         return limiter
 
 
+def load() -> None:
+    """Load the SDK and make the TLS context now, as a worker does at its start: on its event loop, at its first
+    model call, the SDK's half second of loading would hold up every match in flight."""
+    import openai  # noqa: F401
+
+    tls_context()
+
+
 def open_client(base_url: str) -> openai.AsyncOpenAI:
     """A new SDK client (the caller closes it); cheap because the TLS context is shared."""
     import openai  # here, not at the top: the SDK takes half a second to load, which only a model's caller pays
 
-    global _ssl_context
-    if _ssl_context is None:
-        # Building a TLS context costs tens of milliseconds; one serves every client.
-        _ssl_context = ssl.create_default_context()
     # Calls in flight are bounded by the provider's limiter, not here: one client serves all of a worker's matches
     # on its loop, and every connection it opens stays alive for the next call.
     limits = httpx2.Limits(max_connections=None, max_keepalive_connections=KEPT_ALIVE)
-    http_client = httpx2.AsyncClient(verify=_ssl_context, timeout=httpx2.Timeout(None), limits=limits)
+    http_client = httpx2.AsyncClient(verify=tls_context(), timeout=httpx2.Timeout(None), limits=limits)
     return openai.AsyncOpenAI(base_url=base_url, api_key=NO_KEY, max_retries=0, http_client=http_client)
 
 
@@ -159,9 +174,8 @@ _clients: dict[tuple[int, str], tuple[weakref.ref, openai.AsyncOpenAI, AsyncIter
 
 async def shared_client(base_url: str) -> openai.AsyncOpenAI:
     """The running loop's client for `base_url`, closed when the loop shuts down."""
-    global _ssl_context
     if _ssl_context is None:  # loading the CA bundle takes a while: not on the event loop
-        _ssl_context = await asyncio.to_thread(ssl.create_default_context)
+        await asyncio.to_thread(tls_context)
     # No await from the look-up to the entry's creation: matches running side by side on one loop would each
     # make a client, and the one dropped from the table would be closed under its user by its keeper's finalizer.
     loop = asyncio.get_running_loop()

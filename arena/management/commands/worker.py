@@ -30,6 +30,7 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from arena.agents import parked
+from arena.agents.llm import client as llm_client
 from arena.runner.loop import default_worker_id
 from arena.runner.tasks import runner_id
 
@@ -202,6 +203,7 @@ class Command(DbWorkerCommand):
         for name in ("SIGINT", "SIGTERM", "SIGQUIT"):
             if hasattr(signal, name):
                 signal.signal(getattr(signal, name), stop)
+        llm_client.load()  # before the loop starts: its runners' first model calls would wait for it
         asyncio.run(_serve(runners))
 
 

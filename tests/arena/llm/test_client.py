@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
 import threading
 
 from arena.agents.llm import client as llm_client
@@ -84,6 +85,21 @@ def test_matches_side_by_side_on_one_loop_share_one_open_client(monkeypatch):
     clients = asyncio.run(together())
     assert len({id(client) for client in clients}) == 1
     assert clients[0].is_closed()  # with its loop, at the end of asyncio.run
+
+
+def test_matches_asking_together_load_the_ca_bundle_once(monkeypatch):
+    """A worker's runners start their matches together: the TLS context (tens of milliseconds of CPU to load the CA
+    bundle) is made once for all of them, not once each."""
+    monkeypatch.setattr(llm_client, "_ssl_context", None)
+    made = []
+    create = ssl.create_default_context
+    monkeypatch.setattr(ssl, "create_default_context", lambda: made.append(1) or create())
+
+    async def together():
+        await asyncio.gather(*(llm_client.shared_client("http://127.0.0.1:9/v1") for _ in range(16)))
+
+    asyncio.run(together())
+    assert len(made) == 1
 
 
 def test_a_shared_client_is_not_closed_while_its_loop_runs(monkeypatch):
