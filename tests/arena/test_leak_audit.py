@@ -60,7 +60,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 HIDDEN_GAMES = [game.slug for game in all_games() if game.hidden_information]
 #: The games `make check` audits: a card game, a hidden setup and sealed plans. `make test` audits them all.
-QUICK_AUDIT = {"kuhn-poker", "stratego", "tower-defense"}
+QUICK_AUDIT = {"kuhn-poker", "stratego", "battle-card"}
 AUDITED = sampled(HIDDEN_GAMES, QUICK_AUDIT)
 MIN_PLY = 4
 MAX_PLY = 80

@@ -28,7 +28,7 @@ def seat_passes(live_site, match_id: str) -> int:
 
 def my_choice(page, match_id: str) -> list[str]:
     """Wait for our move (or the end) and return the legal moves' texts ([] when the game is over)."""
-    expect(page.locator(".match-status")).to_contain_text(re.compile(r"Your move|Game over"), timeout=30000)
+    expect(page.locator(".match-status")).to_contain_text(re.compile(r"Your move|Game over"), timeout=60000)
     return page.evaluate(LEGAL, match_id)
 
 
@@ -37,7 +37,7 @@ def act(page, match_id: str, selector: str) -> None:
     live = page.locator(f"#match-{match_id}-live")
     ply = live.get_attribute("data-ply")
     page.locator(selector).first.click()
-    expect(live).not_to_have_attribute("data-ply", ply, timeout=30000)
+    expect(live).not_to_have_attribute("data-ply", ply, timeout=60000)
 
 
 def play_a_real_choice(page, match_id: str, legal: list[str]) -> None:
@@ -71,7 +71,7 @@ def test_tiles_read_as_faces_and_lone_passes_are_sent_for_the_person(page, live_
             break
         if legal == ["Pass"]:  # shown for an instant, then answered for us
             expect(page.locator(f"#match-{match_id}-live")).not_to_have_attribute("data-ply", page.locator(
-                f"#match-{match_id}-live").get_attribute("data-ply"), timeout=30000)  # fmt: skip
+                f"#match-{match_id}-live").get_attribute("data-ply"), timeout=60000)  # fmt: skip
             continue
         play_a_real_choice(page, match_id, legal)
     assert seat_passes(live_site, match_id) >= 1

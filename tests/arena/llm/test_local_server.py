@@ -54,6 +54,7 @@ def _amx_instructions(binary: Path) -> list[str]:
 needs_objdump = pytest.mark.skipif(shutil.which("objdump") is None, reason="binutils' objdump is not installed")
 
 
+@pytest.mark.slow  # reads every library whole: a check of the build, which changes rarely
 @needs_llama
 @needs_objdump
 def test_the_llama_libraries_hold_no_amx_instruction():
@@ -65,6 +66,7 @@ def test_the_llama_libraries_hold_no_amx_instruction():
         assert _amx_instructions(library) == [], library.name
 
 
+@pytest.mark.slow
 @needs_llama_server
 @needs_objdump
 def test_llama_server_holds_no_amx_instruction():
