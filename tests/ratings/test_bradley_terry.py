@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import choix
 import numpy as np
 import pytest
 
@@ -24,6 +23,8 @@ def synthetic(strengths, matches: int, seed: int, advantage: float = 0.0):
 
 
 def test_agrees_with_choix_on_decisive_data():
+    import choix  # here: it loads scipy.stats, a second of every test process's collection
+
     truth = [1.2, 0.6, 0.1, -0.3, -0.5, -1.1, 0.0, 0.4]
     a, b, score, _ = synthetic(truth, 3000, seed=1)
     ours = bt.fit(a, b, score, n_agents=8)

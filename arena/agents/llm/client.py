@@ -122,6 +122,10 @@ class ProviderLimiter:
 
 #: Idle connections a client keeps per provider: as many calls as one worker process may have in flight.
 KEPT_ALIVE = 256
+#: Seconds an idle connection is kept: under the 5 s after which llama-server (cpp-httplib) and Node's servers close
+#: one, so a call is never sent on a connection the server is closing ("Server disconnected without sending a
+#: response").
+IDLE_EXPIRY_S = 4.0
 _limiters: dict[str, ProviderLimiter] = {}
 _limiters_lock = threading.Lock()
 _ssl_context: ssl.SSLContext | None = None
@@ -162,7 +166,7 @@ def open_client(base_url: str) -> openai.AsyncOpenAI:
 
     # Calls in flight are bounded by the provider's limiter, not here: one client serves all of a worker's matches
     # on its loop, and every connection it opens stays alive for the next call.
-    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=KEPT_ALIVE)
+    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=KEPT_ALIVE, keepalive_expiry=IDLE_EXPIRY_S)
     http_client = httpx2.AsyncClient(verify=tls_context(), timeout=httpx2.Timeout(None), limits=limits)
     return openai.AsyncOpenAI(base_url=base_url, api_key=NO_KEY, max_retries=0, http_client=http_client)
 
