@@ -43,12 +43,13 @@ test: install
 	$(PY) -m pytest
 
 # Lint, the contracts and every test not marked slow, browser or scaleout (those run in `make test` and CI), on
-# two workers: these tests keep a core busy each, and every worker more collects the suite once more.
+# three workers: two cores, and a third for the tests that wait on a socket or a deadline (every worker more
+# collects the suite once more).
 check: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -n 2 -m "not slow and not browser and not scaleout"
+	$(PY) -m pytest -n 3 -m "not slow and not browser and not scaleout"
 
 lint: install
 	$(VENV)/bin/ruff check --fix .
