@@ -9,7 +9,6 @@ import itertools
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from arena.models import Agent, Match, Tournament
@@ -78,12 +77,12 @@ def _duplicate_sets(
     extra: dict[str, Any],
     offset: int = 0,
     matches: int | None = None,
-) -> None:
+) -> list[int]:
     """`sets` duplicate sets of `a` against `b` (and the partner) over sides and seats (`seatings`): each set's
     matches share a seed and are linked to its first as its duplicates. When an agent remembers deals
     (`remembers_deals`) every match gets a fresh seed of its own instead, so no match replays a deal it has seen.
     `matches` instead plays that many, set after set, the last set cut short where the seat orders do not divide
-    it (its first orders then play once more than the others), and at least one whole set."""
+    it (its first orders then play once more than the others), and at least one whole set. Returns their ids."""
     config = tournament.config
     options = config.get("options", {})
     partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
@@ -94,11 +93,12 @@ def _duplicate_sets(
     twins = not any(remembers_deals(agent) for agent in (a, b, partner) if agent)
     seeds = _set_seeds(tournament, sets, offset) if twins else [new_seed() for _ in range(sets * len(orders))]
     fixed = {"fixed_seeds": True} if tournament.fixed_seeds else {}
+    created = []
     for number in range(sets):
         first = None
         for index, agents in enumerate(orders):
             if matches is not None and number * len(orders) + index >= matches:
-                return
+                return created
             match = match_create(
                 game=game,
                 agents=agents,
@@ -110,6 +110,8 @@ def _duplicate_sets(
                 extra_record={**config.get("record", {}), **extra, **fixed},
             )
             first = (first or match) if twins else None
+            created.append(match.pk)
+    return created
 
 
 @transaction.atomic
@@ -249,7 +251,7 @@ def _ladder_games_per_seat(tournament: Tournament, game: str) -> int:
     return tournament.config.get("games_per_seat") or LADDER_GAMES_PER_SEAT[get_game(game).chance]
 
 
-def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> None:
+def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, level: int) -> list[int]:
     bot = Agent.objects.get(slug=ladder(game)[ladder_levels(tournament, game)[level]].slug)
     extra = {"ladder": {"candidate": candidate.slug, "level": level}}
     sets = _ladder_games_per_seat(tournament, game)
@@ -258,11 +260,12 @@ def _schedule_ladder_level(tournament: Tournament, game: str, candidate: Agent, 
         partner = Agent.objects.get(slug=config["partner"]) if config.get("partner") else None
         orders = seatings(game, config.get("options", {}), candidate, bot, partner, one_way=True)
         sets = max(1, level_matches[min(level, 1)] // len(orders))
-    _duplicate_sets(tournament, game, candidate, bot, sets, extra)
+    return _duplicate_sets(tournament, game, candidate, bot, sets, extra)
 
 
-def _rerun_transient_failures(tournament: Tournament) -> None:
-    """Matches aborted by provider trouble are played again, at most MAX_RERUNS times each."""
+def _rerun_transient_failures(tournament: Tournament) -> list[int]:
+    """Matches aborted by provider trouble are played again, at most MAX_RERUNS times each; the new matches' ids."""
+    created = []
     failed = tournament.matches.filter(status=Match.Status.ABORTED, record__transient_failure=True)
     for match in failed.prefetch_related("seats__agent_version__agent"):
         reruns = match.record.get("rerun", 0)
@@ -272,7 +275,7 @@ def _rerun_transient_failures(tournament: Tournament) -> None:
         keep = {k: match.record[k] for k in kept if k in match.record}
         agents = [seat.agent_version.agent for seat in match.seats.order_by("index")]
         fresh = any(remembers_deals(agent) for agent in agents)  # it has seen this deal: a new one
-        match_create(
+        rerun = match_create(
             game=match.game,
             agents=agents,
             seed=new_seed() if fresh else match.seed,
@@ -282,13 +285,15 @@ def _rerun_transient_failures(tournament: Tournament) -> None:
             duplicate_of=None if fresh else match.duplicate_of,
             extra_record={**keep, "rerun_of": match.pk, "rerun": reruns + 1},
         )
+        created.append(rerun.pk)
+    return created
 
 
-def _schedule_most_informative(tournament: Tournament) -> None:
-    """Adaptive: add a seat-swapped pair where it narrows the widest Bradley–Terry interval most."""
+def _schedule_most_informative(tournament: Tournament) -> list[int]:
+    """Adaptive: add a seat-swapped pair where it narrows the widest Bradley–Terry interval most; its ids."""
     played = tournament.matches.filter(status=Match.Status.FINISHED)
     if tournament.matches.count() + 2 > tournament.config["budget"]:
-        return
+        return []
     widest = None
     for game in tournament.config["games"]:
         intervals = adaptive_intervals(played.filter(game=game), tournament.config["agents"])
@@ -297,13 +302,13 @@ def _schedule_most_informative(tournament: Tournament) -> None:
             if width > tournament.config["target_width"] and (widest is None or width > widest[0]):
                 widest = (width, game, slug, rating, intervals)
     if widest is None:
-        return  # every interval is narrow enough
+        return []  # every interval is narrow enough
     _, game, slug, rating, intervals = widest
     # The most informative opponent is the one closest in strength (p(1 − p) is largest near ½).
     partner = min((s for s in intervals if s != slug), key=lambda s: abs(intervals[s][0] - rating))
     found = {a.slug: a for a in Agent.objects.filter(slug__in=[slug, partner])}
     offset = tournament.matches.filter(game=game).count()
-    _duplicate_sets(tournament, game, found[slug], found[partner], 1, {"adaptive": True}, offset=offset)
+    return _duplicate_sets(tournament, game, found[slug], found[partner], 1, {"adaptive": True}, offset=offset)
 
 
 @transaction.atomic
@@ -316,10 +321,7 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         return []
     open_statuses = (Match.Status.PENDING, Match.Status.RUNNING)
-    # Only this transaction adds matches to the locked tournament, and new rows take higher keys: the newest key
-    # before is all it takes to list what was scheduled (not every match's, twice, after each finished match).
-    newest = tournament.matches.aggregate(newest=Max("pk"))["newest"] or 0
-    _rerun_transient_failures(tournament)
+    created = _rerun_transient_failures(tournament)
     if tournament.format == Tournament.Format.LADDER:
         for game, slug in itertools.product(tournament.config["games"], tournament.config["agents"]):
             mine = tournament.matches.filter(game=game, record__ladder__candidate=slug)
@@ -327,10 +329,9 @@ def tournament_advance(*, tournament: Tournament) -> list[int]:
                 continue
             level = ladder_standing(tournament, game, slug).level_to_play
             if level is not None:
-                _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), level)
+                created += _schedule_ladder_level(tournament, game, Agent.objects.get(slug=slug), level)
     if tournament.format == Tournament.Format.ADAPTIVE and not tournament.matches.filter(status__in=open_statuses):
-        _schedule_most_informative(tournament)
-    created = list(tournament.matches.filter(pk__gt=newest).order_by("pk").values_list("pk", flat=True))
+        created += _schedule_most_informative(tournament)
     if created and tournament.config.get("queued"):
         priority = tournament.config.get("priority", 0)
         transaction.on_commit(lambda: enqueue_matches(created, priority=priority))

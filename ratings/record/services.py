@@ -10,6 +10,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from arena.models import Agent, Match, Seat
+from arena.record.compiled import ByPrimaryKey
 from arena.record.selectors import seat_versions
 from arena.record.visibility import LIVE_STATUSES, matches_without_secrets, twins
 from ratings.record.models import CountedMatch, RatingCell, RatingCount, RatingSnapshot
@@ -60,6 +61,13 @@ def _markers_claim(match_ids: list[int]) -> set[int]:
     return {pk for (pk,) in _insert_rows(CountedMatch._meta.db_table, [column], [[pk] for pk in match_ids], returning)}
 
 
+#: A finished, scored match that keeps no secrets, by its key: what `cells_add` would count of a finished match's
+#: twin, built and compiled once (building and compiling its secrets check cost twenty times running it).
+SETTLED_READ = ByPrimaryKey(
+    matches_without_secrets(Match.objects.filter(status=Match.Status.FINISHED, scores__isnull=False))
+)
+
+
 def cells_add_finished(*, match: Match) -> bool:
     """Count one match that has just ended into the rating cells, from the closed row the record announced and
     its seats as this process already knows them (`seat_versions`, read when the runner loaded the match); True
@@ -69,21 +77,25 @@ def cells_add_finished(*, match: Match) -> bool:
     (marker, count, cells) when it is.
 
     A match with twins still to play on its deal (a duplicate pair, a tournament's seed) is not counted yet: its
-    result would tell their players the deal. The last of its set to finish counts them all."""
+    result would tell their players the deal. The last of its set to finish counts them all, in its transaction:
+    each twin that `cells_add` would count (scored, and on no deal still in play)."""
     if match.status != Match.Status.FINISHED or match.scores is None:
         return False
     others = list(twins(match).values_list("pk", "status"))
     if any(status in LIVE_STATUSES for _pk, status in others):
         return False
-    if others:
-        cells_add(match_ids=[pk for pk, _status in others])
-    by_seat = {index: version.agent_id for index, version in enumerate(seat_versions(match.uid))}
-    fields = (match.pk, match.scores, match.game, match.options, match.state, match.record, match.finished_at)
+    settled = [match]
+    for pk, _status in others:
+        try:
+            settled.append(SETTLED_READ.get(pk))
+        except Match.DoesNotExist:
+            continue  # aborted, or tied to a live match of its own
     with transaction.atomic():
-        if not _markers_claim([match.pk]):
-            return False
-        _count([fields], {match.pk: by_seat})
-    return True
+        claimed = _markers_claim(sorted(m.pk for m in settled))
+        counted = [m for m in settled if m.pk in claimed]
+        seat_agents = {m.pk: {i: version.agent_id for i, version in enumerate(seat_versions(m.uid))} for m in counted}
+        _count([(m.pk, m.scores, m.game, m.options, m.state, m.record, m.finished_at) for m in counted], seat_agents)
+    return match.pk in claimed
 
 
 def _count(matches: list[tuple], seat_agents: dict[int, dict[int, int]]) -> None:

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from arena.models import Agent, AgentVersion, Match, Seat
+from arena.models import Agent, AgentVersion, Match, Seat, Tournament
 from arena.record.agents import bots_ensure
 from arena.record.services import match_create
 from arena.record.signals import match_finished
@@ -222,6 +222,25 @@ def test_a_twin_counts_only_once_its_set_is_over_then_with_it():
     assert set(CountedMatch.objects.values_list("match_id", flat=True)) == {first.pk, twin.pk}
     assert RatingCount.objects.get(key="tic-tac-toe").matches == 2
     assert set(_matches("tic-tac-toe", {}).values_list("pk", flat=True)) == {first.pk, twin.pk}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_of_a_set_leaves_a_twin_tied_to_a_deal_still_in_play_elsewhere():
+    """A tournament's match on the seed that is also the duplicate of a match outside the tournament keeps its
+    secrets while that one is to play: the last of the tournament's set counts itself, not it; the outside match,
+    finishing, counts both."""
+    bots = {a.slug: a for a in bots_ensure(game="tic-tac-toe")}
+    a, b = bots["tic-tac-toe-lv2"], bots["tic-tac-toe-lv0"]
+    tournament = Tournament.objects.create(slug="deal", name="deal", format="round_robin", config={})
+    outside = match_create(game="tic-tac-toe", agents=[a, b], seed=11)
+    tied = match_create(game="tic-tac-toe", agents=[b, a], seed=11, tournament=tournament, duplicate_of=outside)
+    last = match_create(game="tic-tac-toe", agents=[a, b], seed=11, tournament=tournament)
+    async_to_sync(run_match)(tied.pk)
+    async_to_sync(run_match)(last.pk)
+    assert set(CountedMatch.objects.values_list("match_id", flat=True)) == {last.pk}
+    async_to_sync(run_match)(outside.pk)
+    assert set(CountedMatch.objects.values_list("match_id", flat=True)) == {last.pk, tied.pk, outside.pk}
+    assert RatingCount.objects.get(key="tic-tac-toe").matches == 3
 
 
 @pytest.mark.django_db
