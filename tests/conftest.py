@@ -42,7 +42,8 @@ def pytest_collection_modifyitems(items):
 def pytest_runtest_setup(item):
     """In a pytest-xdist worker, a grouped test's group must be in its id, which the scheduler reads: a pytest and
     pytest-xdist pair that loses it would silently start the costly servers once per worker."""
-    if getattr(item.config.option, "loadgroup", False) and shared_servers_group(item.path) and "@" not in item.nodeid:
+    grouped = item.get_closest_marker("xdist_group")
+    if getattr(item.config.option, "loadgroup", False) and grouped and "@" not in item.nodeid:
         pytest.fail("pytest-xdist did not group this test (see the pytest pin in requirements-dev.txt)")
 
 

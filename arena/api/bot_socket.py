@@ -149,7 +149,6 @@ class BotConsumer(AsyncWebsocketConsumer):
         refusal = await sync_to_async(lease.acquire, thread_sensitive=False)()
         if not refusal:
             self.lease = lease
-        if not refusal:
             await bot_presence_mark(self.token.user_id)  # offered in the lobby once the bot holds an open socket
         await self.accept()
         if refusal:
