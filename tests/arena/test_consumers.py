@@ -6,13 +6,13 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from arena.asgi import application
 from arena.models import Agent, Attempt, Match
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user, person_match_create
+from tests.arena.sockets import Socket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -37,7 +37,7 @@ def make_match(user, seat: int = 0, game: str = "tic-tac-toe") -> Match:
 
 async def connect(match_id: int, cookie: bytes | None = None, origin: bytes = b"http://localhost"):
     headers = [(b"origin", origin), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
-    communicator = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=headers)
+    communicator = Socket(application, f"/ws/matches/{match_id}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -195,7 +195,7 @@ async def test_reconnect_restores_the_position_and_two_tabs_stay_in_sync(person_
 async def test_foreign_origin_is_refused(person_cookie):
     user, cookie = person_cookie
     match = await sync_to_async(make_match)(user)
-    communicator = WebsocketCommunicator(
+    communicator = Socket(
         application, f"/ws/matches/{match.pk}/", headers=[(b"origin", b"http://evil.example"), (b"cookie", cookie)]
     )
     connected, _ = await communicator.connect()

@@ -7,7 +7,6 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 from django.utils.html import escape
 
@@ -17,6 +16,7 @@ from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user, person_match_create
 from arena.record.selectors import match_state_at
 from games import get_game
+from tests.arena.sockets import Socket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -59,8 +59,8 @@ async def live_match_frames(client, django_user_model, slug: str, limit: int = 6
 
     match = await sync_to_async(create)()
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    player = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=[*headers, (b"cookie", cookie)])
-    spectator = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers)
+    player = Socket(application, f"/ws/matches/{match.pk}/", headers=[*headers, (b"cookie", cookie)])
+    spectator = Socket(application, f"/ws/matches/{match.pk}/", headers=headers)
     assert (await player.connect())[0]
     assert (await spectator.connect())[0]
     moves: list[str] = []

@@ -39,7 +39,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
@@ -54,6 +53,7 @@ from arena.record.services import ServiceError, match_create
 from arena.runner.loop import run_match
 from games import all_games, get_game
 from ratings.record.reports import PAPERS
+from tests.arena.sockets import Socket
 from tests.sampled import sampled
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -259,7 +259,7 @@ def first_frame(viewer: Viewer, match: Match) -> str:
         headers.append((b"cookie", f"sessionid={cookie.value}".encode()))
 
     async def receive() -> str:
-        socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers)
+        socket = Socket(application, f"/ws/matches/{match.pk}/", headers=headers)
         connected, _ = await socket.connect()
         assert connected
         frame = await socket.receive_from(timeout=10)

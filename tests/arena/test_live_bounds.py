@@ -9,7 +9,6 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 from django.utils import timezone
 
@@ -23,6 +22,7 @@ from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user
 from arena.record.services import match_create
 from arena.record.turns import match_claim, match_release
+from tests.arena.sockets import Socket
 from tests.arena.test_consumers import connect, make_match, next_error, next_fragment
 
 pytestmark = [
@@ -47,10 +47,10 @@ async def first_frame(communicator) -> dict:
     return json.loads(await communicator.receive_from(timeout=10))
 
 
-async def open_socket(match_id: int, cookie: bytes | None = None) -> tuple[WebsocketCommunicator, dict]:
+async def open_socket(match_id: int, cookie: bytes | None = None) -> tuple[Socket, dict]:
     """A socket and its first message (a fragment, or the error of a refused socket)."""
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
-    communicator = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=headers)
+    communicator = Socket(application, f"/ws/matches/{match_id}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator, await first_frame(communicator)

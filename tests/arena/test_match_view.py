@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
@@ -28,6 +27,7 @@ from arena.runner.loop import run_match
 from arena.tournaments.services import tournament_create
 from tests.arena.api.test_api import bearer, make_token
 from tests.arena.api.test_api_visibility import running  # noqa: F401 (a fixture)
+from tests.arena.sockets import Socket
 from tests.arena.test_leak_audit import Viewer, first_frame, route_names, urls_to_fetch
 from tests.arena.test_studies import join, play_next, study  # noqa: F401 (a fixture)
 
@@ -183,7 +183,7 @@ def socket_opens(client: Client, match: Match) -> bool:
         headers.append((b"cookie", f"sessionid={cookie.value}".encode()))
 
     async def connect() -> bool:
-        socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers)
+        socket = Socket(application, f"/ws/matches/{match.pk}/", headers=headers)
         connected, _ = await socket.connect()
         await socket.disconnect()
         return connected

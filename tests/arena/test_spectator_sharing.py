@@ -6,7 +6,6 @@ import asyncio
 import json
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from arena.asgi import application
@@ -16,6 +15,7 @@ from arena.play.consumers import FragmentCache
 from arena.play.ws_auth import viewer_middleware_stack
 from arena.record.agents import bots_ensure
 from arena.record.people import person_agent_for_user, person_match_create
+from tests.arena.sockets import Socket
 
 
 class ScopeRecorder:
@@ -117,7 +117,7 @@ async def test_spectators_of_a_position_all_get_one_and_the_same_frame(django_us
 
     match = await asyncio.to_thread(make_match)
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    spectators = [WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers) for _ in range(5)]
+    spectators = [Socket(application, f"/ws/matches/{match.pk}/", headers=headers) for _ in range(5)]
     for spectator in spectators:
         assert (await spectator.connect())[0]
     frames = [json.loads(await spectator.receive_from(timeout=10)) for spectator in spectators]

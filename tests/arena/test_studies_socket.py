@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
 from arena.asgi import application
 from arena.record.agents import bots_ensure
 from arena.record.people import guest_agent_create
 from arena.studies.services import assignment_start, participant_answer, participant_join, study_save
+from tests.arena.sockets import Socket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -48,7 +48,7 @@ def session_cookie(**values) -> bytes:
 
 async def opens(match_id: int, cookie: bytes | None) -> bool:
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")] + ([(b"cookie", cookie)] if cookie else [])
-    communicator = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=headers)
+    communicator = Socket(application, f"/ws/matches/{match_id}/", headers=headers)
     connected, _ = await communicator.connect()
     await communicator.disconnect()
     return connected

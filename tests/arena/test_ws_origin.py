@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from arena.asgi import application
 from arena.play.ws_origin import origin_allowed
+from tests.arena.sockets import Socket
 from tests.arena.test_consumers import make_match
 
 
@@ -77,7 +77,7 @@ async def test_through_the_asgi_application(django_user_model, client, origin, a
         (b"host", b"localhost"),
         (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
     ]
-    communicator = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=headers)
+    communicator = Socket(application, f"/ws/matches/{match.pk}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected is accepted
     await communicator.disconnect()

@@ -9,7 +9,6 @@ from unittest.mock import ANY
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.core.management import call_command
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
@@ -24,6 +23,7 @@ from arena.record.tokens import api_token_create, api_token_revoke
 from arena.runner.loop import run_match
 from arena.runner.tasks import PERSON_WAITING_PRIORITY, run_match_task
 from tests.arena.agents.test_remote_agent import SECRET, AgentServer
+from tests.arena.sockets import Socket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -33,10 +33,8 @@ pytestmark = [
 HOST = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
 
 
-def bot_socket(token: str) -> WebsocketCommunicator:
-    return WebsocketCommunicator(
-        application, "/ws/bot/", headers=[*HOST, (b"authorization", f"Bearer {token}".encode())]
-    )
+def bot_socket(token: str) -> Socket:
+    return Socket(application, "/ws/bot/", headers=[*HOST, (b"authorization", f"Bearer {token}".encode())])
 
 
 async def test_a_websocket_bot_plays_its_seats_until_the_match_ends(django_user_model):
