@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.manage_py import ManagePy
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: (games seeded, LLM_PORT) -> a database built by `manage.py` for a site of that kind, in this test process.
@@ -73,17 +75,11 @@ class Site:
             "ARENA_SEED_MATCHES": "0",
         }  # only the tournament under test in the queue
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
+        self.manage = ManagePy(self.env)
 
     @property
     def database(self) -> Path:
         return self.var / "arena.sqlite3"
-
-    def manage(self, *args: str) -> str:
-        result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=300
-        )
-        assert result.returncode == 0, result.stderr
-        return result.stdout
 
     def migrate(self, *seed_games: str) -> None:
         """`manage.py migrate`, then `seed --no-demo` with `seed_games` if any; a copy of the first such site's

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -12,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move
-from tests.sites import free_port, wait_healthy
+from tests.sites import Site, free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -28,28 +27,14 @@ CHROMIUM_FLAGS = [
 ]
 
 
-class LiveSite:
+class LiveSite(Site):
     """A daphne process serving Arena from its own var/ directory; can be restarted on the same port."""
 
     def __init__(self, var: Path) -> None:
-        self.var = var
+        super().__init__(var)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "ARENA_VAR_DIR": str(var),
-            "DJANGO_SECRET_KEY": "browser-tests",
-            "ARENA_SEED_MATCHES": "0",
-        }  # no first-run record: its 360 bot matches would load the worker
-        self.env.pop("DJANGO_SETTINGS_MODULE", None)
         self.process: subprocess.Popen | None = None
-
-    def manage(self, *args: str) -> str:
-        result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=600
-        )
-        assert result.returncode == 0, result.stderr
-        return result.stdout
 
     def start(self) -> None:
         daphne = Path(sys.executable).with_name("daphne")
@@ -93,17 +78,35 @@ def worker(live_site):
     process.wait(timeout=30)
 
 
-@pytest.fixture(scope="module")
+#: Playwright and its browser while browser tests run one after another in this process: launching them takes about
+#: a second of CPU. Playwright's sync API holds an event loop from its start to its stop, which the async tests that
+#: may follow in the same process could not run beside, so both stop after the last browser test in a row.
+_running: list = []
+
+
+@pytest.fixture
 def chromium():
-    """One browser per test module: Playwright's sync API holds an event loop while it runs."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
+    if not _running:
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+        playwright = sync_playwright().start()
+        _running[:] = [playwright, playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)]
+    return _running[1]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the test's own teardown (its pages closed): stop the browser unless the next test is a browser test."""
+    try:
+        return (yield)
+    finally:
+        if _running and (nextitem is None or nextitem.path.parent != item.path.parent):
+            playwright, browser = _running
+            _running.clear()
+            browser.close()
+            playwright.stop()
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.manage_py import ManagePy
 from tests.sites import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,13 +139,7 @@ class ScaledSite:
                     "ARENA_SEED_MATCHES": "0", "DATABASE_URL": database_url, "REDIS_URL": redis_url}  # fmt: skip
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
         self.processes: list[subprocess.Popen] = []
-
-    def manage(self, *args: str) -> str:
-        result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=600
-        )
-        assert result.returncode == 0, result.stderr
-        return result.stdout
+        self.manage = ManagePy(self.env)
 
     def python(self, code: str) -> dict:
         """Run Django code in this site's configuration; it prints one JSON object, returned here."""
