@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 
 from arena.agents import botzone, build, parked
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
-from arena.agents.history import match_moves
+from arena.agents.history import MatchMoves
 from arena.agents.sandbox import DEFAULT_LIMITS, Program, RunResult, limit_maxima, limits_with_defaults, run_once
 from arena.record.program_memory import (
     MAX_MEMORY_BYTES,
@@ -67,6 +67,7 @@ class ProgramAgent:
         # An uploaded program runs what its build made (arena.agents.build), on any worker.
         self.command = build.command(self.language, config["build"]) if config.get("build") else config["command"]
         self.match_id = match_id
+        self.history = MatchMoves(match_id)
         #: The memory of a program playing outside any match (a match's is in the record).
         self.unrecorded = ProgramMemory()
         self.kept: Program | None = None
@@ -87,7 +88,7 @@ class ProgramAgent:
             attempt, action = self._answer_given(game, state, memory)
             await self._remember(seat, memory)
             return _judged(game, state, DecisionResult(action=action, attempts=[attempt]))
-        moves = await match_moves(self.match_id, game, seat)
+        moves = await self.history.read(game, seat)
         requests, played = botzone.history(game, seat, [(m.seat, m.state_before, m.action) for m in moves], state)
         responses = [memory.answers.get(str(turn), response) for turn, response in enumerate(played)]
         time_s = self.turn_time_s(first=all(move.seat != seat for move in moves))  # its first decision here

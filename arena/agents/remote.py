@@ -33,7 +33,7 @@ import httpx2 as httpx
 from django.utils.crypto import salted_hmac
 
 from arena.agents.base import AgentConfigError, AttemptData, DecisionResult
-from arena.agents.history import match_moves
+from arena.agents.history import MatchMoves
 from arena.agents.outside_io import Capped, Deadline, read_capped
 from games import Game, IllegalAction
 from games.base import to_jsonable
@@ -119,6 +119,7 @@ class RemoteAgent:
             raise AgentConfigError("A remote agent needs 'url' (http:// or https://) in its config.")
         self.config = {**DEFAULTS, **{k: v for k, v in config.items() if v is not None}}
         self.match_id = match_id
+        self.history = MatchMoves(match_id)
 
     async def decide(self, game: Game, state: Any, seat: int, match_seed: int) -> DecisionResult:
         """Ask the agent until it names a legal move or runs out of tries; `action=None` means out of tries."""
@@ -130,7 +131,7 @@ class RemoteAgent:
         elif secret_env and not secret:
             missing = AttemptData(verdict="api_error", message=f"Environment variable {secret_env} is not set.")
             return DecisionResult(action=None, attempts=[missing])
-        moves = await match_moves(self.match_id, game, seat)
+        moves = await self.history.read(game, seat)
         payload = {
             "match": self.match_id,
             "game": game.slug,

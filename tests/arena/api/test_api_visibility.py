@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import Client
 
-from arena.agents.history import match_moves
+from arena.agents.history import MatchMoves, match_moves
 from arena.models import Match
 from arena.pages.move_list import move_groups
 from arena.record.agents import bots_ensure
@@ -75,3 +75,19 @@ def test_an_outside_agents_history_names_no_seat_for_a_hidden_move(running):
     assert [move.who for move in moves] == page_seats(match, [0])
     assert [move.text for move in moves[:4]] == ["(night action)"] * 4
     assert [move.seat for move in moves[:4]] == [1, 4, 2, 3]  # the record itself keeps who acted
+
+
+def test_an_agents_kept_history_reads_each_move_once_and_equals_a_fresh_read(running):
+    match, _ = running
+    kept = MatchMoves(match.pk)
+    before = async_to_sync(kept.read)(GAME, 0)
+    for text in ["kill P7", "inspect P5"]:  # night 2 goes on after the agent's last turn
+        match = decision_record(match=match, ply=match.ply, action=GAME.parse_action(GAME.from_json(match.state), text))
+    after = async_to_sync(kept.read)(GAME, 0)
+    fresh = async_to_sync(match_moves)(match.pk, GAME, 0)
+    assert [(m.ply, m.seat, m.who, m.text) for m in after] == [(m.ply, m.seat, m.who, m.text) for m in fresh]
+    assert len(after) == len(before) + 2 == match.ply
+    assert all(old is new for old, new in zip(before, after, strict=False))  # not read or decoded again
+    assert [m.who for m in async_to_sync(kept.read)(GAME, 1)] == [
+        m.who for m in async_to_sync(match_moves)(match.pk, GAME, 1)
+    ]
