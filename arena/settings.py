@@ -17,7 +17,7 @@ ALLOWED_HOSTS = CONFIG.allowed_hosts
 VAR_DIR = private_directory(CONFIG.var_dir)  # database, secret key, models, caches: Arena's user only
 
 INSTALLED_APPS = [
-    "daphne",
+    "arena.runserver.DaphneRunserver",  # first: its runserver, not staticfiles', serves the site
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

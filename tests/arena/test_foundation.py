@@ -135,3 +135,14 @@ def test_manage_py_prints_one_clear_line_for_bad_configuration(tmp_path):
     assert result.stderr.strip().splitlines() == [
         "arena: configuration error: DATABASE_URL has a port that is not a number."
     ]
+
+
+def test_runserver_is_daphnes_so_it_serves_the_websockets_too():
+    from django.apps import apps
+    from django.core.management import get_commands, load_command_class
+
+    from arena.apps import ArenaConfig
+
+    assert get_commands()["runserver"] == "daphne"
+    assert type(apps.get_app_config("arena")) is ArenaConfig  # its receivers connected, beside daphne's config
+    assert load_command_class("daphne", "runserver").server_cls.__module__ == "daphne.server"
