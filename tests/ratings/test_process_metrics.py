@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-import scipy.stats
 
 from ratings.maths import process_metrics as pm
 from ratings.maths.metrics import Estimate, wilson_interval
@@ -202,6 +201,8 @@ def test_tokens_and_cost_per_decision_and_match():
 
 
 def test_pearson_by_hand_and_against_scipy():
+    import scipy.stats  # here, not at collection: it takes most of a second to load
+
     # x = 1..5, y = (2, 4, 5, 4, 5): Σdx·dy = 6, Σdx² = 10, Σdy² = 6 ⇒ r = 6/√60 = 0.7745967;
     # t = r·√(3/(1 − r²)) = 2.1213203 with 3 degrees of freedom ⇒ two-sided p ≈ 0.1240.
     r, p = pm.pearson([1, 2, 3, 4, 5], [2, 4, 5, 4, 5])
