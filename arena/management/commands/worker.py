@@ -17,6 +17,7 @@ import logging
 import os
 import random
 import signal
+import time
 from inspect import iscoroutinefunction
 
 from asgiref.sync import sync_to_async
@@ -44,13 +45,24 @@ DEFAULT_IN_FLIGHT = 4
 MAX_IN_FLIGHT = 256
 
 
+class QueueWatch:
+    """What a process's runners know of the queue: one of them reads it at a time, and while the last read that
+    found it empty is younger than the interval the others wait instead of reading it again. An idle process then
+    reads the queue about once per interval, not once per runner (each read is a write transaction)."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.empty_at = float("-inf")
+
+
 class Runner(Worker):
     """One of a process's task runners: django-tasks-db's loop as a coroutine under its own worker id, retried
     through database outages; the process's signal handler stops them all."""
 
-    def __init__(self, *, slot: str, **options) -> None:
+    def __init__(self, *, slot: str, queue: QueueWatch, **options) -> None:
         super().__init__(**options)
         self.slot = slot
+        self.queue = queue
 
     def configure_signals(self) -> None:  # the process's handler, set once in the main thread
         pass
@@ -75,6 +87,16 @@ class Runner(Worker):
                     return None, False
                 raise
 
+    async def next_task(self) -> tuple[DBTaskResult | None, bool]:
+        """`claim`'s answer, or (None, True) while another runner found the queue empty less than an interval ago."""
+        async with self.queue.lock:
+            if time.monotonic() - self.queue.empty_at < self.interval:
+                return None, True
+            task_result, read = await sync_to_async(self.claim)()
+            if read and task_result is None:
+                self.queue.empty_at = time.monotonic()
+            return task_result, read
+
     async def serve(self) -> None:
         runner_id.set(self.slot)  # run_match_task claims its matches under this id
         if self.startup_delay and self.interval:
@@ -84,7 +106,7 @@ class Runner(Worker):
         while self.running:
             try:
                 if unfinished is None:
-                    task_result, read = await sync_to_async(self.claim)()
+                    task_result, read = await self.next_task()
                 else:
                     task_result, read = unfinished, True
                 if task_result is not None:
@@ -173,9 +195,11 @@ class Command(DbWorkerCommand):
         queue_names = options["queue_name"].split(",")
         excluded = options["exclude_queues"].split(",") if options["exclude_queues"] else []
         prefix = default_worker_id()
+        queue = QueueWatch()
         runners = [
             Runner(
                 slot=f"{prefix}/{n}",
+                queue=queue,
                 queue_names=queue_names,
                 excluded_queue_names=excluded,
                 interval=options["interval"],
