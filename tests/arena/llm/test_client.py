@@ -9,7 +9,7 @@ import threading
 
 from arena.agents.llm import client as llm_client
 from arena.agents.llm.client import ProviderLimiter, read_reply
-from tests.arena.llm.scripted_server import Reply
+from tests.arena.llm.scripted_server import Reply, ScriptedServer, slow
 
 
 async def test_a_cancelled_waiter_does_not_lose_the_slot():
@@ -189,3 +189,52 @@ async def test_a_polled_stream_is_readable_once_the_server_closes_it():
         await stream.aclose()
         server.close()
     assert stream.get_extra_info("is_readable")  # a closed socket: the pool drops it
+
+
+async def _call(client) -> llm_client.Completion:
+    return await llm_client.complete(
+        client, {"model": "m", "messages": []}, limiter=ProviderLimiter(64), timeout_s=5, api_key=None
+    )
+
+
+def _pools(client) -> list[int]:
+    """Connections open in each of the client's pools."""
+    return [len(transport._pool.connections) for transport in client._client._transport.transports]
+
+
+async def test_calls_one_at_a_time_keep_to_the_first_pool():
+    with ScriptedServer(lambda body: Reply()) as server:
+        client = llm_client.open_client(server.base_url)
+        try:
+            for _ in range(3):
+                assert (await _call(client)).ok
+            assert _pools(client) == [1] + [0] * (llm_client.POOLS - 1)  # one connection, reused
+            assert client._client._transport.in_flight == [0] * llm_client.POOLS
+        finally:
+            await client.close()
+
+
+async def test_calls_at_once_spread_over_the_pools_and_each_is_released():
+    with ScriptedServer(lambda body: slow(0.1)) as server:
+        client = llm_client.open_client(server.base_url)
+        try:
+            replies = await asyncio.gather(*(_call(client) for _ in range(2 * llm_client.POOLS)))
+            assert all(reply.ok for reply in replies)
+            assert _pools(client) == [2] * llm_client.POOLS
+            assert client._client._transport.in_flight == [0] * llm_client.POOLS
+        finally:
+            await client.close()
+
+
+async def test_a_call_that_fails_releases_its_pool():
+    client = llm_client.open_client("http://127.0.0.1:9/v1")  # nothing listens there
+    with ScriptedServer(lambda body: Reply(status=500, raw_body=b'{"error": {"message": "down"}}')) as server:
+        failing = llm_client.open_client(server.base_url)
+        try:
+            assert (await _call(client)).verdict == "api_error"
+            assert (await _call(failing)).message.startswith("HTTP 500")
+            assert client._client._transport.in_flight == [0] * llm_client.POOLS
+            assert failing._client._transport.in_flight == [0] * llm_client.POOLS
+        finally:
+            await client.close()
+            await failing.close()
