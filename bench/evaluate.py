@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/evaluate.py [--matches 200] [--latency 0.5] [--cap 64] [--in-flight 128]
                                           [--workers 1 [2 …]] [--database-url postgres://…] [--busy-core]
+                                          [--repeat 1]
 
 A scripted OpenAI-compatible server in a child process answers every call after `--latency` seconds with the
 prompt's first legal move, at most `--cap` calls at once (HTTP 429 with Retry-After above that). A throw-away site
@@ -20,11 +21,14 @@ Our clock runs from the first match's start to the last one's end, as the peer's
 its last answer: a worker is a long-lived process, so its start (Django's set-up, about 2 s) is paid once, not per
 evaluation; the time with the workers' start and exit is printed beside it.
 
-Prints the medians of nothing (one run each: the figure is a throughput over minutes) and:
-  figure evaluate_throughput_ratio <ours / peer>
-  figure evaluate_cpu_per_call_ratio <the workers' CPU per answered call / the peer's CPU per call>
-  figure evaluate_worker_rss_mb <the largest worker's peak resident memory>
-  figure evaluate_worker_scaling <the last count's calls/s / the first's> (with several --workers counts)
+`--repeat N` plays the whole comparison N times in one invocation, our evaluation(s) then the peer, alternately,
+each ratio taken within its own round. The ratios are noisy (±10% from run to run on a shared machine: the
+neighbours' load moves both sides, not always alike), so each figure is printed as the median over the rounds,
+with the range beside it:
+  figure evaluate_throughput_ratio <ours / peer> (range <lowest>–<highest> over N rounds)
+  figure evaluate_cpu_per_call_ratio <the workers' CPU per answered call / the peer's CPU per call> (range …)
+  figure evaluate_worker_rss_mb <the largest worker's peak resident memory, over every round>
+  figure evaluate_worker_scaling <the last count's calls/s / the first's> (with several --workers counts; range …)
 The workers' CPU in that ratio leaves out their start and exit (Django's set-up, paid once in a worker's life; the
 peer's is not counted either): an idle worker's, started on the same site before anything is queued.
 """
@@ -35,6 +39,7 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -174,6 +179,55 @@ async def peer_loop(base_url: str, requests: int, cap: int) -> tuple[float, floa
     return elapsed, cpu
 
 
+class Round(NamedTuple):
+    """One round of the comparison: our evaluation(s), then the peer."""
+
+    rates: list[float]  # calls/s, one per --workers count
+    cpu_per_call_s: float  # the first count's workers' CPU per answered call
+    peer_rate: float
+    peer_cpu_per_call_s: float
+    peak_mb: float
+
+
+def play_round(base_url: str, parent, options, in_flight: int) -> Round:
+    """Our evaluation with each --workers count, each on a fresh site, then the peer with as many requests as the
+    last one made."""
+    rates, cpu_per_call, peak_mb = [], [], 0.0
+    for workers in options.workers:
+        run = ours(base_url, options.matches, in_flight, workers, options.cap, options.database_url)
+        parent.send("count")
+        answered = parent.recv()
+        verified = manage(run.env, "verify_replays").strip().splitlines()[-1]
+        rates.append(run.calls / run.span_s)
+        cpu_per_call.append(run.played_cpu_s / run.calls)
+        peak_mb = max(peak_mb, run.peak_mb)
+        print(f"arena, {workers} worker(s): {run.calls} answered calls in {run.span_s:.1f} s (first match started "
+              f"to last finished; {run.elapsed_s:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
+              f"({run.calls / run.elapsed_s:.1f}/s); server answered {answered}; {run.refused} calls refused with "
+              f"429 and tried again; CPU {run.cpu_s:.1f} s = {1000 * run.cpu_s / run.calls:.2f} ms per answered "
+              f"call, {1000 * run.played_cpu_s / run.calls:.2f} ms without the workers' start and exit; "
+              f"peak RSS {run.peak_mb:.0f} MB")  # fmt: skip
+        print(f"verify_replays: {verified}")
+        if answered != run.calls:
+            print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {run.calls} answered "
+                  "attempts")  # fmt: skip
+    attempts = run.calls
+    peer_s, peer_cpu_s = asyncio.run(peer_loop(base_url, attempts, options.cap))
+    parent.send("count")  # the server's count starts again from the peer's calls: the next round counts its own
+    parent.recv()
+    peer_rate = attempts / peer_s
+    print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s, "
+          f"{1000 * peer_cpu_s / attempts:.2f} ms CPU per call")  # fmt: skip
+    return Round(rates, cpu_per_call[0], peer_rate, peer_cpu_s / attempts, peak_mb)
+
+
+def median_and_range(values: list[float]) -> str:
+    """The median, and the range when there are several rounds."""
+    if len(values) == 1:
+        return f"{values[0]:.2f}"
+    return f"{statistics.median(values):.2f} (range {min(values):.2f}–{max(values):.2f} over {len(values)} rounds)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=200)
@@ -187,6 +241,9 @@ def main() -> None:
         "--database-url", default="", help="A PostgreSQL database to empty and play on (default: SQLite in a temp dir)."
     )
     parser.add_argument("--busy-core", action="store_true", help="Keep one core busy while both sides play.")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="Rounds of the whole comparison; each figure is their median."
+    )
     options = parser.parse_args()
 
     busy = multiprocessing.Process(target=spin, daemon=True)
@@ -199,41 +256,23 @@ def main() -> None:
     in_flight = options.in_flight or 2 * options.cap
     print(f"matches {options.matches}, {in_flight} runners per worker, model latency {options.latency:g} s, "
           f"server cap {options.cap}")  # fmt: skip
-    rates, cpu_per_call, peak_mb = [], [], 0.0
+    rounds = []
     try:
-        for workers in options.workers:
-            run = ours(base_url, options.matches, in_flight, workers, options.cap, options.database_url)
-            parent.send("count")
-            answered = parent.recv()
-            verified = manage(run.env, "verify_replays").strip().splitlines()[-1]
-            rates.append(run.calls / run.span_s)
-            cpu_per_call.append(run.played_cpu_s / run.calls)
-            peak_mb = max(peak_mb, run.peak_mb)
-            print(f"arena, {workers} worker(s): {run.calls} answered calls in {run.span_s:.1f} s (first match started "
-                  f"to last finished; {run.elapsed_s:.1f} s with the workers' start and exit) = {rates[-1]:.1f}/s "
-                  f"({run.calls / run.elapsed_s:.1f}/s); server answered {answered}; {run.refused} calls refused with "
-                  f"429 and tried again; CPU {run.cpu_s:.1f} s = {1000 * run.cpu_s / run.calls:.2f} ms per answered "
-                  f"call, {1000 * run.played_cpu_s / run.calls:.2f} ms without the workers' start and exit; "
-                  f"peak RSS {run.peak_mb:.0f} MB")  # fmt: skip
-            print(f"verify_replays: {verified}")
-            if answered != run.calls:
-                print(f"LOST OR DOUBLED: the server answered {answered} calls, the record holds {run.calls} answered "
-                      "attempts")  # fmt: skip
-        attempts = run.calls
-        peer_s, peer_cpu_s = asyncio.run(peer_loop(base_url, attempts, options.cap))
+        for number in range(1, options.repeat + 1):
+            if options.repeat > 1:
+                print(f"round {number} of {options.repeat}")
+            rounds.append(play_round(base_url, parent, options, in_flight))
     finally:
         parent.send("stop")
         server.join(5)
         if busy.is_alive():
             busy.kill()
-    peer_rate = attempts / peer_s
-    print(f"peer (asyncio + openai, {options.cap} at a time): {attempts} calls in {peer_s:.1f} s = {peer_rate:.1f}/s, "
-          f"{1000 * peer_cpu_s / attempts:.2f} ms CPU per call")  # fmt: skip
-    print(f"figure evaluate_throughput_ratio {rates[0] / peer_rate:.2f}")
-    print(f"figure evaluate_cpu_per_call_ratio {cpu_per_call[0] / (peer_cpu_s / attempts):.2f}")
-    print(f"figure evaluate_worker_rss_mb {peak_mb:.0f}")
-    if len(rates) > 1:
-        print(f"figure evaluate_worker_scaling {rates[-1] / rates[0]:.2f}")
+    print(f"figure evaluate_throughput_ratio {median_and_range([r.rates[0] / r.peer_rate for r in rounds])}")
+    cpu_ratios = [r.cpu_per_call_s / r.peer_cpu_per_call_s for r in rounds]
+    print(f"figure evaluate_cpu_per_call_ratio {median_and_range(cpu_ratios)}")
+    print(f"figure evaluate_worker_rss_mb {max(r.peak_mb for r in rounds):.0f}")
+    if len(options.workers) > 1:
+        print(f"figure evaluate_worker_scaling {median_and_range([r.rates[-1] / r.rates[0] for r in rounds])}")
 
 
 if __name__ == "__main__":

@@ -91,7 +91,9 @@ def _load(match_id: int, worker: str, handed: Match | None = None) -> tuple[Clai
 
 
 async def _heartbeat(match_id: int, worker: str) -> None:
-    """Keep the claim fresh while an agent thinks, however long it takes."""
+    """Keep the claim fresh while the run holds the match, however long an agent thinks: one task for the whole
+    run (its writes refresh the claim too), not one per decision, which cost a task's start and cancellation at
+    every move."""
     while True:
         await asyncio.sleep(HEARTBEAT_INTERVAL_S)
         try:
@@ -131,6 +133,15 @@ async def run_match(match_id: int, *, worker: str | None = None, handed: Match |
 async def _play(match: Match, agents: list, state: Any, game: Game, worker: str, as_left: bool) -> Match:
     """Take the bots' and models' turns from `state` on, while this worker holds the match: the record lets go of
     it in the write that leaves a person to move (or ends it). `as_left`: `match` is as the last write left it."""
+    beating = asyncio.create_task(_heartbeat(match.pk, worker))
+    try:
+        return await _take_turns(match, agents, state, game, worker, as_left)
+    finally:
+        beating.cancel()
+
+
+async def _take_turns(match: Match, agents: list, state: Any, game: Game, worker: str, as_left: bool) -> Match:
+    """`_play`'s turns, one write each (a run of bots' turns: one write for the run)."""
     match_id = match.pk
     people = {index for index, agent in enumerate(agents) if isinstance(agent, HumanSeat)}
     held: str | None = None  # why the seat to move may not decide, when the last write asked already
@@ -140,11 +151,7 @@ async def _play(match: Match, agents: list, state: Any, game: Game, worker: str,
         if held:
             adjourned = await sync_to_async(match_adjourn)(match_id=match_id, worker=worker, reason=held)
             return adjourned or await Match.objects.aget(pk=match_id)
-        beating = asyncio.create_task(_heartbeat(match_id, worker))
-        try:
-            decisions = await _decide(game, state, agents, seat, match.seed)
-        finally:
-            beating.cancel()
+        decisions = await _decide(game, state, agents, seat, match.seed)
         if decisions[0].action is None and (outage := _outage(decisions[0])):
             paused = await sync_to_async(_pause)(match, seat, decisions[0], outage, worker)
             await match_updated.asend(sender=Match, match=paused)

@@ -60,6 +60,14 @@ def test_a_written_update_stores_what_the_orms_would_and_only_where_its_conditio
     assert rows_update(Match, where={"pk": match.pk, "ply": 0, "claimed_by": ""}, values=values) == 1
     written = Match.objects.get(pk=match.pk)
     assert (written.state, written.heartbeat_at, written.pause, written.claimed_by) == (state, now, None, "w:1")
+    # The same names again: the statement built for them binds these values.
+    assert (
+        rows_update(
+            Match, where={"pk": match.pk, "ply": 0, "claimed_by": "w:1"}, values={**values, "claimed_by": "w:2"}
+        )
+        == 1
+    )
+    assert Match.objects.get(pk=match.pk).claimed_by == "w:2"
 
 
 def test_written_inserts_give_each_row_its_key_and_time_and_refuse_a_duplicate():
