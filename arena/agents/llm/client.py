@@ -125,10 +125,11 @@ class ProviderLimiter:
 
 #: Idle connections a client keeps per provider: as many calls as one worker process may have in flight.
 KEPT_ALIVE = 256
-#: Seconds an idle connection is kept: under the 5 s after which llama-server (cpp-httplib) and Node's servers close
-#: one, so a call is never sent on a connection the server is closing ("Server disconnected without sending a
-#: response").
-IDLE_EXPIRY_S = 4.0
+#: Seconds an idle connection is kept: well under the 5 s after which llama-server (cpp-httplib) and Node's servers
+#: close one, so a call is never sent on a connection the server is closing ("Server disconnected without sending a
+#: response"). Our clock starts when we have read the response, theirs when they sent it: on a machine busy enough to
+#: hold our process back a second or two, 4 s was not enough (a local model's test failed so under a full test run).
+IDLE_EXPIRY_S = 2.0
 _limiters: dict[str, ProviderLimiter] = {}
 _limiters_lock = threading.Lock()
 _ssl_context: ssl.SSLContext | None = None
