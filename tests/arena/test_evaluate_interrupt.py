@@ -26,14 +26,21 @@ def test_one_ctrl_c_stops_the_run_and_hands_its_match_back(tmp_path):
         run = subprocess.Popen(
             [sys.executable, "manage.py", "evaluate", "pondering", "--protocol", "botzonebench",
              "--games", "tic-tac-toe", "--games-per-seat", "1", "--max-in-flight", "2", "--run"],
-            cwd=ROOT, env=site.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT, env={**site.env, "PYTHONFAULTHANDLER": "1"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True,
         )  # fmt: skip
         try:
             server.until_busy(timeout_s=120)
             held = site.query("SELECT id FROM arena_match WHERE status = 'running' AND claimed_by != ''")
             assert held
             run.send_signal(signal.SIGINT)
-            _out, err = run.communicate(timeout=120)  # not the model's ten minutes (the margin is a busy machine's)
+            try:
+                _out, err = run.communicate(timeout=120)  # not the model's ten minutes (a busy machine's margin)
+            except subprocess.TimeoutExpired:
+                run.send_signal(signal.SIGABRT)  # the fault handler prints where every thread is stuck
+                pytest.fail(
+                    f"the run did not stop within 120 s of Ctrl-C; its threads:\n{run.communicate()[1][-6000:]}"
+                )
         finally:
             if run.poll() is None:
                 run.kill()
