@@ -47,15 +47,10 @@ class ManagePy:
         assert status == 0, f"manage.py {' '.join(args)} exited with {status}:\n{stderr}"
         return stdout
 
-    def close(self) -> None:
-        with self.lock:
-            idle, self.idle = self.idle, []
-        for commands in idle:
-            commands.close()
-
 
 class _Commands:
-    """One Django process running commands, one at a time."""
+    """One Django process running commands, one at a time; stopped when it is dropped (its site is, or the
+    site's environment changed) or this process exits."""
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = dict(env)
@@ -67,7 +62,7 @@ class _Commands:
         )  # fmt: skip
         os.close(write)
         self.replies = os.fdopen(read, "r")
-        self.close = weakref.finalize(self, _stop, self.process, self.replies)
+        weakref.finalize(self, _stop, self.process, self.replies)
 
     def serves(self, env: dict[str, str]) -> bool:
         return self.process.poll() is None and env == self.env
