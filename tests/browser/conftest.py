@@ -1,4 +1,4 @@
-"""Real Chromium (Debian's, driven by Playwright) against a real daphne serving a fresh site."""
+"""Real Chromium (Debian's headless shell, driven by Playwright) against a real daphne serving a fresh site."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from tests.arena.llm.scripted_server import ScriptedServer, first_legal_move
 from tests.sites import Site, free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: Chromium's headless shell: the same Blink and V8 without the desktop browser around them, at half the CPU of
+#: `chromium --headless` over the browser suite (process accounting, `sa`).
+CHROMIUM = shutil.which("chromium-headless-shell") or "/usr/bin/chromium-headless-shell"
 CHROMIUM_FLAGS = [
-    "--headless=new",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
@@ -87,7 +88,7 @@ _running: list = []
 @pytest.fixture
 def chromium():
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+        pytest.skip("Debian's chromium-headless-shell is not installed (.ci/run installs it)")
     if not _running:
         from playwright.sync_api import sync_playwright
 
