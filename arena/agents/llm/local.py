@@ -34,6 +34,7 @@ from arena.agents.llm.llama_server import (
     usable_cores,
 )
 from arena.config import BASE_DIR
+from arena.subprocesses import die_with_parent
 
 SMOLLM2 = "smollm2-135m"
 #: The same SmolLM2 held to legal moves by a grammar after one short reasoning line: the model a newcomer meets.
@@ -193,7 +194,9 @@ def start_server(
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the child owns it
     # llama-server reads LLAMA_ARG_* settings from the environment too: only the command line's count.
     env = {name: value for name, value in os.environ.items() if not name.startswith("LLAMA_ARG_")}
-    process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen(
+        command, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env, preexec_fn=die_with_parent
+    )
     if log_path:
         log.close()
     base_url = local_base_url(port)

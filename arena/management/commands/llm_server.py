@@ -123,8 +123,8 @@ class Command(BaseCommand):
             except RuntimeError as error:
                 failure = str(error)
             else:
-                self._serving(port, models, process)
-                try:
+                try:  # from the moment it serves: a SIGTERM right after "serving" still stops it
+                    self._serving(port, models, process)
                     process.wait()
                 finally:
                     stop_server(process)

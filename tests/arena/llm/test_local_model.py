@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import signal
 import socket
+import subprocess
+import sys
+import time
 import urllib.request
 
 import pytest
@@ -193,22 +198,22 @@ def test_the_longest_plan_prompt_is_fitted_and_accepted(local_llm_port):
     assert prompt + reply <= slot_context
 
 
-def test_the_llm_server_command_stops_its_server_on_sigterm(tmp_path):
-    """`make run` stops it with SIGTERM: it must stop llama.cpp and exit, not hang waiting on it."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
+@pytest.mark.parametrize(
+    ("stop", "status"),
+    [(signal.SIGTERM, 0), (signal.SIGKILL, -signal.SIGKILL)],
+    ids=["sigterm", "killed-outright"],
+)
+def test_the_llm_server_command_leaves_no_server_when_it_stops(stop, status):
+    """`make run` stops it with SIGTERM: it must stop llama.cpp and exit, not hang waiting on it. Killed outright,
+    it has no say: the kernel stops llama.cpp with it (`die_with_parent`)."""
     port = free_port()
     command = [sys.executable, "manage.py", "llm_server", "--model", SMOLLM2, "--port", str(port), "--wait", "300"]
     process = subprocess.Popen(command, env={**os.environ, "LLM_PORT": str(port)}, stdout=subprocess.PIPE, text=True)
     try:
         assert "serving" in process.stdout.readline()  # printed once the server answers
         assert server_alive(local_base_url(port))
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=60) == 0
+        process.send_signal(stop)
+        assert process.wait(timeout=60) == status
         deadline = time.monotonic() + 20
         while server_alive(local_base_url(port)):
             assert time.monotonic() < deadline, "llama.cpp still answers after the command exited"
