@@ -15,6 +15,13 @@ from tests.sites import ROOT, Site
 pytestmark = pytest.mark.slow
 
 
+def ctrl_c_at_its_default() -> None:
+    """In the child before it runs: SIGINT as a terminal's foreground job has it. A shell's background job (`make
+    test &`) ignores SIGINT, and every process it starts inherits that, so without this the Ctrl-C below would
+    reach a run that ignores it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_one_ctrl_c_stops_the_run_and_hands_its_match_back(tmp_path):
     site = Site(tmp_path)
     site.migrate("tic-tac-toe")
@@ -27,7 +34,7 @@ def test_one_ctrl_c_stops_the_run_and_hands_its_match_back(tmp_path):
             [sys.executable, "manage.py", "evaluate", "pondering", "--protocol", "botzonebench",
              "--games", "tic-tac-toe", "--games-per-seat", "1", "--max-in-flight", "2", "--run"],
             cwd=ROOT, env={**site.env, "PYTHONFAULTHANDLER": "1"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True,
+            text=True, preexec_fn=ctrl_c_at_its_default,
         )  # fmt: skip
         try:
             server.until_busy(timeout_s=120)
