@@ -16,9 +16,9 @@ pytestmark = pytest.mark.slow
 
 
 def ctrl_c_at_its_default() -> None:
-    """In the child before it runs: SIGINT as a terminal's foreground job has it. A shell's background job (`make
-    test &`) ignores SIGINT, and every process it starts inherits that, so without this the Ctrl-C below would
-    reach a run that ignores it."""
+    """In the child before it runs: SIGINT as a terminal's foreground job has it. A background job of a shell
+    without job control (a script's `make test &`) ignores SIGINT, and every process it starts inherits that, so
+    without this the Ctrl-C below would reach a run that ignores it."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
