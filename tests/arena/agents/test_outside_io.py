@@ -78,7 +78,8 @@ class HostileServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/move"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        # A short poll interval makes shutdown (once per test) quick: the default half second is paid by each test.
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
 
     def close(self) -> None:
         self.httpd.shutdown()
