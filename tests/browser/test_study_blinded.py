@@ -8,13 +8,13 @@ from __future__ import annotations
 import http.server
 import json
 import re
-import threading
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_play import play_until_over
+from tests.loopback import serving_thread, stop_serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -56,11 +56,10 @@ class Recruiter(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def recruiter():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recruiter)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = serving_thread(server, "recruiter")
     thread.start()
     yield server
-    server.shutdown()
-    server.server_close()
+    stop_serving(server)
     thread.join(timeout=10)
 
 

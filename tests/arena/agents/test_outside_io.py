@@ -23,6 +23,7 @@ from arena.agents.uci import UCIAgent
 from arena.management.message_bus import embedded_bus
 from games import get_game
 from tests.arena.agents import bots
+from tests.loopback import serving_thread, stop_serving
 
 TICTACTOE = get_game("tic-tac-toe")
 CHESS = get_game("chess")
@@ -78,12 +79,10 @@ class HostileServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/move"
-        # A short poll interval makes shutdown (once per test) quick: the default half second is paid by each test.
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        serving_thread(self.httpd).start()
 
     def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        stop_serving(self.httpd)
 
 
 @pytest.fixture

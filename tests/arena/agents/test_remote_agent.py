@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 
@@ -20,6 +19,7 @@ from arena.record.services import match_create
 from arena.runner.loop import run_match
 from games import get_game
 from games.base import to_jsonable
+from tests.loopback import serving_thread, stop_serving
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 SECRET = "s3cret-for-signing"
@@ -59,12 +59,10 @@ class AgentServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/move"
-        # A short poll interval makes shutdown (once per test) quick: the default half second is paid by each test.
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        serving_thread(self.httpd).start()
 
     def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        stop_serving(self.httpd)
 
 
 @pytest.fixture

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.loopback import serving_thread, stop_serving
+
 MODEL = "scripted-model"
 
 
@@ -195,10 +197,7 @@ class ScriptedServer:
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.httpd = _Server(("127.0.0.1", port), _handler_for(self))  # `port`: a closed server's, to come back
-        # A short poll interval makes shutdown (once per test) quick.
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="scripted-llm", daemon=True
-        )
+        self.thread = serving_thread(self.httpd, "scripted-llm")
 
     @property
     def port(self) -> int:
@@ -229,8 +228,7 @@ class ScriptedServer:
 
     def close(self) -> None:
         self.stopping.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        stop_serving(self.httpd)
 
     def __enter__(self) -> ScriptedServer:
         return self.start()
