@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,7 +46,7 @@ def rows_update(model: type[Model], *, where: dict[str, Any], values: dict[str, 
     """`model.objects.filter(**where).update(**values)` for equalities on concrete fields, as one statement written
     here (the ORM's building of its filter and update cost more than the write); the number of rows changed."""
     connection = connections[router.db_for_write(model)]
-    sql, set_fields, where_fields = _update_parts(model, connection, tuple(values), tuple(where))
+    sql, set_fields, where_fields = _update_parts(model, connection.alias, tuple(values), tuple(where))
     params = [
         field.get_db_prep_save(value, connection) for field, value in zip(set_fields, values.values(), strict=True)
     ]
@@ -57,23 +58,18 @@ def rows_update(model: type[Model], *, where: dict[str, Any], values: dict[str, 
         return cursor.rowcount
 
 
-#: Per model, database and the names set and matched: `rows_update`'s statement and its fields, in order.
-_UPDATE_PARTS: dict[tuple, tuple[str, list, list]] = {}
-
-
+@functools.cache
 def _update_parts(
-    model: type[Model], connection: Any, set_names: tuple[str, ...], where_names: tuple[str, ...]
+    model: type[Model], alias: str, set_names: tuple[str, ...], where_names: tuple[str, ...]
 ) -> tuple[str, list, list]:
-    """The UPDATE statement and the fields its parameters bind (those set, then those matched), built once."""
-    key = (model, connection.alias, set_names, where_names)
-    if key not in _UPDATE_PARTS:
-        quote, fields = connection.ops.quote_name, {field.name: field for field in model._meta.concrete_fields}
-        fields["pk"] = model._meta.pk
-        assignments = ", ".join(f"{quote(fields[name].column)} = %s" for name in set_names)
-        conditions = " AND ".join(f"{quote(fields[name].column)} = %s" for name in where_names)
-        sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {conditions}"
-        _UPDATE_PARTS[key] = (sql, [fields[name] for name in set_names], [fields[name] for name in where_names])
-    return _UPDATE_PARTS[key]
+    """The UPDATE statement and the fields its parameters bind (those set, then those matched), built once per
+    model, database and the names set and matched."""
+    quote, fields = connections[alias].ops.quote_name, {field.name: field for field in model._meta.concrete_fields}
+    fields["pk"] = model._meta.pk
+    assignments = ", ".join(f"{quote(fields[name].column)} = %s" for name in set_names)
+    conditions = " AND ".join(f"{quote(fields[name].column)} = %s" for name in where_names)
+    sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {conditions}"
+    return sql, [fields[name] for name in set_names], [fields[name] for name in where_names]
 
 
 def rows_insert(objs: Sequence[Model]) -> None:
@@ -82,7 +78,7 @@ def rows_insert(objs: Sequence[Model]) -> None:
     bulk_create; an IntegrityError comes as Django's."""
     model = type(objs[0])
     connection = connections[router.db_for_write(model)]
-    head, row, returning, fields = _insert_parts(model, connection)
+    head, row, returning, fields = _insert_parts(model, connection.alias)
     params = [field.get_db_prep_save(field.pre_save(obj, add=True), connection) for obj in objs for field in fields]
     with connection.cursor() as cursor:
         cursor.execute(f"{head}{', '.join([row] * len(objs))}{returning}", params)
@@ -92,23 +88,16 @@ def rows_insert(objs: Sequence[Model]) -> None:
         obj._state.adding, obj._state.db = False, connection.alias
 
 
-#: Per model and database: `rows_insert`'s statement parts and the fields it writes, in their order.
-_INSERT_PARTS: dict[tuple[type[Model], str], tuple[str, str, str, list]] = {}
-
-
-def _insert_parts(model: type[Model], connection: Any) -> tuple[str, str, str, list]:
+@functools.cache
+def _insert_parts(model: type[Model], alias: str) -> tuple[str, str, str, list]:
     """The INSERT's head (table and columns), one row's placeholders, its RETURNING clause and the fields, built
-    once: building them (a quoted name a column) cost as much as binding the row."""
-    key = (model, connection.alias)
-    if key not in _INSERT_PARTS:
-        quote, pk = connection.ops.quote_name, model._meta.pk
-        fields = [field for field in model._meta.concrete_fields if field is not pk]
-        columns = ", ".join(quote(field.column) for field in fields)
-        row = f"({', '.join(['%s'] * len(fields))})"
-        _INSERT_PARTS[key] = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ",
-            row,
-            f" RETURNING {quote(pk.column)}",
-            fields,
-        )
-    return _INSERT_PARTS[key]
+    once per model and database: building them (a quoted name a column) cost as much as binding the row."""
+    quote, pk = connections[alias].ops.quote_name, model._meta.pk
+    fields = [field for field in model._meta.concrete_fields if field is not pk]
+    columns = ", ".join(quote(field.column) for field in fields)
+    return (
+        f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ",
+        f"({', '.join(['%s'] * len(fields))})",
+        f" RETURNING {quote(pk.column)}",
+        fields,
+    )
