@@ -13,15 +13,21 @@ from arena.models import Match
 from arena.record.services import match_create
 from arena.runner import loop
 
-THINKING_S = 0.3
+BEATS_PER_MOVE = 2
 
 
-class SlowThinker:
-    """A seat that is not a bot's and takes THINKING_S over each move (the first legal one)."""
+class BeatWaiter:
+    """A seat that is not a bot's and thinks until the run's heartbeat has beaten BEATS_PER_MOVE times during its
+    move, then plays the first legal move: however slow the machine, a move is made only if the run beats."""
+
+    def __init__(self, beats: list) -> None:
+        self.beats = beats
 
     async def decide(self, game, state, seat, match_seed) -> DecisionResult:
-        await asyncio.sleep(THINKING_S)
-        return DecisionResult(action=game.legal_actions(state)[0], elapsed_ms=round(THINKING_S * 1000))
+        heard = len(self.beats)
+        while len(self.beats) < heard + BEATS_PER_MOVE:  # noqa: ASYNC110 - beats are recorded in another thread
+            await asyncio.sleep(0.01)
+        return DecisionResult(action=game.legal_actions(state)[0])
 
 
 @pytest.mark.django_db
@@ -29,18 +35,18 @@ def test_a_run_beats_while_an_agent_thinks_and_stops_when_it_ends(ttt_bots, monk
     beats = []
     monkeypatch.setattr(loop, "HEARTBEAT_INTERVAL_S", 0.05)
     monkeypatch.setattr(loop, "match_heartbeat", lambda **claim: beats.append((time.perf_counter(), claim)) or True)
-    monkeypatch.setattr(loop, "player_for", lambda version, match_id=None: SlowThinker())
+    monkeypatch.setattr(loop, "player_for", lambda version, match_id=None: BeatWaiter(beats))
     match = match_create(game="tic-tac-toe", agents=[ttt_bots["tic-tac-toe-lv0"]] * 2, seed=1)
 
     async def run_then_wait() -> tuple[Match, float]:
-        played = await loop.run_match(match.pk, worker="thinker")
+        # A run that stopped beating would never finish: it fails here instead of hanging.
+        played = await asyncio.wait_for(loop.run_match(match.pk, worker="thinker"), timeout=120)
         ended = time.perf_counter()
         await asyncio.sleep(0.2)  # a beat still running would land here
         return played, ended
 
     played, ended = async_to_sync(run_then_wait)()
     assert played.status == Match.Status.FINISHED
-    moves = played.ply  # every one a slow thinker's: THINKING_S each
-    assert len(beats) >= moves * THINKING_S / 0.05 / 2
+    assert len(beats) >= played.ply * BEATS_PER_MOVE  # every move waited for its own beats
     assert {tuple(sorted(claim.items())) for _at, claim in beats} == {(("match_id", match.pk), ("worker", "thinker"))}
     assert all(at < ended for at, _claim in beats)
